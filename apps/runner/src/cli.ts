@@ -1,0 +1,26 @@
+#!/usr/bin/env node
+import { TfgrpoError } from "@tfgrpo/protocol";
+import { Command } from "commander";
+import { registerDemoCommand } from "./commands/demo.js";
+
+const program = new Command()
+  .name("tfgrpo")
+  .description("Training-Free GRPO: learn an experience library for a frozen LLM agent, without training it.")
+  .showHelpAfterError()
+  .configureHelp({ sortSubcommands: true });
+
+registerDemoCommand(program);
+
+try {
+  await program.parseAsync(process.argv);
+} catch (error) {
+  // Known errors are shown as one clear message; anything else keeps its stack for a bug report.
+  if (TfgrpoError.isInstance(error)) {
+    process.stderr.write(`tfgrpo: ${error.message}\n`);
+  } else {
+    process.stderr.write(
+      `tfgrpo: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
+  }
+  process.exitCode = 1;
+}

@@ -1,0 +1,76 @@
+import { z } from "zod";
+import { experienceIdSchema } from "./experience.js";
+import { usageTotalsSchema } from "./usage.js";
+
+export const toolCallRequestSchema = z.object({ id: z.string(), name: z.string(), arguments: z.string() });
+
+export const messageSchema = z.object({
+  role: z.enum(["system", "user", "assistant", "tool"]),
+  content: z.string(),
+  toolCalls: z.array(toolCallRequestSchema).optional(),
+  toolCallId: z.string().optional(),
+  name: z.string().optional(),
+});
+export type Message = z.infer<typeof messageSchema>;
+
+export const toolCallRecordSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  input: z.unknown(),
+  output: z.string().describe("Tool output, truncated for storage"),
+  truncated: z.boolean(),
+  error: z.string().optional(),
+  durationMs: z.number().nonnegative(),
+});
+export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;
+
+export const stopReasonSchema = z.enum([
+  "answered",
+  "max_steps",
+  "max_tool_calls",
+  "timeout",
+  "max_tokens",
+  "no_answer",
+  "model_error",
+  "budget",
+  "error",
+]);
+export type StopReason = z.infer<typeof stopReasonSchema>;
+
+export const rewardGradeSchema = z.enum(["pass", "partial", "fail"]);
+
+export const trajectorySchema = z.object({
+  id: z.string(),
+  runId: z.string(),
+  taskId: z.string(),
+  groupId: z.string().describe("Rollouts of one task in one step share a group"),
+  attempt: z.number().int().nonnegative(),
+  epoch: z.number().int().nonnegative().optional(),
+  step: z.number().int().nonnegative().optional(),
+  domain: z.string().optional(),
+  libraryVersion: z.number().int().nonnegative().nullable().optional(),
+  model: z.string().optional(),
+  messages: z.array(messageSchema),
+  toolCalls: z.array(toolCallRecordSchema),
+  finalAnswer: z.string().nullable(),
+  reward: z.number().min(0).max(1).optional(),
+  rewardInfo: z
+    .object({
+      grade: rewardGradeSchema,
+      extracted: z.string().nullable().optional(),
+      method: z.string(),
+      reason: z.string().optional(),
+      pseudoLabel: z
+        .boolean()
+        .optional()
+        .describe("Rewarded against a majority-vote label, not ground truth"),
+    })
+    .optional(),
+  experiencesShown: z.array(experienceIdSchema),
+  experiencesCited: z.array(experienceIdSchema),
+  usage: usageTotalsSchema,
+  latencyMs: z.number().nonnegative(),
+  stopReason: stopReasonSchema,
+  error: z.string().optional(),
+});
+export type Trajectory = z.infer<typeof trajectorySchema>;

@@ -1,0 +1,155 @@
+import { z } from "zod";
+import { defineSubject } from "./bus/subject.js";
+import { experienceIdSchema, experienceSchema } from "./schemas/experience.js";
+import { gateDecisionSchema } from "./schemas/library-version.js";
+import { operationSchema } from "./schemas/operation.js";
+import { taskSchema } from "./schemas/task.js";
+import { rewardGradeSchema, trajectorySchema } from "./schemas/trajectory.js";
+
+/** A library version as actors read it (immutable, so cacheable by domain + version). */
+export const librarySnapshotSchema = z.object({
+  domain: z.string(),
+  version: z.number().int().nonnegative(),
+  experiences: z.array(experienceSchema),
+});
+export type LibrarySnapshot = z.infer<typeof librarySnapshotSchema>;
+
+export const libraryGet = defineSubject(
+  "tfgrpo.library.get",
+  z.object({ domain: z.string(), version: z.union([z.number().int().nonnegative(), z.literal("head")]) }),
+  librarySnapshotSchema.nullable(),
+);
+
+// --- actor ------------------------------------------------------------------------------------------------------
+
+export const rolloutRequestSchema = z.object({
+  runId: z.string(),
+  task: taskSchema,
+  groupId: z.string(),
+  attempt: z.number().int().nonnegative(),
+  epoch: z.number().int().nonnegative().optional(),
+  step: z.number().int().nonnegative().optional(),
+  /** null: no library (the baseline). Otherwise the immutable version to read. */
+  library: z.object({ domain: z.string(), version: z.number().int().nonnegative() }).nullable(),
+  mode: z.enum(["tools", "direct"]).optional(),
+  temperature: z.number().min(0).max(2).optional(),
+  seed: z.number().int().optional(),
+  purpose: z.enum(["train", "validate", "eval", "solve"]).optional(),
+});
+export type RolloutRequest = z.infer<typeof rolloutRequestSchema>;
+
+export const actorRollout = defineSubject("tfgrpo.actor.rollout", rolloutRequestSchema, trajectorySchema);
+
+// --- critic -----------------------------------------------------------------------------------------------------
+
+export const rewardResultSchema = z.object({
+  trajectoryId: z.string(),
+  reward: z.number().min(0).max(1),
+  grade: rewardGradeSchema,
+  extracted: z.string().nullable(),
+  method: z.string(),
+  reason: z.string().optional(),
+  pseudoLabel: z.boolean().optional(),
+});
+export type RewardResult = z.infer<typeof rewardResultSchema>;
+
+export const criticReward = defineSubject(
+  "tfgrpo.critic.reward",
+  z.object({
+    task: taskSchema,
+    answers: z.array(z.object({ trajectoryId: z.string(), finalAnswer: z.string().nullable() })),
+    /** Without ground truth the group's majority answer (optionally the judge) is the pseudo-label. */
+    groundTruth: z.enum(["required", "none"]).optional(),
+  }),
+  z.object({ rewards: z.array(rewardResultSchema), pseudoLabel: z.string().nullable().optional() }),
+);
+
+/** An operation as the critic proposes it: from one group, before consolidation. */
+export const proposalSchema = z.object({
+  proposalId: z.string(),
+  op: z.enum(["add", "modify", "delete"]),
+  id: experienceIdSchema.optional(),
+  text: z.string().optional(),
+  reason: z.string(),
+  groupId: z.string(),
+  taskId: z.string(),
+});
+export type Proposal = z.infer<typeof proposalSchema>;
+
+export const experienceLineSchema = z.object({ id: experienceIdSchema, text: z.string() });
+export type ExperienceLine = z.infer<typeof experienceLineSchema>;
+
+export const groupAdviceRequestSchema = z.object({
+  runId: z.string(),
+  groupId: z.string(),
+  task: taskSchema,
+  trajectories: z.array(trajectorySchema),
+  experiences: z.array(experienceLineSchema),
+  /** Set when rewards came from a pseudo-label rather than ground truth. */
+  pseudoLabel: z.string().nullable().optional(),
+});
+
+export const groupAdviceResultSchema = z.object({
+  groupId: z.string(),
+  summaries: z.array(z.object({ trajectoryId: z.string(), reward: z.number(), summary: z.string() })),
+  proposals: z.array(proposalSchema),
+  /** Why the group gave no proposals (homogeneous rewards, unusable model answer...). */
+  skipped: z.string().nullable(),
+});
+export type GroupAdviceResult = z.infer<typeof groupAdviceResultSchema>;
+
+/** Stage 1 + stage 2 for one group: summaries, then at most 3 proposed operations. */
+export const criticGroupAdvice = defineSubject(
+  "tfgrpo.critic.advantage",
+  groupAdviceRequestSchema,
+  groupAdviceResultSchema,
+);
+
+// --- curator ----------------------------------------------------------------------------------------------------
+
+export const curatorConsolidate = defineSubject(
+  "tfgrpo.curator.consolidate",
+  z.object({
+    runId: z.string(),
+    domain: z.string(),
+    baseVersion: z.number().int().nonnegative().nullable(),
+    proposals: z.array(proposalSchema),
+  }),
+  z.object({
+    /** The proposed (not yet committed) version, or null when there was nothing to change. */
+    version: z.number().int().nonnegative().nullable(),
+    operations: z.array(operationSchema),
+    notes: z.array(z.string()),
+  }),
+);
+
+export const creditObservationSchema = z.object({
+  trajectoryId: z.string(),
+  reward: z.number(),
+  groupMeanReward: z.number(),
+  shown: z.array(experienceIdSchema),
+  cited: z.array(experienceIdSchema),
+});
+
+export const curatorCredit = defineSubject(
+  "tfgrpo.curator.credit",
+  z.object({
+    domain: z.string(),
+    version: z.number().int().nonnegative().nullable(),
+    observations: z.array(creditObservationSchema),
+  }),
+  z.object({ updated: z.number().int().nonnegative() }),
+);
+
+export const curatorGate = defineSubject(
+  "tfgrpo.curator.gate",
+  z.object({
+    domain: z.string(),
+    candidateVersion: z.number().int().nonnegative(),
+    headVersion: z.number().int().nonnegative().nullable(),
+    candidateScores: z.array(z.number()),
+    headScores: z.array(z.number()),
+    stage: z.enum(["precheck", "full"]),
+  }),
+  gateDecisionSchema,
+);
