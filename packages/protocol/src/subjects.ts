@@ -4,6 +4,7 @@ import { experienceIdSchema, experienceSchema } from "./schemas/experience.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
 import { taskSchema } from "./schemas/task.js";
+import { usageTotalsSchema } from "./schemas/usage.js";
 import { rewardGradeSchema, trajectorySchema } from "./schemas/trajectory.js";
 
 /** A library version as actors read it (immutable, so cacheable by domain + version). */
@@ -61,7 +62,11 @@ export const criticReward = defineSubject(
     /** Without ground truth the group's majority answer (optionally the judge) is the pseudo-label. */
     groundTruth: z.enum(["required", "none"]).optional(),
   }),
-  z.object({ rewards: z.array(rewardResultSchema), pseudoLabel: z.string().nullable().optional() }),
+  z.object({
+    rewards: z.array(rewardResultSchema),
+    pseudoLabel: z.string().nullable().optional(),
+    usage: usageTotalsSchema.optional().describe("Model usage of this call (judge), for per-role cost"),
+  }),
 );
 
 /** An operation as the critic proposes it: from one group, before consolidation. */
@@ -95,6 +100,7 @@ export const groupAdviceResultSchema = z.object({
   proposals: z.array(proposalSchema),
   /** Why the group gave no proposals (homogeneous rewards, unusable model answer...). */
   skipped: z.string().nullable(),
+  usage: usageTotalsSchema.optional().describe("Model usage of this call, for per-role cost"),
 });
 export type GroupAdviceResult = z.infer<typeof groupAdviceResultSchema>;
 
@@ -120,6 +126,7 @@ export const curatorConsolidate = defineSubject(
     version: z.number().int().nonnegative().nullable(),
     operations: z.array(operationSchema),
     notes: z.array(z.string()),
+    usage: usageTotalsSchema.optional().describe("Model usage of this call, for per-role cost"),
   }),
 );
 
