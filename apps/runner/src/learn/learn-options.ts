@@ -1,0 +1,35 @@
+import { z } from "zod";
+
+export const learnOptionsSchema = z.object({
+  runId: z.string().min(1),
+  domain: z.string().min(1),
+  epochs: z.number().int().min(1).default(3),
+  groupSize: z
+    .number()
+    .int()
+    .min(1)
+    .default(5)
+    .describe("G: rollouts per task; 1 is single-trajectory reflection"),
+  batchSize: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe("Tasks per learning step; default: the whole train set"),
+  concurrency: z.number().int().min(1).default(16).describe("Rollouts and role calls in flight"),
+  seed: z.number().int().default(1),
+  temperature: z.number().min(0).max(2).default(0.7).describe("Rollout temperature while learning"),
+  evalTemperature: z.number().min(0).max(2).default(0.3),
+  valK: z.number().int().min(1).default(1).describe("Samples per validation task"),
+  precheckSize: z
+    .number()
+    .int()
+    .min(0)
+    .default(0)
+    .describe("Validation tasks of the cheap pre-check; 0 = off"),
+  groundTruth: z.enum(["required", "none"]).default("required"),
+  mode: z.enum(["tools", "direct"]).default("tools"),
+  baselineEachRound: z.boolean().default(true).describe("Evaluate the empty library after every round"),
+});
+export type LearnOptions = z.infer<typeof learnOptionsSchema>;
+export type LearnOptionsInput = z.input<typeof learnOptionsSchema>;
