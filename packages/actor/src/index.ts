@@ -1,1 +1,46 @@
-export {};
+export {
+  type ActorConfig,
+  type ActorConfigInput,
+  actorConfigSchema,
+  type DomainConfig,
+  defaultDomains,
+  domainConfigFor,
+  domainConfigSchema,
+  parseActorConfig,
+  type RetrievalConfig,
+  retrievalConfigSchema,
+  type ToolName,
+  toolNameSchema,
+} from "./actor-config.js";
+export {
+  type AssembledPrompt,
+  type AssemblePromptInput,
+  assemblePrompt,
+  type PromptToolInfo,
+} from "./assemble-prompt.js";
+export { deriveSeed } from "./derive-seed.js";
+export { createDotProductKernel, type DotProductKernel } from "./dot-product-kernel.js";
+export {
+  createEmbeddingCache,
+  type EmbeddingCache,
+  type EmbedFunction,
+  hashText,
+  normalize,
+} from "./embedding-cache.js";
+export { estimateTokens } from "./estimate-tokens.js";
+export {
+  formatExperienceLine,
+  learnedExperiencesHeading,
+  mostUsefulHeading,
+  renderExperienceBlock,
+} from "./experience-block.js";
+export {
+  type CreateExperienceIndexOptions,
+  createExperienceIndex,
+  type ExperienceIndex,
+  type ExperienceSelection,
+  type ScoredExperience,
+} from "./experience-index.js";
+export { extractBoxedAnswer } from "./extract-boxed-answer.js";
+export { extractCitations } from "./extract-citations.js";
+export { meanUtility, type UtilityOptions, ucbUtility } from "./utility-score.js";

@@ -1,1 +1,2 @@
-export {};
+export { createHashedEmbed, hashedEmbedding } from "./hashed-embedding.js";
+export { makeExperience, readRealLibrary, realExperiences, sharedDataDir } from "./real-libraries.js";

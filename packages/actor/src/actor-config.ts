@@ -1,0 +1,141 @@
+import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
+import { z } from "zod";
+
+export const toolNameSchema = z.enum(["code_interpreter", "web_search", "web_fetch"]);
+export type ToolName = z.infer<typeof toolNameSchema>;
+
+export const retrievalConfigSchema = z.object({
+  similarityWeight: z.number().min(0).max(1).default(0.7).describe("Weight of task/entry cosine similarity"),
+  utilityWeight: z.number().min(0).max(1).default(0.3).describe("Weight of the entry's UCB utility"),
+  explorationWeight: z
+    .number()
+    .min(0)
+    .default(0.5)
+    .describe("UCB exploration constant: how much rarely shown entries are favoured"),
+  successWeight: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.25)
+    .describe("Share of the raw success rate in an entry's mean utility (the rest is its mean group delta)"),
+  allActiveThreshold: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(50)
+    .describe("Up to this many active entries, all are shown (the paper's setting)"),
+  minCandidates: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(1)
+    .describe("Candidate entries shown at least, so new entries get tried"),
+  topK: z.number().int().positive().default(20).describe("Entries shown at most when retrieving top-k"),
+  tokenBudget: z
+    .number()
+    .int()
+    .positive()
+    .default(1500)
+    .describe("Token budget of the top-k experience block"),
+  systemPromptTokenLimit: z
+    .number()
+    .int()
+    .positive()
+    .default(8000)
+    .describe(
+      "Size the system prompt may reach; experiences never take more than maxShareOfSystemPrompt of it",
+    ),
+  maxShareOfSystemPrompt: z.number().min(0).max(1).default(0.4),
+  mostUsefulCount: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(3)
+    .describe("Entries repeated under # Most Useful Experiences (0: no repeat block)"),
+});
+export type RetrievalConfig = z.infer<typeof retrievalConfigSchema>;
+
+export const domainConfigSchema = z.object({
+  tools: z.array(toolNameSchema).default([]),
+  systemPrompt: z.string().min(1),
+});
+export type DomainConfig = z.infer<typeof domainConfigSchema>;
+
+export const defaultDomains: Record<string, DomainConfig> = {
+  math: {
+    tools: ["code_interpreter"],
+    systemPrompt:
+      "You are a mathematical problem solver. Reason step by step, check your work, and use the code interpreter " +
+      "to compute or verify whatever can be computed.",
+  },
+  web: {
+    tools: ["web_search", "web_fetch"],
+    systemPrompt:
+      "You are a research assistant that answers questions from evidence found on the web. Search, read the " +
+      "pages that matter, and base your answer on what they say.",
+  },
+  default: {
+    tools: [],
+    systemPrompt: "You are a careful problem solver. Reason step by step and check your work.",
+  },
+};
+
+export const actorConfigSchema = z.object({
+  maxSteps: z.number().int().positive().default(12).describe("Model calls per rollout"),
+  maxToolCalls: z.number().int().nonnegative().default(10).describe("Tool calls per rollout"),
+  timeoutMs: z.number().int().positive().default(300_000).describe("Wall-clock limit of one rollout"),
+  maxTokens: z
+    .number()
+    .int()
+    .positive()
+    .default(60_000)
+    .describe("Input + output tokens one rollout may consume over all its model calls"),
+  maxOutputTokensPerCall: z.number().int().positive().default(4096),
+  temperature: z.number().min(0).max(2).default(0.7).describe("Sampling temperature of training rollouts"),
+  evalTemperature: z
+    .number()
+    .min(0)
+    .max(2)
+    .default(0.3)
+    .describe("Sampling temperature when the purpose is validate or eval"),
+  toolOutputModelChars: z
+    .number()
+    .int()
+    .positive()
+    .default(16_000)
+    .describe("A tool output longer than this is cut before the model sees it"),
+  toolOutputStoredChars: z
+    .number()
+    .int()
+    .positive()
+    .default(4000)
+    .describe("A tool output longer than this is cut in the stored trajectory"),
+  repeatedCallLimit: z
+    .number()
+    .int()
+    .positive()
+    .default(3)
+    .describe("The same tool call (name + arguments) repeated this many times ends the rollout"),
+  retrieval: retrievalConfigSchema.default(retrievalConfigSchema.parse({})),
+  domains: z.record(z.string(), domainConfigSchema).default(defaultDomains),
+});
+export type ActorConfig = z.infer<typeof actorConfigSchema>;
+export type ActorConfigInput = z.input<typeof actorConfigSchema>;
+
+/** Validates a config (e.g. from a YAML file) and fills defaults; `domains` given are merged over the defaults. */
+export function parseActorConfig(input: unknown = {}, where = "actor config"): ActorConfig {
+  const parsed = actorConfigSchema.safeParse(input ?? {});
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_config", `${where}: ${formatZodIssues(parsed.error.issues)}`, {
+      details: { where },
+    });
+  }
+  const config = parsed.data;
+  const given = (input as { domains?: unknown } | undefined)?.domains;
+  if (given !== undefined) config.domains = { ...defaultDomains, ...config.domains };
+  return config;
+}
+
+export function domainConfigFor(config: ActorConfig, domain: string): DomainConfig {
+  return config.domains[domain] ?? config.domains.default ?? defaultDomains.default!;
+}

@@ -1,0 +1,303 @@
+import { type Experience, type ExperienceStatus, TfgrpoError } from "@tfgrpo/protocol";
+import type { RetrievalConfig } from "./actor-config.js";
+import { createDotProductKernel } from "./dot-product-kernel.js";
+import {
+  experienceLineTokens,
+  learnedBlockOverheadTokens,
+  mostUsefulBlockOverheadTokens,
+} from "./experience-block.js";
+import { meanUtility, ucbUtility } from "./utility-score.js";
+
+export interface ScoredExperience {
+  id: string;
+  text: string;
+  status: ExperienceStatus;
+  /** Cosine similarity to the task (0 without embeddings). */
+  similarity: number;
+  /** UCB utility in [0, 1]. */
+  utility: number;
+  /** similarityWeight * similarity + utilityWeight * utility. */
+  score: number;
+  tokens: number;
+}
+
+export interface ExperienceSelection {
+  /** all: the library is small enough to show every active entry; top-k: retrieval; none: nothing to show. */
+  mode: "all" | "top-k" | "none";
+  /** What the prompt shows, sorted by id (a stable order, so prompt prefixes repeat across tasks). */
+  shown: ScoredExperience[];
+  /** Entries repeated at the end of the block, most useful first (a subset of `shown`). */
+  mostUseful: ScoredExperience[];
+  /** Estimated tokens of the whole experience block, headings included. */
+  tokens: number;
+  /** The budget `tokens` stays within. */
+  budget: number;
+  /** Entries that could have been shown (not archived). */
+  eligible: number;
+  /** Entries left out because a better entry of their conflict group was shown. */
+  droppedByConflictGroup: number;
+}
+
+export interface ExperienceIndex {
+  /** Entries the index can show (not archived). */
+  readonly size: number;
+  /** Embedding dimensions (0 when the entries have no embeddings). */
+  readonly dimensions: number;
+  /**
+   * Picks the entries for one task. `taskEmbedding` must be unit-length with the index's dimensions; null means
+   * no similarity signal (utility alone ranks).
+   */
+  select(taskEmbedding: Float32Array | null): ExperienceSelection;
+}
+
+export interface CreateExperienceIndexOptions {
+  experiences: readonly Experience[];
+  config: RetrievalConfig;
+  /** Unit-length embedding of an entry's text; entries without one get similarity 0. */
+  embeddingOf?: (experience: Experience) => Float32Array | undefined;
+}
+
+const emptySelection = (budget: number, eligible: number): ExperienceSelection => ({
+  mode: "none",
+  shown: [],
+  mostUseful: [],
+  tokens: 0,
+  budget,
+  eligible,
+  droppedByConflictGroup: 0,
+});
+
+/**
+ * Precomputes everything about a library version that does not depend on the task (versions are immutable, so an
+ * index is built once per version and reused for every rollout): an n x d embedding matrix, UCB utilities, line
+ * token costs, conflict groups. `select` is then one matrix-vector product plus a bounded heap, which keeps
+ * retrieval over 10,000 entries in a few milliseconds.
+ */
+export function createExperienceIndex(options: CreateExperienceIndexOptions): ExperienceIndex {
+  const { config } = options;
+  const entries = options.experiences.filter((experience) => experience.status !== "archived");
+  const n = entries.length;
+
+  let dimensions = 0;
+  const vectors: (Float32Array | undefined)[] = entries.map((experience) => {
+    const vector = options.embeddingOf?.(experience);
+    if (vector && vector.length > 0) {
+      if (dimensions === 0) dimensions = vector.length;
+      else if (vector.length !== dimensions) {
+        throw new TfgrpoError(
+          "invalid_input",
+          `experience ${experience.id}: embedding has ${vector.length} dimensions, others have ${dimensions}`,
+          { details: { id: experience.id } },
+        );
+      }
+    }
+    return vector;
+  });
+  const matrix = new Float32Array(n * dimensions);
+  vectors.forEach((vector, row) => {
+    if (vector) matrix.set(normalized(vector), row * dimensions);
+  });
+  const kernel = dimensions > 0 ? createDotProductKernel(matrix, n, dimensions) : undefined;
+
+  let totalShown = 0;
+  for (const experience of entries) totalShown += experience.stats.shown;
+  const utilityOptions = { explorationWeight: config.explorationWeight, successWeight: config.successWeight };
+  const utility = new Float64Array(n);
+  const usefulness = new Float64Array(n);
+  const tokens = new Int32Array(n);
+  const regular = new Uint8Array(n);
+  const group = new Int32Array(n).fill(-1);
+  const numericId = new Float64Array(n);
+  const groupIds = new Map<string, number>();
+  let regularCount = 0;
+  entries.forEach((experience, row) => {
+    utility[row] = ucbUtility(experience.stats, totalShown, utilityOptions);
+    usefulness[row] = meanUtility(experience.stats, config.successWeight);
+    tokens[row] = experienceLineTokens(experience);
+    // Probation entries are still shown (they are being watched, not retired); candidates are new and unproven.
+    regular[row] = experience.status === "candidate" ? 0 : 1;
+    regularCount += regular[row]!;
+    numericId[row] = Number(experience.id.slice(1));
+    if (experience.conflictGroup !== undefined) {
+      let id = groupIds.get(experience.conflictGroup);
+      if (id === undefined) {
+        id = groupIds.size;
+        groupIds.set(experience.conflictGroup, id);
+      }
+      group[row] = id;
+    }
+  });
+
+  const cap = Math.floor(config.maxShareOfSystemPrompt * config.systemPromptTokenLimit);
+  const allMode = regularCount <= config.allActiveThreshold;
+  // With a small library every active entry is shown, as in the paper; only the share-of-prompt cap applies.
+  // Beyond that, retrieval works within the (smaller) token budget.
+  const budget = allMode ? cap : Math.min(config.tokenBudget, cap);
+  const similarity = new Float64Array(n);
+  const score = new Float64Array(n);
+  const groupBest = new Int32Array(groupIds.size);
+
+  return {
+    size: n,
+    dimensions,
+    select(taskEmbedding) {
+      if (n === 0) return emptySelection(budget, 0);
+      if (taskEmbedding && dimensions > 0 && taskEmbedding.length !== dimensions) {
+        throw new TfgrpoError(
+          "invalid_input",
+          `task embedding has ${taskEmbedding.length} dimensions, the library's entries have ${dimensions}`,
+        );
+      }
+      if (taskEmbedding !== null && kernel) kernel.dotAll(taskEmbedding, similarity);
+      else similarity.fill(0);
+      for (let row = 0; row < n; row++) {
+        const dot = similarity[row]!;
+        // Negative cosine means unrelated, not "anti-relevant": it should not push utility below unrelated entries.
+        score[row] = config.similarityWeight * Math.max(dot, 0) + config.utilityWeight * utility[row]!;
+      }
+
+      // One entry per conflict group: the best-scoring one.
+      groupBest.fill(-1);
+      for (let row = 0; row < n; row++) {
+        const g = group[row]!;
+        if (g >= 0 && (groupBest[g]! < 0 || score[row]! > score[groupBest[g]!]!)) groupBest[g] = row;
+      }
+      let droppedByConflictGroup = 0;
+      const alive = (row: number) => {
+        const g = group[row]!;
+        return g < 0 || groupBest[g] === row;
+      };
+
+      // The best candidates come first so at least `minCandidates` new entries are tried on every task.
+      const reserved = topRows(n, config.minCandidates, score, (row) => regular[row] === 0 && alive(row));
+      const reservedSet = new Set(reserved);
+      let ranked: number[];
+      let maxCount: number;
+      if (allMode) {
+        ranked = [];
+        for (let row = 0; row < n; row++) {
+          if (!alive(row)) droppedByConflictGroup++;
+          else if (regular[row] === 1) ranked.push(row);
+        }
+        ranked.sort((a, b) => score[b]! - score[a]!);
+        // Further candidates fill the room up to the all-active threshold, best first.
+        const room = Math.max(0, config.allActiveThreshold - ranked.length - reserved.length);
+        const extra = topRows(
+          n,
+          room,
+          score,
+          (row) => regular[row] === 0 && alive(row) && !reservedSet.has(row),
+        );
+        ranked = [...reserved, ...ranked, ...extra];
+        maxCount = Number.POSITIVE_INFINITY;
+      } else {
+        for (let row = 0; row < n; row++) if (!alive(row)) droppedByConflictGroup++;
+        // A few times topK deep: enough to fill the budget even when some of the best entries are too long.
+        const depth = config.topK * 4 + 32;
+        const best = topRows(n, depth, score, (row) => alive(row) && !reservedSet.has(row));
+        ranked = [...reserved, ...best];
+        maxCount = config.topK;
+      }
+
+      let used = learnedBlockOverheadTokens;
+      const chosen: number[] = [];
+      for (const row of ranked) {
+        if (chosen.length >= maxCount) break;
+        const cost = tokens[row]!;
+        if (used + cost > budget) continue;
+        used += cost;
+        chosen.push(row);
+      }
+      if (chosen.length === 0) return { ...emptySelection(budget, n), droppedByConflictGroup };
+
+      // Repeat the entries most likely to help this task (relevance + observed usefulness, no exploration bonus),
+      // when there are enough entries for a repeat to stand out and the budget has room for it.
+      const mostUsefulRows: number[] = [];
+      if (config.mostUsefulCount > 0 && chosen.length > config.mostUsefulCount) {
+        const useful = (row: number) =>
+          config.similarityWeight * Math.max(0, similarity[row]!) + config.utilityWeight * usefulness[row]!;
+        const byUse = [...chosen].sort((a, b) => useful(b) - useful(a) || numericId[a]! - numericId[b]!);
+        let extra = mostUsefulBlockOverheadTokens;
+        for (const row of byUse.slice(0, config.mostUsefulCount)) {
+          if (used + extra + tokens[row]! > budget) break;
+          extra += tokens[row]!;
+          mostUsefulRows.push(row);
+        }
+        if (mostUsefulRows.length > 0) used += extra;
+      }
+
+      const scored = (row: number): ScoredExperience => {
+        const experience = entries[row]!;
+        return {
+          id: experience.id,
+          text: experience.text,
+          status: experience.status,
+          similarity: similarity[row]!,
+          utility: utility[row]!,
+          score: score[row]!,
+          tokens: tokens[row]!,
+        };
+      };
+      chosen.sort((a, b) => numericId[a]! - numericId[b]!);
+      return {
+        mode: allMode ? "all" : "top-k",
+        shown: chosen.map(scored),
+        mostUseful: mostUsefulRows.map(scored),
+        tokens: used,
+        budget,
+        eligible: n,
+        droppedByConflictGroup,
+      };
+    },
+  };
+}
+
+/** Rows with the highest scores among those `accept`s, best first; ties broken by row order. O(n log k). */
+function topRows(n: number, k: number, score: Float64Array, accept: (row: number) => boolean): number[] {
+  if (k <= 0) return [];
+  // A min-heap of size k holding the best rows seen so far.
+  const heap: number[] = [];
+  const worse = (a: number, b: number) => score[a]! < score[b]! || (score[a] === score[b] && a > b);
+  const siftUp = (index: number) => {
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!worse(heap[index]!, heap[parent]!)) break;
+      [heap[index], heap[parent]] = [heap[parent]!, heap[index]!];
+      index = parent;
+    }
+  };
+  const siftDown = (index: number) => {
+    for (;;) {
+      const left = 2 * index + 1;
+      const right = left + 1;
+      let smallest = index;
+      if (left < heap.length && worse(heap[left]!, heap[smallest]!)) smallest = left;
+      if (right < heap.length && worse(heap[right]!, heap[smallest]!)) smallest = right;
+      if (smallest === index) return;
+      [heap[index], heap[smallest]] = [heap[smallest]!, heap[index]!];
+      index = smallest;
+    }
+  };
+  for (let row = 0; row < n; row++) {
+    if (heap.length === k && !worse(heap[0]!, row)) continue;
+    if (!accept(row)) continue;
+    if (heap.length < k) {
+      heap.push(row);
+      siftUp(heap.length - 1);
+    } else {
+      heap[0] = row;
+      siftDown(0);
+    }
+  }
+  return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
+}
+
+function normalized(vector: Float32Array): Float32Array {
+  let sum = 0;
+  for (let index = 0; index < vector.length; index++) sum += vector[index]! * vector[index]!;
+  const norm = Math.sqrt(sum);
+  if (norm === 0 || Math.abs(norm - 1) < 1e-6) return vector;
+  const out = new Float32Array(vector.length);
+  for (let index = 0; index < vector.length; index++) out[index] = vector[index]! / norm;
+  return out;
+}
