@@ -1,0 +1,209 @@
+import type { StepRecord } from "../learn/step-record.js";
+import type { EvaluationRow } from "../learn/summarize-evaluation.js";
+import type { ReportData } from "./report-data.js";
+import { escapeXml as esc, lineChart, stackedBarChart } from "./svg-charts.js";
+
+const colors = {
+  train: "#2563eb",
+  candidate: "#16a34a",
+  head: "#9333ea",
+  baseline: "#6b7280",
+  commit: "#16a34a",
+  reject: "#dc2626",
+  candidateState: "#f59e0b",
+  active: "#16a34a",
+  probation: "#f97316",
+  archived: "#9ca3af",
+  actor: "#2563eb",
+  critic: "#db2777",
+  curator: "#0891b2",
+  judge: "#65a30d",
+  embedder: "#a16207",
+};
+
+const pct = (v: number | null | undefined) =>
+  v === null || v === undefined ? "-" : `${(v * 100).toFixed(1)}%`;
+const num = (v: number, digits = 2) => v.toFixed(digits);
+const usd = (v: number) => `$${v.toFixed(v < 0.01 ? 5 : 3)}`;
+
+/** A self-contained HTML page: inline CSS and SVG, no script, nothing loaded from the network. */
+export function renderReport(data: ReportData): string {
+  const { run, steps } = data;
+  const labels = steps.map((s) => `s${s.step}`);
+  const sections = [
+    header(data),
+    steps.length > 0
+      ? learningCurves(steps, labels)
+      : `<p class="empty">No learning steps recorded for this run.</p>`,
+    steps.length > 0 ? libraryOverTime(steps, labels) : "",
+    steps.length > 0 ? behaviourOverTime(steps, labels) : "",
+    costSection(data),
+    stepTable(steps),
+    data.evaluations.map(evaluationSection).join(""),
+    librarySection(data),
+  ];
+  return `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
+<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src data:">
+<title>tfgrpo run ${esc(run.id)}${data.simulated ? " (SIMULATED)" : ""}</title>
+<style>
+body{font-family:system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:24px auto;max-width:1100px;color:#111827;padding:0 16px}
+h1{font-size:22px;margin-bottom:4px}h2{font-size:18px;margin-top:32px;border-bottom:1px solid #e5e7eb;padding-bottom:4px}
+table{border-collapse:collapse;width:100%;font-size:13px;margin:8px 0}th,td{border-bottom:1px solid #e5e7eb;padding:4px 6px;text-align:left;vertical-align:top}
+th{background:#f9fafb}td.n{text-align:right;font-variant-numeric:tabular-nums}.sim{background:#fef3c7;border:1px solid #f59e0b;padding:8px 12px;border-radius:6px}
+.meta{color:#4b5563;font-size:13px}.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{max-width:100%;height:auto;background:#fff}
+.status-active{color:#15803d}.status-candidate{color:#b45309}.status-probation{color:#c2410c}.status-archived{color:#6b7280}
+details{font-size:12px;color:#374151}.commit{color:#15803d;font-weight:600}.reject{color:#b91c1c;font-weight:600}
+</style></head><body>
+${sections.join("\n")}
+</body></html>
+`;
+}
+
+function header(data: ReportData): string {
+  const { run } = data;
+  return `<h1>tfgrpo run <code>${esc(run.id)}</code></h1>
+<p class="meta">${esc(run.kind)} · domain <b>${esc(run.domain)}</b> · ${esc(run.status)} · started ${esc(run.startedAt)}${run.finishedAt ? ` · finished ${esc(run.finishedAt)}` : ""} · report generated ${esc(data.generatedAt)}</p>
+${data.simulated ? `<p class="sim" id="simulated-banner"><b>SIMULATED.</b> This run used tfgrpo's simulated world (packages/sim), a test world: its numbers are not a claim about any real model.</p>` : ""}`;
+}
+
+function learningCurves(steps: StepRecord[], labels: string[]): string {
+  const markers = steps
+    .map((s, index) =>
+      s.decision === "no-change"
+        ? null
+        : { index, label: s.decision, color: s.decision === "commit" ? colors.commit : colors.reject },
+    )
+    .filter((m): m is NonNullable<typeof m> => m !== null);
+  return `<h2>Learning curves</h2><div class="charts" id="learning-curves">${lineChart({
+    title: "Train reward and validation score per step",
+    xLabels: labels,
+    yLabel: "score",
+    yMin: 0,
+    yMax: 1,
+    series: [
+      { name: "train reward", values: steps.map((s) => s.trainReward), color: colors.train },
+      { name: "candidate (val)", values: steps.map((s) => s.candidateScore), color: colors.candidate },
+      { name: "head (val)", values: steps.map((s) => s.headScore), color: colors.head, dashed: true },
+      {
+        name: "no library (val)",
+        values: steps.map((s) => s.baselineScore),
+        color: colors.baseline,
+        dashed: true,
+      },
+    ],
+    markers,
+  })}</div>`;
+}
+
+function libraryOverTime(steps: StepRecord[], labels: string[]): string {
+  const state = (name: string) => steps.map((s) => s.libraryStates[name] ?? 0);
+  return `<h2>Library size and lifecycle</h2><div class="charts" id="library-chart">${stackedBarChart({
+    title: "Entries of the head library by lifecycle state, after each step",
+    xLabels: labels,
+    yLabel: "entries",
+    series: [
+      { name: "active", values: state("active"), color: colors.active },
+      { name: "candidate", values: state("candidate"), color: colors.candidateState },
+      { name: "probation", values: state("probation"), color: colors.probation },
+      { name: "archived", values: state("archived"), color: colors.archived },
+    ],
+  })}</div>`;
+}
+
+function behaviourOverTime(steps: StepRecord[], labels: string[]): string {
+  return `<h2>Tool calls and tokens per task</h2><div class="charts" id="behaviour-charts">${lineChart({
+    title: "Mean tool calls per rollout",
+    xLabels: labels,
+    width: 540,
+    series: [{ name: "tool calls", values: steps.map((s) => s.meanToolCalls), color: colors.actor }],
+  })}${lineChart({
+    title: "Mean tokens per rollout",
+    xLabels: labels,
+    width: 540,
+    series: [{ name: "tokens", values: steps.map((s) => s.meanTokens), color: colors.critic }],
+  })}</div>`;
+}
+
+function costSection(data: ReportData): string {
+  const roles = Object.entries(data.usage.byRole).filter(([, u]) => u && u.calls > 0);
+  if (roles.length === 0) return "";
+  const chart = stackedBarChart({
+    title: "Cost per role (USD)",
+    xLabels: roles.map(([role]) => role),
+    series: [{ name: "cost", values: roles.map(([, u]) => u!.costUsd), color: colors.actor }],
+  });
+  const rows = roles
+    .map(
+      ([role, u]) =>
+        `<tr><td>${esc(role)}</td><td class="n">${u!.calls}</td><td class="n">${u!.inputTokens}</td><td class="n">${u!.cachedInputTokens}</td><td class="n">${u!.outputTokens}</td><td class="n">${usd(u!.costUsd)}</td></tr>`,
+    )
+    .join("");
+  const t = data.usage.total;
+  return `<h2>Cost per role</h2><div class="charts" id="cost-chart">${chart}</div>
+<table id="cost-table"><tr><th>role</th><th>calls</th><th>input tokens</th><th>cached input</th><th>output tokens</th><th>cost</th></tr>${rows}
+<tr><th>total</th><th class="n">${t.calls}</th><th class="n">${t.inputTokens}</th><th class="n">${t.cachedInputTokens}</th><th class="n">${t.outputTokens}</th><th class="n">${usd(t.costUsd)}</th></tr></table>`;
+}
+
+function stepTable(steps: StepRecord[]): string {
+  if (steps.length === 0) return "";
+  const rows = steps
+    .map(
+      (s) =>
+        `<tr><td class="n">${s.epoch}</td><td class="n">${s.step}</td><td class="n">${num(s.trainReward, 3)}</td><td class="n">${s.skippedGroups}/${s.groups}</td><td class="n">${s.proposals}</td><td class="n">${s.operations}</td><td class="n">${s.librarySize}</td><td class="n">${s.candidateScore === null ? "-" : num(s.candidateScore, 3)}</td><td class="n">${s.headScore === null ? "-" : num(s.headScore, 3)}</td><td class="n">${s.baselineScore === null ? "-" : num(s.baselineScore, 3)}</td><td class="${s.decision === "no-change" ? "" : s.decision}">${s.decision}</td><td>${esc(s.gateReason)}</td></tr>`,
+    )
+    .join("");
+  return `<h2>Steps</h2><table id="step-table"><tr><th>epoch</th><th>step</th><th>train reward</th><th>skipped groups</th><th>proposals</th><th>ops</th><th>library</th><th>candidate</th><th>head</th><th>no library</th><th>gate</th><th>reason</th></tr>${rows}</table>`;
+}
+
+function ci(row: EvaluationRow["meanAtK"]): string {
+  return `${pct(row.estimate)} <span class="meta">[${pct(row.low)}, ${pct(row.high)}]</span>`;
+}
+
+function evaluationSection(evaluation: ReportData["evaluations"][number]): string {
+  const rows = evaluation.rows
+    .map(
+      (r) =>
+        `<tr><td>${esc(r.label)}</td><td class="n">${r.tasks}</td><td class="n">${ci(r.meanAtK)}</td><td class="n">${ci(r.passAtK)}</td><td class="n">${r.deltaVsReference ? `${(r.deltaVsReference.estimate * 100).toFixed(1)} pts <span class="meta">[${(r.deltaVsReference.low * 100).toFixed(1)}, ${(r.deltaVsReference.high * 100).toFixed(1)}]</span>` : "-"}</td><td class="n">${num(r.meanToolCalls)}</td><td class="n">${num(r.meanTurns)}</td><td class="n">${pct(r.toolErrorRate)}</td><td class="n">${pct(r.adherence)}</td><td class="n">${Math.round(r.tokensPerTask)}</td><td class="n">${usd(r.costPerTask)}</td></tr>`,
+    )
+    .join("");
+  const chart = stackedBarChart({
+    title: `Mean@${evaluation.k} by library`,
+    xLabels: evaluation.rows.map((r) => r.label),
+    series: [
+      {
+        name: `Mean@${evaluation.k}`,
+        values: evaluation.rows.map((r) => r.meanAtK.estimate),
+        color: colors.candidate,
+      },
+    ],
+  });
+  return `<h2>${esc(evaluation.title)}</h2><p class="meta">${evaluation.data ? `data ${esc(evaluation.data)} · ` : ""}k = ${evaluation.k} · 95% bootstrap intervals over tasks; Δ is the paired difference of Mean@k against the first row.</p>
+<div class="charts evaluation-chart">${chart}</div>
+<table class="evaluation-table"><tr><th>library</th><th>tasks</th><th>Mean@${evaluation.k}</th><th>Pass@${evaluation.k}</th><th>Δ vs first</th><th>tool calls</th><th>turns</th><th>tool errors</th><th>adherence</th><th>tokens/task</th><th>cost/task</th></tr>${rows}</table>`;
+}
+
+function librarySection(data: ReportData): string {
+  if (!data.library) return `<h2>Final library</h2><p class="empty">The domain has no committed library.</p>`;
+  const rows = [...data.library.experiences]
+    .sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)))
+    .map((e) => {
+      const rate = e.stats.shown > 0 ? e.stats.success / e.stats.shown : null;
+      const meanDelta = e.stats.shown > 0 ? e.stats.sumDelta / e.stats.shown : null;
+      const history = e.history
+        .map((h) => `<li>v${h.version}: ${esc(h.from ?? "new")} → ${esc(h.to)} — ${esc(h.reason)}</li>`)
+        .join("");
+      return `<tr class="experience"><td><code>${esc(e.id)}</code></td><td class="status-${e.status}">${e.status}</td><td>${esc(e.text)}${e.conflictGroup ? ` <span class="meta">(exclusion group ${esc(e.conflictGroup)})</span>` : ""}${history ? `<details><summary>history</summary><ul>${history}</ul></details>` : ""}</td><td class="n">${e.stats.shown}</td><td class="n">${pct(rate)}</td><td class="n">${meanDelta === null ? "-" : meanDelta.toFixed(3)}</td></tr>`;
+    })
+    .join("");
+  const gates = data.versions
+    .filter((v) => v.gate)
+    .map(
+      (v) =>
+        `<tr><td class="n">v${v.version}</td><td class="n">${v.parent === null ? "-" : `v${v.parent}`}</td><td class="${v.gate!.decision}">${v.gate!.decision}</td><td class="n">${v.gate!.candidateScore?.toFixed(3) ?? "-"}</td><td class="n">${v.gate!.headScore?.toFixed(3) ?? "-"}</td><td>${esc(v.gate!.stage)}</td><td>${esc(v.gate!.reason)}</td></tr>`,
+    )
+    .join("");
+  return `<h2>Final library (v${data.library.version})</h2>
+<table id="library-table"><tr><th>id</th><th>status</th><th>text</th><th>shown</th><th>success</th><th>mean Δ vs group</th></tr>${rows}</table>
+${gates ? `<h2>Gate decisions</h2><table id="gate-table"><tr><th>version</th><th>parent</th><th>decision</th><th>candidate</th><th>head</th><th>stage</th><th>reason</th></tr>${gates}</table>` : ""}`;
+}

@@ -1,0 +1,174 @@
+import { mkdtemp, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { chromium } from "playwright-core";
+import { describe, expect, it } from "vitest";
+import type { StepRecord } from "../learn/step-record.js";
+import { bootstrapMean } from "../metrics/bootstrap.js";
+import { renderReport } from "./render-report.js";
+import type { ReportData } from "./report-data.js";
+
+const usage = (calls: number, cost: number) => ({
+  calls,
+  inputTokens: calls * 900,
+  cachedInputTokens: calls * 300,
+  outputTokens: calls * 120,
+  costUsd: cost,
+  latencyMs: calls * 40,
+});
+
+function step(stepNumber: number, decision: StepRecord["decision"], score: number): StepRecord {
+  return {
+    epoch: stepNumber,
+    step: stepNumber,
+    tasks: 8,
+    rollouts: 40,
+    trainReward: 0.3 + stepNumber * 0.1,
+    groups: 8,
+    skippedGroups: 2,
+    proposals: 9,
+    operations: 4,
+    headBefore: stepNumber - 1 || null,
+    candidateVersion: stepNumber,
+    headAfter: decision === "commit" ? stepNumber : stepNumber - 1,
+    librarySize: 3 * stepNumber,
+    libraryStates: { candidate: 2, active: 3 * stepNumber - 2, probation: 1, archived: stepNumber },
+    candidateScore: score,
+    headScore: score - 0.05,
+    baselineScore: 0.3,
+    decision,
+    gateReason: decision === "commit" ? "better by 0.050 >= margin 0.02" : "worse than head",
+    meanToolCalls: 2.5 - stepNumber * 0.2,
+    meanTokens: 2400 + stepNumber * 100,
+    usageByRole: { actor: usage(40 * stepNumber, 0.01 * stepNumber) },
+  };
+}
+
+const data: ReportData = {
+  run: {
+    id: "run-report-test",
+    kind: "learn",
+    domain: "math",
+    status: "finished",
+    config: { simulated: true },
+    startedAt: "2026-11-30T06:00:00.000Z",
+    finishedAt: "2026-11-30T06:05:00.000Z",
+  },
+  steps: [step(1, "commit", 0.5), step(2, "reject", 0.45), step(3, "commit", 0.65)],
+  evaluations: [
+    {
+      id: "eval-1",
+      title: "Held-out evaluation <test.jsonl>",
+      data: "test.jsonl",
+      k: 4,
+      createdAt: "2026-11-30T06:05:00.000Z",
+      rows: ["none", "math@v3"].map((label, i) => ({
+        label,
+        tasks: 20,
+        k: 4,
+        meanAtK: bootstrapMean(Array.from({ length: 20 }, (_, t) => ((t + i * 7) % 3 === 0 ? 1 : 0.25))),
+        passAtK: bootstrapMean(Array.from({ length: 20 }, (_, t) => (t % 2 === 0 || i === 1 ? 1 : 0))),
+        meanToolCalls: 2 - i * 0.4,
+        meanTurns: 3,
+        toolErrorRate: 0.05,
+        adherence: i === 0 ? null : 0.6,
+        tokensPerTask: 9000,
+        costPerTask: 0.002,
+        deltaVsReference: i === 0 ? null : bootstrapMean([0.1, 0.2, 0.3, 0, 0.25]),
+      })),
+    },
+  ],
+  versions: [],
+  library: {
+    version: 3,
+    experiences: [
+      {
+        id: "G0",
+        domain: "math",
+        text: "When counting integers in a closed range, include both endpoints <b>not bold</b>.",
+        status: "active",
+        stats: { shown: 40, success: 31, sumDelta: 6.2, lastUsedVersion: 3 },
+        provenance: { runId: "run-report-test", version: 1, fromOps: ["P1"] },
+        history: [
+          { at: "2026-11-30T06:01:00.000Z", version: 1, from: null, to: "candidate", reason: "added" },
+          {
+            at: "2026-11-30T06:03:00.000Z",
+            version: 3,
+            from: "candidate",
+            to: "active",
+            reason: "UCB above threshold",
+          },
+        ],
+        createdAt: "2026-11-30T06:01:00.000Z",
+        updatedAt: "2026-11-30T06:03:00.000Z",
+      },
+    ],
+  },
+  usage: {
+    runId: "run-report-test",
+    total: usage(150, 0.05),
+    byRole: { actor: usage(120, 0.03), critic: usage(20, 0.015), curator: usage(10, 0.005) },
+    byModel: {},
+  },
+  simulated: true,
+  generatedAt: "2026-11-30T06:05:01.000Z",
+};
+
+describe("run report", () => {
+  it("renders in headless Chromium with every chart, no console errors and no network", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-report-"));
+    const file = path.join(dir, "report.html");
+    await writeFile(file, renderReport(data));
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    });
+    try {
+      const page = await browser.newPage();
+      const problems: string[] = [];
+      const requests: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error" || message.type() === "warning") problems.push(message.text());
+      });
+      page.on("pageerror", (error) => problems.push(error.message));
+      page.on("request", (request) => requests.push(request.url()));
+      await page.goto(`file://${file}`);
+      expect(await page.title()).toContain("SIMULATED");
+      expect(await page.locator("#simulated-banner").isVisible()).toBe(true);
+      // Learning curve: 4 series, a point per step for train reward, gate markers for commits and rejects.
+      expect(await page.locator("#learning-curves svg .series").count()).toBe(4);
+      expect(
+        await page.locator('#learning-curves svg .series[data-series="train reward"] circle').count(),
+      ).toBe(3);
+      expect(await page.locator("#learning-curves svg .marker").count()).toBe(3);
+      expect(await page.locator("#library-chart svg rect.bar").count()).toBeGreaterThanOrEqual(9);
+      expect(await page.locator("#behaviour-charts svg").count()).toBe(2);
+      expect(await page.locator("#cost-chart svg rect.bar").count()).toBe(3);
+      expect(await page.locator(".evaluation-table tr").count()).toBe(3);
+      expect(await page.locator("#step-table tr").count()).toBe(4);
+      expect(await page.locator("#library-table tr.experience").count()).toBe(1);
+      // Text from the store is escaped, never interpreted as markup.
+      expect(await page.locator("#library-table b").count()).toBe(0);
+      expect(await page.locator("#library-table").innerText()).toContain("<b>not bold</b>");
+      // Every chart has a real size (rendered, not collapsed).
+      const sizes = await page
+        .locator("svg.chart")
+        .evaluateAll((nodes) => nodes.map((n) => (n as SVGSVGElement).getBoundingClientRect().width));
+      expect(sizes.length).toBe(6);
+      expect(sizes.every((w) => w > 100)).toBe(true);
+      await page.screenshot({ path: path.join(dir, "report.png"), fullPage: true });
+      expect(problems).toEqual([]);
+      expect(requests.filter((url) => !url.startsWith("file://"))).toEqual([]);
+    } finally {
+      await browser.close();
+    }
+  });
+});
