@@ -9,7 +9,18 @@ export type {
   RequestOptions,
   WorkOptions,
 } from "./bus/bus.js";
+export type { BusLogger } from "./bus/bus-logger.js";
+export { type CreateBusOptions, createBus } from "./bus/create-bus.js";
 export { createInProcessBus } from "./bus/in-process-bus.js";
+export { isRetryableJobError } from "./bus/job-retry-policy.js";
+export { createNatsBus, type NatsBusOptions } from "./bus/nats-bus.js";
+export {
+  defineServedSubject,
+  type ServedSubject,
+  type ServeEvent,
+  type ServeSubjectsOptions,
+  serveSubjects,
+} from "./bus/serve-subjects.js";
 export { defineSubject, type Subject } from "./bus/subject.js";
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
 export { type DatasetProblem, type LoadDatasetOptions, loadDataset, parseDataset } from "./load-dataset.js";

@@ -50,7 +50,9 @@ export function validate<T>(subject: Subject<unknown, unknown>, which: "input" |
 }
 
 /** The embedded Bus: one process does everything, with the same validation and queue semantics as NATS. */
-export function createInProcessBus(): Bus {
+export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}): Bus {
+  const resultRetryDelayMs = options.resultRetryDelayMs ?? 100;
+  const timers = new Set<NodeJS.Timeout>();
   const handlers = new Map<
     string,
     { run: AnyHandler; concurrency: number; inFlight: number; waiting: (() => void)[] }[]
@@ -96,10 +98,14 @@ export function createInProcessBus(): Bus {
     }
   };
 
+  // Like a NATS nak with a delay: a result whose onResult threw comes back (to whoever consumes that replyTo then).
   const redeliverLater = (state: QueueState, replyTo: string, result: JobResult<unknown>) => {
-    const list = state.results.get(replyTo) ?? [];
-    list.push(result);
-    state.results.set(replyTo, list);
+    if (closed) return;
+    const timer = setTimeout(() => {
+      timers.delete(timer);
+      deliver(state, replyTo, result);
+    }, resultRetryDelayMs);
+    timers.add(timer);
   };
 
   const pump = (subject: Subject<unknown, unknown>) => {
@@ -152,8 +158,9 @@ export function createInProcessBus(): Bus {
         const call = entry.run(structuredClone(valid), { signal: local.signal });
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
-            local.abort();
+            // Reject before aborting: a handler that rejects on abort must not win the race with its own error.
             reject(new TfgrpoError("bus_timeout", `${subject.name}: no reply within ${timeoutMs} ms`));
+            local.abort();
           }, timeoutMs);
         });
         const output = await track(Promise.race([call, timeout]));
@@ -248,6 +255,7 @@ export function createInProcessBus(): Bus {
     async close() {
       closed = true;
       controller.abort();
+      for (const timer of timers) clearTimeout(timer);
       await Promise.allSettled([...inFlight]);
     },
   };

@@ -64,7 +64,15 @@ async function waitForPort(port: number, child: ChildProcess, timeoutMs: number)
  * Use with `await using server = await startNatsServer()`.
  */
 export async function startNatsServer(
-  options: { port?: number; storeDir?: string } = {},
+  options: {
+    port?: number;
+    storeDir?: string;
+    /**
+     * The server's max_payload. Default 8 MB (the server's own default is 1 MB): with the Bus's gzip compression
+     * that carries trajectories far larger than real runs produce. Production servers should set the same.
+     */
+    maxPayload?: number;
+  } = {},
 ): Promise<NatsServerHandle> {
   const binary = findBinary();
   const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-nats-"));
@@ -73,7 +81,12 @@ export async function startNatsServer(
   const config = path.join(dir, "nats.conf");
   await writeFile(
     config,
-    `listen: 127.0.0.1:${port}\njetstream { store_dir: "${storeDir}", max_memory_store: 268435456, max_file_store: 1073741824 }\n`,
+    [
+      `listen: 127.0.0.1:${port}`,
+      `max_payload: ${options.maxPayload ?? 8 * 1024 * 1024}`,
+      `jetstream { store_dir: "${storeDir}", max_memory_store: 268435456, max_file_store: 1073741824 }`,
+      "",
+    ].join("\n"),
   );
   const child = spawn(binary, ["-c", config], { stdio: ["ignore", "ignore", "pipe"] });
   let stderr = "";

@@ -1,0 +1,17 @@
+import type { Bus } from "./bus.js";
+import { createInProcessBus } from "./in-process-bus.js";
+import { createNatsBus, type NatsBusOptions } from "./nats-bus.js";
+
+export interface CreateBusOptions extends Partial<Omit<NatsBusOptions, "servers">> {
+  /** NATS server URL(s), as given to `--nats`. Absent or empty: the in-process Bus. */
+  nats?: string | string[] | undefined;
+}
+
+/** The Bus a command asked for: over NATS when given a URL, otherwise in-process (everything in this process). */
+export async function createBus(options: CreateBusOptions = {}): Promise<Bus> {
+  const { nats, ...natsOptions } = options;
+  const servers = typeof nats === "string" ? nats.split(",").map((url) => url.trim()) : (nats ?? []);
+  const nonEmpty = servers.filter((url) => url.length > 0);
+  if (nonEmpty.length === 0) return createInProcessBus();
+  return createNatsBus({ ...natsOptions, servers: nonEmpty });
+}
