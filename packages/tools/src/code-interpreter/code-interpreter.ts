@@ -1,0 +1,196 @@
+import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
+import { z } from "zod";
+import type { CodeResult, SandboxKind } from "./code-result.js";
+import { type CodeSession, createPythonSession } from "./python-session.js";
+import {
+  createBubblewrapLauncher,
+  createUnsandboxedLauncher,
+  type SandboxLauncher,
+  type SandboxLimits,
+} from "./sandbox-launcher.js";
+import { findExecutable, isExecutable, probeSandbox } from "./sandbox-probe.js";
+import { sharedUidPool, type UidPool } from "./uid-pool.js";
+
+export const codeInterpreterOptionsSchema = z.object({
+  timeoutMs: z.number().int().positive().default(20_000).describe("Wall-clock limit per cell"),
+  memoryMb: z
+    .number()
+    .int()
+    .min(128)
+    .default(1024)
+    .describe("Address-space limit per process (sympy and numpy need a few hundred MB)"),
+  maxOutputBytes: z
+    .number()
+    .int()
+    .positive()
+    .default(20_000)
+    .describe("Bytes kept per stream (head and tail)"),
+  killOutputBytes: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Output beyond this kills the cell; default max(1 MiB, 50 x maxOutputBytes)"),
+  cpuSeconds: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("CPU seconds per cell; default the timeout, rounded up"),
+  maxProcesses: z
+    .number()
+    .int()
+    .min(2)
+    .default(32)
+    .describe("Processes and threads the code may run at once"),
+  fileSizeMb: z.number().int().positive().default(64).describe("Largest file the code may write"),
+  scratchMb: z.number().int().positive().default(128).describe("Size of the private /scratch and /tmp"),
+  openFiles: z.number().int().positive().default(256),
+  allowUnsandboxed: z
+    .boolean()
+    .default(false)
+    .describe(
+      "Run code without bubblewrap when it is unavailable (weaker isolation; results say sandbox: none)",
+    ),
+  pythonPath: z.string().min(1).default("/usr/bin/python3"),
+  bwrapPath: z.string().min(1).optional().describe("bubblewrap binary; default `bwrap` from PATH"),
+  setprivPath: z.string().min(1).default("/usr/bin/setpriv"),
+  startTimeoutMs: z.number().int().positive().default(15_000),
+});
+
+export type CodeInterpreterOptions = z.input<typeof codeInterpreterOptionsSchema> & {
+  now?: () => number;
+  uidPool?: UidPool;
+  /** Whether this process runs as root (then code runs under a fresh unprivileged uid). Default: getuid() === 0. */
+  asRoot?: boolean;
+};
+
+export interface CodeInterpreter {
+  /** Runs code in a fresh sandbox that is discarded afterwards. */
+  run(code: string, options?: { signal?: AbortSignal }): Promise<CodeResult>;
+  /** A notebook-like session (one per rollout): variables persist between its cells until it is closed. */
+  session(): CodeSession;
+  /** Which isolation runs the code; throws `sandbox_unavailable` when none is allowed. */
+  sandbox(): Promise<SandboxKind>;
+  /** Closes every session opened from this interpreter. */
+  close(): Promise<void>;
+}
+
+export function createCodeInterpreter(options: CodeInterpreterOptions = {}): CodeInterpreter {
+  const parsed = codeInterpreterOptionsSchema.safeParse(options);
+  if (!parsed.success) {
+    throw new TfgrpoError(
+      "invalid_config",
+      `code interpreter options: ${formatZodIssues(parsed.error.issues)}`,
+    );
+  }
+  const config = parsed.data;
+  const now = options.now ?? (() => performance.now());
+  const asRoot = options.asRoot ?? process.getuid?.() === 0;
+  const uidPool = options.uidPool ?? sharedUidPool;
+  const limits: SandboxLimits = {
+    memoryMb: config.memoryMb,
+    cpuSeconds: config.cpuSeconds ?? Math.ceil(config.timeoutMs / 1000),
+    maxProcesses: config.maxProcesses,
+    fileSizeMb: config.fileSizeMb,
+    openFiles: config.openFiles,
+    scratchMb: config.scratchMb,
+  };
+  const killOutputBytes = config.killOutputBytes ?? Math.max(1024 * 1024, 50 * config.maxOutputBytes);
+  const sessions = new Set<CodeSession>();
+  let launcherPromise: Promise<SandboxLauncher> | undefined;
+
+  async function chooseLauncher(): Promise<SandboxLauncher> {
+    if (!isExecutable(config.pythonPath)) {
+      throw new TfgrpoError("invalid_config", `code interpreter: python not found at ${config.pythonPath}`, {
+        details: { field: "pythonPath", pythonPath: config.pythonPath },
+      });
+    }
+    const base = { pythonPath: config.pythonPath, setprivPath: config.setprivPath, asRoot, uidPool };
+    const reasons: string[] = [];
+    const bwrapPath = findExecutable(config.bwrapPath ?? "bwrap");
+    if (process.platform !== "linux") reasons.push(`bubblewrap needs Linux, this is ${process.platform}`);
+    else if (!bwrapPath) reasons.push(`bubblewrap (${config.bwrapPath ?? "bwrap"}) is not installed`);
+    else if (asRoot && !isExecutable(config.setprivPath)) {
+      // As root, RLIMIT_NPROC only binds once code runs under another uid: without setpriv a fork bomb is unbounded.
+      reasons.push(`setpriv (util-linux) is missing at ${config.setprivPath}`);
+    } else {
+      const launcher = createBubblewrapLauncher({ ...base, bwrapPath });
+      const probe = await probeSandbox(
+        `${bwrapPath}|${config.setprivPath}|${config.pythonPath}|${asRoot}`,
+        launcher,
+      );
+      if (probe.available) return launcher;
+      reasons.push(`bubblewrap failed: ${probe.reason}`);
+    }
+    if (config.allowUnsandboxed) {
+      const canSwitchUid = asRoot && isExecutable(config.setprivPath);
+      return createUnsandboxedLauncher({ ...base, asRoot: canSwitchUid });
+    }
+    throw new TfgrpoError(
+      "sandbox_unavailable",
+      `code interpreter refuses to run code: the sandbox is unavailable (${reasons.join("; ")}). ` +
+        "Install bubblewrap with user namespaces enabled, or pass allowUnsandboxed: true to accept weaker isolation.",
+      { details: { reasons } },
+    );
+  }
+
+  function launcher(): Promise<SandboxLauncher> {
+    launcherPromise ??= chooseLauncher();
+    return launcherPromise;
+  }
+
+  function openSession(): CodeSession {
+    let inner: Promise<CodeSession> | undefined;
+    let sandbox: SandboxKind = "bubblewrap";
+    const getInner = () => {
+      inner ??= launcher().then((chosen) => {
+        sandbox = chosen.kind;
+        return createPythonSession({
+          launcher: chosen,
+          limits,
+          timeoutMs: config.timeoutMs,
+          maxOutputBytes: config.maxOutputBytes,
+          killOutputBytes,
+          startTimeoutMs: config.startTimeoutMs,
+          now,
+        });
+      });
+      return inner;
+    };
+    const session: CodeSession = {
+      get sandbox() {
+        return sandbox;
+      },
+      async run(code, runOptions) {
+        return (await getInner()).run(code, runOptions);
+      },
+      async close() {
+        sessions.delete(session);
+        if (!inner) return;
+        const opened = await inner.catch(() => undefined);
+        await opened?.close();
+      },
+    };
+    sessions.add(session);
+    return session;
+  }
+
+  return {
+    async run(code, runOptions) {
+      const session = openSession();
+      try {
+        return await session.run(code, runOptions);
+      } finally {
+        await session.close();
+      }
+    },
+    session: openSession,
+    async sandbox() {
+      return (await launcher()).kind;
+    },
+    async close() {
+      await Promise.all([...sessions].map((session) => session.close()));
+    },
+  };
+}

@@ -1,0 +1,248 @@
+import { lstatSync, readlinkSync, realpathSync } from "node:fs";
+import { chmod, chown, mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import type { SandboxKind } from "./code-result.js";
+import { killProcessesOfUid, listProcessesOfUid } from "./process-table.js";
+import { pythonDriverSource } from "./python-driver.js";
+import type { UidPool } from "./uid-pool.js";
+
+export interface SandboxLimits {
+  memoryMb: number;
+  cpuSeconds: number;
+  maxProcesses: number;
+  fileSizeMb: number;
+  openFiles: number;
+  scratchMb: number;
+}
+
+/** How to start one sandboxed Python driver, and how to clean up after it. */
+export interface LaunchSpec {
+  command: string;
+  args: string[];
+  env: Record<string, string>;
+  cwd: string;
+  sandbox: SandboxKind;
+  /** The unprivileged uid the code runs as, when the launcher switched to one (we are root). */
+  uid: number | undefined;
+  /** After the process is gone: kill anything left under its uid, free the uid, remove temp files. */
+  release(): Promise<void>;
+}
+
+export interface SandboxLauncher {
+  readonly kind: SandboxKind;
+  launch(limits: SandboxLimits): Promise<LaunchSpec>;
+}
+
+export interface LauncherOptions {
+  pythonPath: string;
+  setprivPath: string;
+  /** True when this process runs as root: code is then switched to an unprivileged uid from `uidPool`. */
+  asRoot: boolean;
+  uidPool: UidPool;
+}
+
+const megabyte = 1024 * 1024;
+
+/** The child's whole environment: nothing of ours (keys, home, project paths) is passed on. */
+function cleanEnvironment(home: string, tmp: string): Record<string, string> {
+  return {
+    PATH: "/usr/local/bin:/usr/bin:/bin",
+    HOME: home,
+    TMPDIR: tmp,
+    LANG: "C.UTF-8",
+    LC_ALL: "C.UTF-8",
+    // One thread per math library: threads count against the process limit and the address-space limit.
+    OPENBLAS_NUM_THREADS: "1",
+    OMP_NUM_THREADS: "1",
+    MKL_NUM_THREADS: "1",
+    MPLBACKEND: "Agg",
+    MPLCONFIGDIR: tmp,
+  };
+}
+
+async function driverConfig(limits: SandboxLimits, options: { reap: boolean; uid: number | undefined }) {
+  let processes = limits.maxProcesses;
+  if (options.uid === undefined && typeof process.getuid === "function") {
+    // Without a uid of our own, RLIMIT_NPROC counts every process of the user, so allow for those running now.
+    processes += (await listProcessesOfUid(process.getuid())).length;
+  }
+  return JSON.stringify({
+    reap: options.reap,
+    limits: {
+      addressSpaceBytes: limits.memoryMb * megabyte,
+      processes,
+      fileSizeBytes: limits.fileSizeMb * megabyte,
+      openFiles: limits.openFiles,
+      cpuSecondsPerCell: limits.cpuSeconds,
+      // A session may run many cells; the per-cell budget is the soft limit, this bounds the whole session.
+      cpuSecondsHard: Math.max(600, limits.cpuSeconds * 20),
+    },
+  });
+}
+
+function pythonArgs(pythonPath: string, config: string): string[] {
+  // -I: ignore PYTHON* variables and the user site; -u: unbuffered, so output before a kill is not lost.
+  return [pythonPath, "-I", "-u", "-c", pythonDriverSource, config];
+}
+
+function dropPrivileges(setprivPath: string, uid: number): string[] {
+  return [
+    setprivPath,
+    `--reuid=${uid}`,
+    `--regid=${uid}`,
+    "--clear-groups",
+    "--inh-caps=-all",
+    "--bounding-set=-all",
+    "--",
+  ];
+}
+
+/** Top-level system directories as bwrap arguments: symlinks stay symlinks (merged /usr), directories are bound. */
+function systemDirectoryArgs(): string[] {
+  const args: string[] = [];
+  for (const dir of ["/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32"]) {
+    try {
+      const stat = lstatSync(dir);
+      if (stat.isSymbolicLink()) args.push("--symlink", readlinkSync(dir), dir);
+      else if (stat.isDirectory()) args.push("--ro-bind", dir, dir);
+    } catch {
+      // Not on this system.
+    }
+  }
+  return args;
+}
+
+/** A python outside /usr (e.g. /opt/python3.12/bin/python3) needs its install prefix visible, read-only. */
+function pythonPrefixArgs(pythonPath: string): string[] {
+  let real: string;
+  try {
+    real = realpathSync(pythonPath);
+  } catch {
+    return [];
+  }
+  if (real.startsWith("/usr/")) return [];
+  const prefix = path.dirname(path.dirname(real));
+  if (prefix === "/") return [];
+  const args = ["--ro-bind", prefix, prefix];
+  if (real !== pythonPath && !pythonPath.startsWith("/usr/")) args.push("--ro-bind", pythonPath, pythonPath);
+  return args;
+}
+
+export function createBubblewrapLauncher(options: LauncherOptions & { bwrapPath: string }): SandboxLauncher {
+  return {
+    kind: "bubblewrap",
+    async launch(limits) {
+      const uid = options.asRoot ? await options.uidPool.acquire() : undefined;
+      const config = await driverConfig(limits, { reap: true, uid });
+      const namespaces = [
+        "--unshare-ipc",
+        "--unshare-pid",
+        "--unshare-net",
+        "--unshare-uts",
+        "--unshare-cgroup-try",
+      ];
+      // As root we keep the real uid mapping so that setpriv can switch to a real unprivileged uid (RLIMIT_NPROC is
+      // not enforced for root, even inside a user namespace). Otherwise bubblewrap needs a user namespace.
+      if (!options.asRoot) namespaces.unshift("--unshare-user");
+      const env = cleanEnvironment("/scratch", "/tmp");
+      const envArgs = Object.entries(env).flatMap(([name, value]) => ["--setenv", name, value]);
+      const args = [
+        ...namespaces,
+        "--die-with-parent",
+        "--new-session",
+        "--clearenv",
+        ...envArgs,
+        "--ro-bind",
+        "/usr",
+        "/usr",
+        ...systemDirectoryArgs(),
+        ...pythonPrefixArgs(options.pythonPath),
+        "--ro-bind-try",
+        "/etc/alternatives",
+        "/etc/alternatives",
+        "--ro-bind-try",
+        "/etc/ld.so.cache",
+        "/etc/ld.so.cache",
+        "--ro-bind-try",
+        "/etc/localtime",
+        "/etc/localtime",
+        "--proc",
+        "/proc",
+        "--dev",
+        "/dev",
+        "--perms",
+        "1777",
+        "--size",
+        String(limits.scratchMb * megabyte),
+        "--tmpfs",
+        "/scratch",
+        "--perms",
+        "1777",
+        "--size",
+        String(limits.scratchMb * megabyte),
+        "--tmpfs",
+        "/tmp",
+        "--chdir",
+        "/scratch",
+        "--remount-ro",
+        "/",
+        ...(uid === undefined ? [] : dropPrivileges(options.setprivPath, uid)),
+        ...pythonArgs(options.pythonPath, config),
+      ];
+      return {
+        command: options.bwrapPath,
+        args,
+        // bubblewrap's own process (pid 1 of the sandbox) keeps the environment it was started with.
+        env: { PATH: "/usr/bin:/bin" },
+        cwd: "/",
+        sandbox: "bubblewrap",
+        uid,
+        async release() {
+          if (uid === undefined) return;
+          await killProcessesOfUid(uid);
+          options.uidPool.release(uid);
+        },
+      };
+    },
+  };
+}
+
+/**
+ * The weaker mode a user must opt into (`allowUnsandboxed: true`): no namespaces and the real filesystem, but still
+ * a clean environment, a private temp working directory, rlimits, an unprivileged uid when we are root, the
+ * wall-clock timeout and the output cap.
+ */
+export function createUnsandboxedLauncher(options: LauncherOptions): SandboxLauncher {
+  return {
+    kind: "none",
+    async launch(limits) {
+      const uid = options.asRoot ? await options.uidPool.acquire() : undefined;
+      const directory = await mkdtemp(path.join(tmpdir(), "tfgrpo-code-"));
+      if (uid !== undefined) {
+        await chown(directory, uid, uid);
+        await chmod(directory, 0o700);
+      }
+      const config = await driverConfig(limits, { reap: false, uid });
+      const argv = [
+        ...(uid === undefined ? [] : dropPrivileges(options.setprivPath, uid)),
+        ...pythonArgs(options.pythonPath, config),
+      ];
+      return {
+        command: argv[0]!,
+        args: argv.slice(1),
+        env: cleanEnvironment(directory, directory),
+        cwd: directory,
+        sandbox: "none",
+        uid,
+        async release() {
+          if (uid !== undefined) {
+            await killProcessesOfUid(uid);
+            options.uidPool.release(uid);
+          }
+          await rm(directory, { recursive: true, force: true });
+        },
+      };
+    },
+  };
+}
