@@ -1,0 +1,130 @@
+/**
+ * Schema migrations, applied in order by `setup()` and recorded in `schema_version`. Append only: a released migration
+ * is never edited, a change is a new entry.
+ *
+ * Libraries are stored copy-on-write by reference: `experience_rows` holds immutable entry contents (a new row only
+ * when an entry changes) and `version_entries` maps every version to the full set of rows it contains. Reading any
+ * version is one indexed range scan; writing a version copies the parent's references (a few bytes per entry) and adds
+ * rows only for what changed.
+ */
+export interface Migration {
+  version: number;
+  description: string;
+  sql: string;
+}
+
+export const migrations: readonly Migration[] = [
+  {
+    version: 1,
+    description: "libraries, versions, entries, stats, runs, trajectories, usage, run state",
+    sql: `
+      CREATE TABLE library_domains (
+        domain TEXT PRIMARY KEY,
+        next_id INTEGER NOT NULL DEFAULT 0,
+        next_version INTEGER NOT NULL DEFAULT 1,
+        head_version INTEGER,
+        created_at TEXT NOT NULL
+      );
+
+      CREATE TABLE library_versions (
+        domain TEXT NOT NULL REFERENCES library_domains(domain),
+        version INTEGER NOT NULL,
+        parent INTEGER,
+        state TEXT NOT NULL CHECK (state IN ('proposed', 'committed', 'rejected')),
+        ops TEXT NOT NULL,
+        gate TEXT,
+        run_id TEXT,
+        message TEXT,
+        entry_count INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        state_changed_at TEXT,
+        PRIMARY KEY (domain, version),
+        FOREIGN KEY (domain, parent) REFERENCES library_versions(domain, version)
+      );
+
+      CREATE TABLE experience_rows (
+        row_id INTEGER PRIMARY KEY,
+        domain TEXT NOT NULL REFERENCES library_domains(domain),
+        ordinal INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('candidate', 'active', 'probation', 'archived')),
+        scope TEXT,
+        conflict_group TEXT,
+        provenance TEXT NOT NULL,
+        history TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX experience_rows_by_id ON experience_rows(domain, ordinal);
+
+      CREATE TABLE version_entries (
+        domain TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        ordinal INTEGER NOT NULL,
+        row_id INTEGER NOT NULL REFERENCES experience_rows(row_id),
+        PRIMARY KEY (domain, version, ordinal),
+        FOREIGN KEY (domain, version) REFERENCES library_versions(domain, version)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE experience_stats (
+        domain TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        shown INTEGER NOT NULL DEFAULT 0,
+        success REAL NOT NULL DEFAULT 0,
+        sum_delta REAL NOT NULL DEFAULT 0,
+        last_used_version INTEGER,
+        PRIMARY KEY (domain, ordinal)
+      ) WITHOUT ROWID;
+
+      -- Run records arrive from workers on other machines, possibly before the run row: no foreign keys to runs.
+      CREATE TABLE runs (
+        id TEXT PRIMARY KEY,
+        kind TEXT NOT NULL,
+        domain TEXT NOT NULL,
+        status TEXT NOT NULL,
+        started_at TEXT NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX runs_by_start ON runs(started_at);
+
+      CREATE TABLE trajectories (
+        id TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        group_id TEXT NOT NULL,
+        attempt INTEGER NOT NULL,
+        epoch INTEGER,
+        step INTEGER,
+        reward REAL,
+        record TEXT NOT NULL,
+        stored_at TEXT NOT NULL
+      );
+      CREATE INDEX trajectories_by_run ON trajectories(run_id, epoch, step, group_id, attempt);
+      CREATE INDEX trajectories_by_group ON trajectories(group_id, attempt);
+      CREATE INDEX trajectories_by_task ON trajectories(task_id);
+
+      CREATE TABLE usage_records (
+        seq INTEGER PRIMARY KEY,
+        id TEXT UNIQUE,
+        run_id TEXT NOT NULL,
+        role TEXT NOT NULL,
+        model TEXT NOT NULL,
+        input_tokens INTEGER NOT NULL,
+        cached_input_tokens INTEGER NOT NULL,
+        output_tokens INTEGER NOT NULL,
+        cost_usd REAL NOT NULL,
+        latency_ms REAL NOT NULL,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX usage_by_run ON usage_records(run_id, role);
+
+      CREATE TABLE run_state (
+        run_id TEXT NOT NULL,
+        key TEXT NOT NULL,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, key)
+      ) WITHOUT ROWID;
+    `,
+  },
+];
