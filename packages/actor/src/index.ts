@@ -18,6 +18,18 @@ export {
   assemblePrompt,
   type PromptToolInfo,
 } from "./assemble-prompt.js";
+export {
+  type Actor,
+  type ActorEvent,
+  type ActorModels,
+  type ActorToolset,
+  type ChatOptions,
+  type CreateActorOptions,
+  createActor,
+  type PreparedPrompt,
+  type RolloutOptions,
+  type ToolsetFactory,
+} from "./create-actor.js";
 export { deriveSeed } from "./derive-seed.js";
 export { createDotProductKernel, type DotProductKernel } from "./dot-product-kernel.js";
 export {
@@ -43,4 +55,9 @@ export {
 } from "./experience-index.js";
 export { extractBoxedAnswer } from "./extract-boxed-answer.js";
 export { extractCitations } from "./extract-citations.js";
+export { createBusLibraryLoader, createLibraryCache, type LibraryLoader } from "./library-cache.js";
+export { createEnvironmentRedactor } from "./redact-environment-secrets.js";
+export type { CallTokens } from "./rollout-recorder.js";
+export { type ServeActorOptions, serveActor } from "./serve-actor.js";
+export { truncateText } from "./truncate-text.js";
 export { meanUtility, type UtilityOptions, ucbUtility } from "./utility-score.js";

@@ -1,2 +1,10 @@
 export { createHashedEmbed, hashedEmbedding } from "./hashed-embedding.js";
 export { makeExperience, readRealLibrary, realExperiences, sharedDataDir } from "./real-libraries.js";
+export {
+  type ChatScript,
+  createScriptedModels,
+  finalMessage,
+  type ScriptedCall,
+  ScriptedChatModel,
+  toolCallMessage,
+} from "./scripted-chat-model.js";

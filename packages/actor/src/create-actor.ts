@@ -1,0 +1,390 @@
+import { randomUUID } from "node:crypto";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import {
+  formatZodIssues,
+  type LibrarySnapshot,
+  type RolloutRequest,
+  rolloutRequestSchema,
+  TfgrpoError,
+  type Trajectory,
+} from "@tfgrpo/protocol";
+import {
+  type ActorConfig,
+  type ActorConfigInput,
+  domainConfigFor,
+  parseActorConfig,
+  type ToolName,
+} from "./actor-config.js";
+import { assemblePrompt } from "./assemble-prompt.js";
+import { deriveSeed } from "./derive-seed.js";
+import { createEmbeddingCache, type EmbeddingCache, type EmbedFunction } from "./embedding-cache.js";
+import { createExperienceIndex, type ExperienceIndex, type ExperienceSelection } from "./experience-index.js";
+import { extractCitations } from "./extract-citations.js";
+import { createLibraryCache, type LibraryLoader } from "./library-cache.js";
+import { runReactLoop } from "./react-loop.js";
+import { createEnvironmentRedactor } from "./redact-environment-secrets.js";
+import { type CallTokens, createRolloutRecorder } from "./rollout-recorder.js";
+
+export interface ChatOptions {
+  temperature?: number;
+  seed?: number;
+  maxTokens?: number;
+}
+
+/** What the actor needs of `@tfgrpo/models`: a chat model for the actor role (usage and budget wired in). */
+export interface ActorModels {
+  chat(role: "actor", options: ChatOptions): BaseChatModel;
+}
+
+/** Tools for one rollout. A fresh toolset per rollout keeps code-interpreter state from leaking between rollouts. */
+export interface ActorToolset {
+  tools: readonly StructuredToolInterface[];
+  close?(): Promise<void> | void;
+}
+
+export type ToolsetFactory = (
+  domain: string,
+  names: readonly ToolName[],
+) => ActorToolset | Promise<ActorToolset>;
+
+export type ActorEvent =
+  | { type: "rollout-start"; taskId: string; attempt: number; runId: string }
+  | {
+      type: "rollout-end";
+      taskId: string;
+      attempt: number;
+      runId: string;
+      stopReason: string;
+      latencyMs: number;
+    }
+  | { type: "retrieval-degraded"; taskId: string; reason: string };
+
+export interface CreateActorOptions {
+  models: ActorModels;
+  /** Tools by domain; without it every rollout is direct (no tools). */
+  tools?: ToolsetFactory;
+  /** Reads immutable library versions (cached here by domain + version). */
+  library?: LibraryLoader;
+  /** Embeds texts for retrieval (e.g. `models.embed`); without it, entries are ranked by utility alone. */
+  embed?: EmbedFunction;
+  config?: ActorConfigInput | ActorConfig;
+  /** Milliseconds since the epoch (injected so tests are exact). */
+  now?: () => number;
+  generateId?: () => string;
+  /** Scrubs secrets from every string a trajectory records. */
+  redact?: (text: string) => string;
+  /** USD of one model call; the models layer knows the prices. */
+  costUsd?: (tokens: CallTokens) => number;
+  onEvent?: (event: ActorEvent) => void;
+}
+
+/** How a rollout will run, decided before the model is called. */
+interface RolloutPlan {
+  mode: "tools" | "direct";
+  toolNames: ToolName[];
+  selection: ExperienceSelection;
+  temperature: number;
+  seed: number;
+  libraryVersion: number | null;
+}
+
+export interface PreparedPrompt extends RolloutPlan {
+  system: string;
+  user: string;
+}
+
+export interface RolloutOptions {
+  /** Aborting it ends the rollout (recorded as an error, not thrown). */
+  signal?: AbortSignal;
+  /** Called after each model and tool call: a heartbeat for long jobs. */
+  onProgress?: () => void;
+}
+
+export interface Actor {
+  readonly config: ActorConfig;
+  /**
+   * One rollout: task + library version + model + tools in, a Trajectory out. Model and tool failures, limits and
+   * timeouts end the rollout with a stop reason and an error message; only a bad request or a missing library
+   * version throws.
+   */
+  rollout(request: RolloutRequest, options?: RolloutOptions): Promise<Trajectory>;
+  /** The prompt a rollout of `request` would use, without calling the model (for `solve --show-prompt` and tests). */
+  preparePrompt(request: RolloutRequest): Promise<PreparedPrompt>;
+}
+
+export function createActor(options: CreateActorOptions): Actor {
+  const config = parseActorConfig(options.config ?? {});
+  const now = options.now ?? Date.now;
+  const generateId = options.generateId ?? randomUUID;
+  const redact = options.redact ?? createEnvironmentRedactor();
+  const costUsd = options.costUsd ?? (() => 0);
+  const library = options.library ? createLibraryCache(options.library) : undefined;
+  const embeddings: EmbeddingCache | undefined = options.embed
+    ? createEmbeddingCache({ embed: options.embed })
+    : undefined;
+  const indexes = new Map<string, Promise<{ index: ExperienceIndex; embedded: boolean }>>();
+
+  const warn = (taskId: string, reason: string) =>
+    options.onEvent?.({ type: "retrieval-degraded", taskId, reason: redact(reason) });
+
+  /** One index per library version, with entry embeddings when they could be had. */
+  const indexFor = (snapshot: LibrarySnapshot, taskId: string) => {
+    const key = `${snapshot.domain}@${snapshot.version}`;
+    let entry = indexes.get(key);
+    if (!entry) {
+      entry = (async () => {
+        let vectors: Map<string, Float32Array> | undefined;
+        if (embeddings) {
+          const live = snapshot.experiences.filter((experience) => experience.status !== "archived");
+          try {
+            const list = await embeddings.embed(live.map((experience) => experience.text));
+            vectors = new Map(live.map((experience, index) => [experience.id, list[index]!]));
+          } catch (error) {
+            warn(taskId, `embedding library ${key} failed: ${(error as Error).message}`);
+          }
+        }
+        const index = createExperienceIndex({
+          experiences: snapshot.experiences,
+          config: config.retrieval,
+          embeddingOf: (experience) => vectors?.get(experience.id),
+        });
+        return { index, embedded: vectors !== undefined };
+      })();
+      indexes.set(key, entry);
+      void entry.then(({ embedded }) => {
+        // An index built without embeddings (embedder down) is not kept: the next rollout tries again.
+        if (!embedded && embeddings && indexes.get(key) === entry) indexes.delete(key);
+      });
+      while (indexes.size > 8) indexes.delete(indexes.keys().next().value as string);
+    }
+    return entry;
+  };
+
+  const select = async (request: RolloutRequest): Promise<ExperienceSelection> => {
+    const none: ExperienceSelection = {
+      mode: "none",
+      shown: [],
+      mostUseful: [],
+      tokens: 0,
+      budget: 0,
+      eligible: 0,
+      droppedByConflictGroup: 0,
+    };
+    if (!request.library) return none;
+    const { domain, version } = request.library;
+    if (!library) {
+      throw new TfgrpoError(
+        "invalid_config",
+        `rollout ${describeRequest(request)} asks for library ${domain}@v${version} but the actor has no library source`,
+      );
+    }
+    const snapshot = await library(domain, version);
+    if (!snapshot) {
+      throw new TfgrpoError(
+        "not_found",
+        `library ${domain}@v${version} does not exist (rollout ${describeRequest(request)})`,
+        {
+          details: { domain, version },
+        },
+      );
+    }
+    const { index, embedded } = await indexFor(snapshot, request.task.id);
+    let taskVector: Float32Array | null = null;
+    if (embedded && embeddings && index.dimensions > 0) {
+      try {
+        taskVector = (await embeddings.embed([request.task.question]))[0] ?? null;
+      } catch (error) {
+        warn(request.task.id, `embedding the task failed: ${(error as Error).message}`);
+      }
+    }
+    try {
+      return index.select(taskVector);
+    } catch (error) {
+      // A task vector of another size means the embedder changed under us: rank by utility alone.
+      warn(request.task.id, (error as Error).message);
+      return index.select(null);
+    }
+  };
+
+  const plan = async (request: RolloutRequest): Promise<RolloutPlan> => {
+    const domainConfig = domainConfigFor(config, request.task.domain);
+    const wantsTools =
+      request.mode !== "direct" && domainConfig.tools.length > 0 && options.tools !== undefined;
+    const selection = await select(request);
+    const temperature =
+      request.temperature ??
+      (request.purpose === "eval" || request.purpose === "validate"
+        ? config.evalTemperature
+        : config.temperature);
+    const seed = request.seed ?? deriveSeed(request.runId, request.task.id, request.attempt);
+    return {
+      mode: wantsTools ? "tools" : "direct",
+      toolNames: wantsTools ? [...domainConfig.tools] : [],
+      selection,
+      temperature,
+      seed,
+      libraryVersion: request.library?.version ?? null,
+    };
+  };
+
+  const render = (
+    prepared: RolloutPlan,
+    request: RolloutRequest,
+    tools: readonly StructuredToolInterface[],
+  ) =>
+    assemblePrompt({
+      rolePrompt: domainConfigFor(config, request.task.domain).systemPrompt,
+      tools: tools.map((tool) => ({ name: tool.name, description: tool.description })),
+      experiences: prepared.selection.shown,
+      mostUseful: prepared.selection.mostUseful,
+      question: request.task.question,
+    });
+
+  const openToolset = async (request: RolloutRequest, names: ToolName[]) => {
+    if (names.length === 0 || !options.tools)
+      return { tools: [] as StructuredToolInterface[], close: async () => {} };
+    const toolset = await options.tools(request.task.domain, names);
+    const wanted = new Set<string>(names);
+    return {
+      tools: toolset.tools.filter((tool) => wanted.has(tool.name)),
+      close: async () => {
+        await toolset.close?.();
+      },
+    };
+  };
+
+  return {
+    config,
+
+    async preparePrompt(input) {
+      const request = parseRequest(input);
+      const prepared = await plan(request);
+      const toolset = await openToolset(request, prepared.toolNames);
+      try {
+        const prompt = render(prepared, request, toolset.tools);
+        return { ...prepared, system: prompt.system, user: prompt.user };
+      } finally {
+        await toolset.close();
+      }
+    },
+
+    async rollout(input, rolloutOptions = {}) {
+      const request = parseRequest(input);
+      const started = now();
+      options.onEvent?.({
+        type: "rollout-start",
+        taskId: request.task.id,
+        attempt: request.attempt,
+        runId: request.runId,
+      });
+      const prepared = await plan(request);
+      const toolset = await openToolset(request, prepared.toolNames);
+      const recorder = createRolloutRecorder({ storedChars: config.toolOutputStoredChars, redact });
+      const controller = new AbortController();
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        controller.abort(new TfgrpoError("internal", `rollout timed out after ${config.timeoutMs} ms`));
+      }, config.timeoutMs);
+      const abortFromCaller = () => controller.abort(rolloutOptions.signal?.reason);
+      if (rolloutOptions.signal?.aborted) abortFromCaller();
+      rolloutOptions.signal?.addEventListener("abort", abortFromCaller, { once: true });
+      let modelName: string | undefined;
+      let finalAnswer: string | null = null;
+      try {
+        const model = options.models.chat("actor", {
+          temperature: prepared.temperature,
+          seed: prepared.seed,
+          maxTokens: config.maxOutputTokensPerCall,
+        });
+        modelName = modelNameOf(model);
+        const prompt = render(prepared, request, toolset.tools);
+        const result = await runReactLoop({
+          model,
+          tools: toolset.tools,
+          system: prompt.system,
+          question: prompt.user,
+          config,
+          recorder,
+          signal: controller.signal,
+          timedOut: () => timedOut,
+          now,
+          costUsd,
+          ...(rolloutOptions.onProgress ? { onProgress: rolloutOptions.onProgress } : {}),
+        });
+        finalAnswer = result.finalAnswer;
+      } catch (error) {
+        // runReactLoop records its own failures; this catches setup failures such as a model config error.
+        recorder.stop(
+          TfgrpoError.hasCode(error, "budget_exceeded") ? "budget" : "error",
+          (error as Error).message,
+        );
+      } finally {
+        clearTimeout(timer);
+        rolloutOptions.signal?.removeEventListener("abort", abortFromCaller);
+        try {
+          await toolset.close();
+        } catch {
+          // A toolset that fails to close (a sandbox already gone) must not lose the trajectory.
+        }
+      }
+
+      const shownIds = prepared.selection.shown.map((entry) => entry.id);
+      const assistantTexts = recorder.messages
+        .filter((message) => message.role === "assistant")
+        .map((message) => message.content);
+      const stopped = recorder.stopped ?? { reason: "error" as const, error: "no stop reason recorded" };
+      const latencyMs = Math.max(0, now() - started);
+      const trajectory: Trajectory = {
+        id: generateId(),
+        runId: request.runId,
+        taskId: request.task.id,
+        groupId: request.groupId,
+        attempt: request.attempt,
+        ...(request.epoch === undefined ? {} : { epoch: request.epoch }),
+        ...(request.step === undefined ? {} : { step: request.step }),
+        domain: request.task.domain,
+        libraryVersion: prepared.libraryVersion,
+        ...(modelName ? { model: modelName } : {}),
+        messages: [...recorder.messages],
+        toolCalls: [...recorder.toolCalls],
+        finalAnswer: finalAnswer === null ? null : redact(finalAnswer),
+        experiencesShown: shownIds,
+        experiencesCited: extractCitations(assistantTexts, new Set(shownIds)),
+        usage: recorder.usage,
+        latencyMs,
+        stopReason: stopped.reason,
+        ...(stopped.error === undefined ? {} : { error: stopped.error }),
+      };
+      options.onEvent?.({
+        type: "rollout-end",
+        taskId: request.task.id,
+        attempt: request.attempt,
+        runId: request.runId,
+        stopReason: trajectory.stopReason,
+        latencyMs,
+      });
+      return trajectory;
+    },
+  };
+}
+
+function parseRequest(input: RolloutRequest): RolloutRequest {
+  const parsed = rolloutRequestSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_input", `rollout request: ${formatZodIssues(parsed.error.issues)}`);
+  }
+  return parsed.data;
+}
+
+function describeRequest(request: RolloutRequest): string {
+  return `${request.runId}/${request.task.id}#${request.attempt}`;
+}
+
+function modelNameOf(model: BaseChatModel): string | undefined {
+  const candidate =
+    (model as unknown as { model?: unknown; modelName?: unknown }).model ??
+    (model as unknown as { modelName?: unknown }).modelName;
+  return typeof candidate === "string" ? candidate : undefined;
+}
