@@ -8,6 +8,7 @@ import {
   rolloutRequestSchema,
   TfgrpoError,
   type Trajectory,
+  type UsageTotals,
 } from "@tfgrpo/protocol";
 import {
   type ActorConfig,
@@ -35,6 +36,11 @@ export interface ChatOptions {
 /** What the actor needs of `@tfgrpo/models`: a chat model for the actor role (usage and budget wired in). */
 export interface ActorModels {
   chat(role: "actor", options: ChatOptions): BaseChatModel;
+  /**
+   * Runs `work` and reports the usage (tokens, cost, latency) of every model call made inside it. When present, a
+   * trajectory's usage comes from here (priced by the models config); otherwise from the responses' token counts.
+   */
+  track?<T>(work: () => Promise<T>): Promise<{ result: T; usage: UsageTotals }>;
 }
 
 /** Tools for one rollout. A fresh toolset per rollout keeps code-interpreter state from leaking between rollouts. */
@@ -292,6 +298,7 @@ export function createActor(options: CreateActorOptions): Actor {
       rolloutOptions.signal?.addEventListener("abort", abortFromCaller, { once: true });
       let modelName: string | undefined;
       let finalAnswer: string | null = null;
+      let trackedUsage: UsageTotals | undefined;
       try {
         const model = options.models.chat("actor", {
           temperature: prepared.temperature,
@@ -300,19 +307,26 @@ export function createActor(options: CreateActorOptions): Actor {
         });
         modelName = modelNameOf(model);
         const prompt = render(prepared, request, toolset.tools);
-        const result = await runReactLoop({
-          model,
-          tools: toolset.tools,
-          system: prompt.system,
-          question: prompt.user,
-          config,
-          recorder,
-          signal: controller.signal,
-          timedOut: () => timedOut,
-          now,
-          costUsd,
-          ...(rolloutOptions.onProgress ? { onProgress: rolloutOptions.onProgress } : {}),
-        });
+        const loop = () =>
+          runReactLoop({
+            model,
+            tools: toolset.tools,
+            system: prompt.system,
+            question: prompt.user,
+            config,
+            recorder,
+            signal: controller.signal,
+            timedOut: () => timedOut,
+            now,
+            costUsd,
+            ...(rolloutOptions.onProgress ? { onProgress: rolloutOptions.onProgress } : {}),
+          });
+        let result: Awaited<ReturnType<typeof loop>>;
+        if (options.models.track) {
+          const tracked = await options.models.track(loop);
+          result = tracked.result;
+          trackedUsage = tracked.usage;
+        } else result = await loop();
         finalAnswer = result.finalAnswer;
       } catch (error) {
         // runReactLoop records its own failures; this catches setup failures such as a model config error.
@@ -352,7 +366,7 @@ export function createActor(options: CreateActorOptions): Actor {
         finalAnswer: finalAnswer === null ? null : redact(finalAnswer),
         experiencesShown: shownIds,
         experiencesCited: extractCitations(assistantTexts, new Set(shownIds)),
-        usage: recorder.usage,
+        usage: trackedUsage ?? recorder.usage,
         latencyMs,
         stopReason: stopped.reason,
         ...(stopped.error === undefined ? {} : { error: stopped.error }),

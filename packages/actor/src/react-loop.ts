@@ -301,11 +301,12 @@ function assignIds(valid: ToolCall[], invalid: InvalidToolCall[], step: number):
  * provider sent it. Set after construction: AIMessage's constructor warns on raw calls without parsed ones.
  */
 function withRawToolCalls(response: AIMessage, calls: PendingCall[]): AIMessage {
+  const { tool_calls: _raw, ...additional } = response.additional_kwargs;
   const message = new AIMessage({
     content: response.content,
     tool_calls: [],
     invalid_tool_calls: [],
-    additional_kwargs: { ...response.additional_kwargs },
+    additional_kwargs: additional,
     response_metadata: response.response_metadata,
     ...(response.id ? { id: response.id } : {}),
   });
