@@ -1,1 +1,46 @@
-export {};
+export { decideGate, type GateConfig, type GateInput as GateDecisionInput } from "./acceptance-gate.js";
+export { type ActiveBudget, fitActiveBudget } from "./active-budget.js";
+export { type Chunk, type ChunkInput, chunkByPromptSize } from "./chunk-by-prompt-size.js";
+export { conflictAnswerSchema, conflictCheckMessages } from "./conflict-check-prompt.js";
+export {
+  consolidationPrepass,
+  type PrepassInput,
+  type PrepassResult,
+  type Suggestion,
+} from "./consolidation-prepass.js";
+export { consolidationAnswerSchema, consolidationMessages, experienceLine } from "./consolidation-prompt.js";
+export {
+  type ConflictSummary,
+  type ConsolidateInput,
+  type ConsolidateResult,
+  type CreateCuratorOptions,
+  type CreditInput,
+  type Curator,
+  createCurator,
+  type DetectConflictsInput,
+  type DetectConflictsResult,
+  type GateInput,
+  type ImportSource,
+  type LifecycleResult,
+  type MergeLibrariesInput,
+  type MergeLibrariesResult,
+} from "./create-curator.js";
+export { type CreditObservation, creditDeltas, type StatsDelta } from "./credit-deltas.js";
+export {
+  type CuratorConfig,
+  type CuratorConfigInput,
+  curatorConfigSchema,
+  resolveCuratorConfig,
+} from "./curator-config.js";
+export type { CuratorLogger, CuratorModels, CuratorStore } from "./curator-dependencies.js";
+export { type ConflictEntry, type ConflictPair, detectConflictPairs } from "./detect-conflict-pairs.js";
+export { createEmbeddingCache, type EmbeddingCache } from "./embedding-cache.js";
+export { estimateTokens } from "./estimate-tokens.js";
+export { createHashingEmbedder, type EmbedFunction, hashingEmbed } from "./hashing-embedder.js";
+export { assertTransition, canTransition, lifecycleTransitions } from "./lifecycle-transitions.js";
+export { findOppositePhrasings, instructionSignatures, oppositeAction } from "./opposite-phrasings.js";
+export { planConflictResolution } from "./plan-conflict-resolution.js";
+export { type LifecyclePolicy, type LifecycleTransition, planLifecycle } from "./plan-lifecycle.js";
+export { createSimilarityIndex, type SimilarityIndex, type SimilarPair } from "./similarity-index.js";
+export { betaScore, meanDelta, successRate, ucbScore, utilityScore } from "./utility-score.js";
+export { countWords, enforceWordLimit } from "./word-limit.js";

@@ -1,1 +1,11 @@
-export {};
+export { makeExperience } from "./make-experience.js";
+export { readRealLibrary } from "./real-libraries.js";
+export {
+  createScriptedModels,
+  type ScriptedCall,
+  type ScriptedModels,
+  type ScriptedModelsOptions,
+  shownExperienceIds,
+  suggestedUpdates,
+} from "./scripted-models.js";
+export { syntheticLibrary, syntheticProposals } from "./synthetic-library.js";

@@ -1,0 +1,145 @@
+import { type GateDecision, TfgrpoError } from "@tfgrpo/protocol";
+
+export interface GateConfig {
+  mode: "better-by-margin" | "not-worse-within-tolerance" | "always";
+  margin: number;
+  tolerance: number;
+  precheck: { enabled: boolean; tasks: number; tolerance: number };
+}
+
+export interface GateInput {
+  /** Scores of the candidate version on held-out tasks, in [0, 1]. */
+  candidateScores: readonly number[];
+  /** Scores of the current head on the same tasks, in the same order (none when there is no head yet). */
+  headScores: readonly number[];
+  stage: "precheck" | "full";
+  config: GateConfig;
+}
+
+const mean = (values: readonly number[]) =>
+  values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
+const show = (value: number) => value.toFixed(4);
+
+/**
+ * The acceptance gate (the paper's "revert E", seed 002 4.2): commit a candidate library only if it does better than
+ * the head on the same held-out tasks by `margin` (or, in the lenient mode, is not worse by more than `tolerance`).
+ * The pre-check is the cheap first look on a minibatch: it rejects clear losers only, and a pass means "run the full
+ * validation", never a commit by itself (its decision carries `details.final = false`).
+ * Scores are paired task by task, so the decision also reports wins, losses and ties.
+ */
+export function decideGate(input: GateInput): GateDecision {
+  const { config, stage } = input;
+  const candidate = input.candidateScores;
+  const head = input.headScores;
+  if (head.length > 0 && head.length !== candidate.length) {
+    throw new TfgrpoError(
+      "invalid_input",
+      `gate: candidate and head scores must be on the same held-out tasks (got ${candidate.length} and ${head.length} scores)`,
+      { details: { candidate: candidate.length, head: head.length } },
+    );
+  }
+  for (const [name, scores] of [
+    ["candidateScores", candidate],
+    ["headScores", head],
+  ] as const) {
+    const bad = scores.findIndex((score) => !Number.isFinite(score) || score < 0 || score > 1);
+    if (bad >= 0)
+      throw new TfgrpoError(
+        "invalid_input",
+        `gate: ${name}[${bad}] = ${scores[bad]} is not a score in [0, 1]`,
+        {
+          details: { field: `${name}[${bad}]` },
+        },
+      );
+  }
+
+  const candidateScore = candidate.length > 0 ? mean(candidate) : null;
+  const headScore = head.length > 0 ? mean(head) : null;
+  let wins = 0;
+  let losses = 0;
+  if (head.length > 0) {
+    candidate.forEach((score, index) => {
+      if (score > head[index]!) wins++;
+      else if (score < head[index]!) losses++;
+    });
+  }
+  const details: Record<string, unknown> = {
+    wins,
+    losses,
+    ties: head.length > 0 ? candidate.length - wins - losses : null,
+    final: true,
+  };
+  const base = { candidateScore, headScore, mode: config.mode, tasks: candidate.length, stage };
+  const margin = config.mode === "not-worse-within-tolerance" ? -config.tolerance : config.margin;
+
+  if (config.mode === "always") {
+    return {
+      ...base,
+      decision: "commit",
+      margin: 0,
+      stage: "none",
+      reason: "gate mode always: committed without comparing scores",
+      details,
+    };
+  }
+  if (stage === "precheck" && !config.precheck.enabled) {
+    return {
+      ...base,
+      decision: "commit",
+      margin: -config.precheck.tolerance,
+      reason: "pre-check disabled: go on to full validation",
+      details: { ...details, final: false },
+    };
+  }
+  if (candidateScore === null) {
+    return {
+      ...base,
+      decision: "reject",
+      margin,
+      reason: "no validation scores for the candidate: keeping the head",
+      details,
+    };
+  }
+  if (headScore === null) {
+    // No head to beat (the first version of a library): nothing to revert to, so the candidate is accepted.
+    const final = stage === "full";
+    return {
+      ...base,
+      decision: "commit",
+      margin,
+      reason: `no head version to compare with: candidate ${show(candidateScore)} on ${candidate.length} tasks accepted${final ? "" : "; go on to full validation"}`,
+      details: { ...details, final },
+    };
+  }
+
+  const difference = candidateScore - headScore;
+  details.difference = difference;
+  if (stage === "precheck") {
+    const threshold = -config.precheck.tolerance;
+    const pass = difference >= threshold - 1e-12;
+    return {
+      ...base,
+      decision: pass ? "commit" : "reject",
+      margin: threshold,
+      reason: pass
+        ? `pre-check passed: candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks (difference ${show(difference)} >= ${show(threshold)}); go on to full validation`
+        : `pre-check failed: candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks (difference ${show(difference)} < ${show(threshold)}): keeping the head`,
+      details: { ...details, final: !pass },
+    };
+  }
+  // The epsilon keeps float noise (0.1 + 0.2) from flipping a decision that is exactly at the margin.
+  const pass = difference >= margin - 1e-12;
+  const rule =
+    config.mode === "better-by-margin"
+      ? `better by at least ${show(config.margin)}`
+      : `not worse by more than ${show(config.tolerance)}`;
+  return {
+    ...base,
+    decision: pass ? "commit" : "reject",
+    margin,
+    reason: pass
+      ? `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks: ${rule} (difference ${show(difference)}): commit`
+      : `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks: not ${rule} (difference ${show(difference)}): keeping the head`,
+    details,
+  };
+}

@@ -1,0 +1,100 @@
+import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
+import { z } from "zod";
+
+/** Deep-partial input form of a zod object schema whose fields all have defaults. */
+type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
+
+const gateSchema = z.object({
+  mode: z
+    .enum(["better-by-margin", "not-worse-within-tolerance", "always"])
+    .default("better-by-margin")
+    .describe(
+      "better-by-margin: candidate mean - head mean >= margin; not-worse: >= -tolerance; always: no gate",
+    ),
+  /** 0 reproduces the paper's rule: revert only when the new library does worse. */
+  margin: z.number().min(0).max(1).default(0),
+  tolerance: z.number().min(0).max(1).default(0.02),
+  precheck: z
+    .object({
+      enabled: z.boolean().default(false),
+      /** Held-out tasks the runner uses for the cheap minibatch pre-check. */
+      tasks: z.number().int().positive().default(8),
+      /** The pre-check only filters out clear losers: it fails when the candidate is worse by more than this. */
+      tolerance: z.number().min(0).max(1).default(0.1),
+    })
+    .default({ enabled: false, tasks: 8, tolerance: 0.1 }),
+});
+
+const lifecycleSchema = z.object({
+  /** Rollouts an entry must have been shown in before its mean delta is trusted for a promotion or demotion. */
+  minEvidence: z.number().int().positive().default(4),
+  /** A candidate becomes active when its mean reward delta vs its groups is at least this. */
+  promoteMargin: z.number().default(0),
+  /** An entry is harmful when its mean reward delta is below minus this (with enough evidence). */
+  harmMargin: z.number().min(0).default(0.1),
+  /** Versions without being shown after which an entry counts as never selected. */
+  staleAfterVersions: z.number().int().positive().default(20),
+  /** Versions an entry stays on probation before a still-bad entry is archived. */
+  probationVersions: z.number().int().positive().default(10),
+});
+
+const duplicatesSchema = z.object({
+  /** Cosine similarity at or above which two texts are near duplicates. */
+  nearDuplicateSimilarity: z.number().min(0).max(1).default(0.9),
+});
+
+const conflictsSchema = z.object({
+  enabled: z.boolean().default(true),
+  /** Pairs at least this similar (same topic) are conflict candidates for the model check. */
+  topicSimilarity: z.number().min(0).max(1).default(0.75),
+  /** Opposite phrasings found by the rule scan count only when the texts are at least this similar. */
+  ruleScanMinSimilarity: z.number().min(0).max(1).default(0.3),
+  /** Nearest neighbours per entry considered as conflict candidates. */
+  neighbours: z.number().int().positive().default(5),
+  /** Model conflict checks per call; the most similar pairs (new entries first) are checked first. */
+  maxModelChecks: z.number().int().nonnegative().default(40),
+  /** A conflict is resolved (the worse entry archived) only when the better one leads by this mean delta. */
+  resolveMargin: z.number().min(0).default(0.15),
+});
+
+export const curatorConfigSchema = z.object({
+  wordLimit: z.number().int().positive().default(32),
+  /** No consolidation prompt exceeds this many (estimated) tokens: larger batches are chunked. */
+  maxPromptTokens: z.number().int().positive().default(6000),
+  /** Library entries shown as context per proposal when the library does not fit in one prompt. */
+  contextNeighbours: z.number().int().nonnegative().default(4),
+  activeBudget: z
+    .object({
+      maxEntries: z.number().int().positive().default(50),
+      maxTokens: z.number().int().positive().default(1500),
+    })
+    .default({ maxEntries: 50, maxTokens: 1500 }),
+  gate: gateSchema.default(gateSchema.parse({})),
+  utility: z
+    .object({
+      kind: z.enum(["ucb", "beta"]).default("ucb"),
+      /** UCB exploration coefficient (seed 002 starts at 1.2). */
+      c: z.number().min(0).default(1.2),
+    })
+    .default({ kind: "ucb", c: 1.2 }),
+  /** Which entries of a rollout earn its credit: every entry shown, or only those the actor cited. */
+  creditAttribution: z.enum(["shown", "cited"]).default("shown"),
+  lifecycle: lifecycleSchema.default(lifecycleSchema.parse({})),
+  duplicates: duplicatesSchema.default(duplicatesSchema.parse({})),
+  conflicts: conflictsSchema.default(conflictsSchema.parse({})),
+  /** Seed of the random hyperplanes of the similarity index (deterministic by default). */
+  indexSeed: z.number().int().default(17),
+});
+
+export type CuratorConfig = z.infer<typeof curatorConfigSchema>;
+export type CuratorConfigInput = DeepPartial<CuratorConfig>;
+
+export function resolveCuratorConfig(input: CuratorConfigInput = {}): CuratorConfig {
+  const parsed = curatorConfigSchema.safeParse(input);
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_config", `curator config: ${formatZodIssues(parsed.error.issues)}`, {
+      details: { issues: parsed.error.issues.map((issue) => issue.path.join(".")) },
+    });
+  }
+  return parsed.data;
+}

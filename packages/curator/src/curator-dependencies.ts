@@ -1,0 +1,59 @@
+import type { GateDecision, LibrarySnapshot, LibraryVersion, Operation, Role, Usage } from "@tfgrpo/protocol";
+import type { z } from "zod";
+import type { StatsDelta } from "./credit-deltas.js";
+
+/**
+ * The part of `@tfgrpo/store`'s Store the curator uses. Declared here structurally so the curator depends on the
+ * contract, not on a backend; the real Store satisfies it (checked by a type test).
+ */
+export interface CuratorStore {
+  getHead(domain: string): Promise<LibrarySnapshot | null>;
+  getVersion(domain: string, version: number): Promise<LibrarySnapshot | null>;
+  applyOperations(
+    domain: string,
+    ops: readonly Operation[],
+    options: {
+      parent: number | null;
+      state: "proposed" | "committed";
+      runId?: string | null;
+      message?: string;
+      gate?: GateDecision;
+      now?: Date;
+    },
+  ): Promise<{ version: LibraryVersion; createdIds: string[] }>;
+  setVersionState(
+    domain: string,
+    version: number,
+    state: "committed" | "rejected",
+    gate?: GateDecision,
+  ): Promise<LibraryVersion>;
+  updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number>;
+}
+
+export interface CuratorChatMessage {
+  role: "system" | "user" | "assistant";
+  content: string;
+}
+
+/** The part of `@tfgrpo/models` the curator uses: structured chat for the curator role, and embeddings. */
+export interface CuratorModels {
+  structured<T>(
+    role: Role,
+    request: {
+      messages: CuratorChatMessage[];
+      schema: z.ZodType<T>;
+      name: string;
+      description?: string;
+      temperature?: number;
+      seed?: number;
+    },
+  ): Promise<{ value: T; usage: Usage; attempts: number; raw: string }>;
+  embed(texts: string[]): Promise<number[][]>;
+}
+
+export interface CuratorLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+export const silentLogger: CuratorLogger = { info: () => {}, warn: () => {} };

@@ -1,0 +1,164 @@
+import type { Experience, Operation } from "@tfgrpo/protocol";
+import type { Suggestion } from "./consolidation-prepass.js";
+import type { ConsolidationAnswer } from "./consolidation-prompt.js";
+import { normalizeText } from "./text-tokens.js";
+import { enforceWordLimit } from "./word-limit.js";
+
+export interface MappedAnswer {
+  operations: Operation[];
+  notes: string[];
+}
+
+function sourcesNote(suggestions: readonly Suggestion[]): string {
+  const sources = suggestions.flatMap((suggestion) => suggestion.sources);
+  if (sources.length === 0) return "";
+  const shown = sources.slice(0, 3).join(", ");
+  return ` (from proposals ${shown}${sources.length > 3 ? ` and ${sources.length - 3} more` : ""})`;
+}
+
+/**
+ * Turns the model's consolidation answer into protocol operations on library ids. Suggestion ids (P4) are resolved:
+ * a modify or keep of an added suggestion is an add, a merge folds suggestions into the library entries it names
+ * (a merge of suggestions only is an add), a delete of a suggestion just declines it. Unknown or archived ids are
+ * dropped per operation, texts over the word limit are shortened, and each repair is noted.
+ */
+export function mapConsolidationAnswer(input: {
+  answer: ConsolidationAnswer;
+  suggestions: readonly Suggestion[];
+  library: ReadonlyMap<string, Experience>;
+  wordLimit: number;
+}): MappedAnswer {
+  const operations: Operation[] = [];
+  const notes: string[] = [];
+  const byTemp = new Map(input.suggestions.map((suggestion) => [suggestion.tempId, suggestion]));
+  const liveId = (id: string) => {
+    const entry = input.library.get(id);
+    return entry && entry.status !== "archived" ? entry : undefined;
+  };
+  const fit = (text: string, where: string) => {
+    const limited = enforceWordLimit(text, input.wordLimit);
+    if (limited.shortened) notes.push(`${where}: text over ${input.wordLimit} words, shortened`);
+    return limited.text;
+  };
+
+  input.answer.operations.forEach((answer, index) => {
+    const where = `operation ${index + 1} (${answer.option})`;
+    const reason = answer.reason?.trim() || `curator ${answer.option}`;
+    switch (answer.option) {
+      case "add": {
+        operations.push({ op: "add", text: fit(answer.experience, where), status: "candidate", reason });
+        return;
+      }
+      case "keep":
+      case "modify": {
+        const id = answer.experience_id.trim();
+        const suggestion = byTemp.get(id);
+        if (suggestion) {
+          if (suggestion.option === "delete") {
+            if (answer.option === "keep") {
+              // Keeping a delete suggestion means agreeing with it.
+              operations.push({
+                op: "delete",
+                id: suggestion.targetId!,
+                reason: `${suggestion.reason}${sourcesNote([suggestion])}`,
+              });
+            } else notes.push(`${where}: ${id} is a delete suggestion and cannot be modified, ignored`);
+            return;
+          }
+          const text = answer.option === "modify" ? answer.experience : suggestion.text!;
+          const why = `${answer.option === "modify" ? reason : suggestion.reason}${sourcesNote([suggestion])}`;
+          if (suggestion.option === "modify" && liveId(suggestion.targetId!)) {
+            operations.push({ op: "modify", id: suggestion.targetId!, text: fit(text, where), reason: why });
+          } else {
+            operations.push({ op: "add", text: fit(text, where), status: "candidate", reason: why });
+          }
+          return;
+        }
+        const entry = liveId(id);
+        if (!entry) {
+          notes.push(`${where}: ${id} is not a live library entry or a suggestion, ignored`);
+          return;
+        }
+        if (answer.option === "keep") {
+          operations.push({ op: "keep", id, reason });
+          return;
+        }
+        const text = fit(answer.experience, where);
+        if (normalizeText(text) === normalizeText(entry.text)) {
+          notes.push(`${where}: ${id} text unchanged, ignored`);
+          return;
+        }
+        operations.push({ op: "modify", id, text, reason });
+        return;
+      }
+      case "delete": {
+        const id = answer.experience_id.trim();
+        const suggestion = byTemp.get(id);
+        if (suggestion) {
+          notes.push(`${where}: suggestion ${id} declined${sourcesNote([suggestion])}`);
+          return;
+        }
+        if (!liveId(id)) {
+          notes.push(`${where}: ${id} is not a live library entry, ignored`);
+          return;
+        }
+        operations.push({ op: "delete", id, reason });
+        return;
+      }
+      case "merge": {
+        const ids = new Set<string>();
+        const folded: Suggestion[] = [];
+        for (const raw of answer.experience_ids) {
+          const id = raw.trim();
+          const suggestion = byTemp.get(id);
+          if (suggestion) {
+            folded.push(suggestion);
+            // A merge that includes "modify G3" or "delete G3" is about G3 itself.
+            if (suggestion.targetId && liveId(suggestion.targetId)) ids.add(suggestion.targetId);
+          } else if (liveId(id)) ids.add(id);
+          else
+            notes.push(`${where}: ${id} is not a live library entry or a suggestion, left out of the merge`);
+        }
+        const text = fit(answer.experience, where);
+        const why = `${reason}${sourcesNote(folded)}`;
+        const list = [...ids];
+        if (list.length >= 2) operations.push({ op: "merge", ids: list, text, reason: why });
+        else if (list.length === 1) operations.push({ op: "modify", id: list[0]!, text, reason: why });
+        else operations.push({ op: "add", text, status: "candidate", reason: why });
+        return;
+      }
+    }
+  });
+  return { operations, notes };
+}
+
+/**
+ * The batch's suggestions as operations that lose nothing and decide nothing: used when the model's answer is
+ * unusable. Additions and rewrites enter as candidates (the rewritten entry itself is untouched, so a bad rewrite
+ * cannot replace a proven entry); deletions are not applied without a model's judgement.
+ */
+export function fallbackOperations(
+  suggestions: readonly Suggestion[],
+  wordLimit: number,
+  why: string,
+): MappedAnswer {
+  const operations: Operation[] = [];
+  const notes: string[] = [];
+  for (const suggestion of suggestions) {
+    if (suggestion.option === "delete") {
+      notes.push(`${suggestion.tempId} (delete ${suggestion.targetId}) not applied: ${why}`);
+      continue;
+    }
+    const limited = enforceWordLimit(suggestion.text!, wordLimit);
+    if (limited.shortened) notes.push(`${suggestion.tempId}: text over ${wordLimit} words, shortened`);
+    const what =
+      suggestion.option === "modify" ? `proposed rewrite of ${suggestion.targetId}` : "proposed addition";
+    operations.push({
+      op: "add",
+      text: limited.text,
+      status: "candidate",
+      reason: `${what} kept as a candidate (${why}): ${suggestion.reason}${sourcesNote([suggestion])}`,
+    });
+  }
+  return { operations, notes };
+}
