@@ -29,6 +29,11 @@ export const learnOptionsSchema = z.object({
     .describe("Validation tasks of the cheap pre-check; 0 = off"),
   groundTruth: z.enum(["required", "none"]).default("required"),
   mode: z.enum(["tools", "direct"]).default("tools"),
+  budgetUsd: z
+    .number()
+    .positive()
+    .optional()
+    .describe("Stop cleanly before a step once the run has spent this much"),
   baselineEachRound: z.boolean().default(true).describe("Evaluate the empty library after every round"),
 });
 export type LearnOptions = z.infer<typeof learnOptionsSchema>;

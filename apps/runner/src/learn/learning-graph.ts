@@ -47,6 +47,7 @@ export const LearnState = Annotation.Root({
   baselineScore: Annotation<number | null>,
   gate: Annotation<GateDecision | null>,
   done: Annotation<boolean>,
+  stoppedBy: Annotation<string | null>,
   history: Annotation<StepRecord[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
 });
 export type LearnStateValue = typeof LearnState.State;
@@ -80,6 +81,7 @@ export function initialLearnState(headVersion: number | null): Partial<LearnStat
     baselineScore: null,
     gate: null,
     done: false,
+    stoppedBy: null,
   };
 }
 
@@ -91,6 +93,15 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
   const batchesPerEpoch = Math.ceil(context.train.length / batchSize);
 
   const sampleBatch = async (state: LearnStateValue) => {
+    if (options.budgetUsd !== undefined) {
+      const spent = (await store.getUsageTotals(runId)).total.costUsd;
+      if (spent >= options.budgetUsd) {
+        log(
+          `budget reached ($${spent.toFixed(4)} of $${options.budgetUsd}): stopping before step ${state.step + 1}`,
+        );
+        return { done: true, stoppedBy: "budget" };
+      }
+    }
     // Each epoch visits the train set in its own seeded order, batch by batch.
     const order = shuffled(
       context.train.map((t) => t.id),
@@ -419,7 +430,7 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
     .addNode("validateAndGate", validateAndGate)
     .addNode("finishStep", finishStep)
     .addEdge(START, "sampleBatch")
-    .addEdge("sampleBatch", "rollout")
+    .addConditionalEdges("sampleBatch", (state) => (state.done ? END : "rollout"), [END, "rollout"])
     .addEdge("rollout", "reward")
     .addEdge("reward", "advantage")
     .addEdge("advantage", "consolidate")

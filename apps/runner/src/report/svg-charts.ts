@@ -39,7 +39,8 @@ export function escapeXml(text: string): string {
 function niceNumber(value: number): string {
   if (Math.abs(value) >= 1000) return `${(value / 1000).toFixed(1)}k`;
   if (Number.isInteger(value)) return String(value);
-  return value.toFixed(Math.abs(value) < 1 ? 2 : 1);
+  if (Math.abs(value) >= 1) return value.toFixed(1);
+  return String(Number(value.toPrecision(2)));
 }
 
 function axes(

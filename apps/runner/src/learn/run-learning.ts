@@ -1,0 +1,147 @@
+import { createHash } from "node:crypto";
+import { readFile } from "node:fs/promises";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { type Bus, loadDataset, type Task, TfgrpoError } from "@tfgrpo/protocol";
+import type { Store } from "@tfgrpo/store";
+import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
+import { createLearningGraph, initialLearnState, type LearnContext } from "./learning-graph.js";
+import type { StepRecord } from "./step-record.js";
+
+export interface LearnData {
+  train: string;
+  val: string;
+}
+
+export interface RunLearningOptions {
+  bus: Bus;
+  store: Store;
+  /** SQLite file of the LangGraph checkpointer (one thread per run). */
+  checkpointPath: string;
+  /** A new run: its options and data files. A resumed run reads both back from the store. */
+  start?: { options: LearnOptions; data: LearnData; extraConfig?: Record<string, unknown> };
+  resume?: string;
+  progress: LearnContext["progress"];
+  log: (line: string) => void;
+  signal?: AbortSignal;
+  now?: () => Date;
+}
+
+export interface LearningOutcome {
+  runId: string;
+  options: LearnOptions;
+  history: StepRecord[];
+  headVersion: number | null;
+  stoppedBy: string | null;
+}
+
+/**
+ * Starts or resumes a learning run. The graph's checkpoints live in SQLite, keyed by the run id, so after a crash
+ * (even kill -9) `resume` continues from the last finished node; the nodes' own idempotency covers the one that was
+ * interrupted.
+ */
+export async function runLearning(options: RunLearningOptions): Promise<LearningOutcome> {
+  const { store, log } = options;
+  const now = options.now ?? (() => new Date());
+  let learnOptions: LearnOptions;
+  let data: LearnData;
+  let resuming = false;
+  if (options.resume) {
+    const run = await store.getRun(options.resume);
+    if (!run) throw new TfgrpoError("not_found", `--resume ${options.resume}: no such run in the store`);
+    if (run.kind !== "learn")
+      throw new TfgrpoError("invalid_input", `--resume ${options.resume}: run is a ${run.kind} run`);
+    learnOptions = learnOptionsSchema.parse(run.config.options);
+    data = run.config.data as LearnData;
+    resuming = true;
+    log(`resuming run ${run.id} (status ${run.status})`);
+  } else if (options.start) {
+    learnOptions = options.start.options;
+    data = options.start.data;
+  } else {
+    throw new TfgrpoError("invalid_input", "runLearning needs either start or resume");
+  }
+
+  const [train, val] = await Promise.all([
+    loadDataset(data.train, {
+      domain: learnOptions.domain,
+      requireAnswer: learnOptions.groundTruth === "required",
+    }),
+    loadDataset(data.val, { domain: learnOptions.domain, requireAnswer: true }),
+  ]);
+  const fingerprint = await datasetFingerprint([data.train, data.val]);
+  const runId = learnOptions.runId;
+  if (resuming) {
+    const run = (await store.getRun(runId))!;
+    if (run.config.fingerprint !== fingerprint) {
+      throw new TfgrpoError(
+        "conflict",
+        `--resume ${runId}: the data files changed since the run started (${data.train}, ${data.val}); resuming would mix datasets`,
+      );
+    }
+    await store.updateRun(runId, { status: "running", finishedAt: null });
+  } else {
+    if (await store.getRun(runId))
+      throw new TfgrpoError("conflict", `run "${runId}" already exists: use --resume ${runId}`);
+    await store.createRun({
+      id: runId,
+      kind: "learn",
+      domain: learnOptions.domain,
+      status: "running",
+      config: { options: learnOptions, data, fingerprint, ...(options.start?.extraConfig ?? {}) },
+      startedAt: now().toISOString(),
+      finishedAt: null,
+    });
+  }
+
+  const checkpointer = SqliteSaver.fromConnString(options.checkpointPath);
+  const graph = createLearningGraph(
+    {
+      bus: options.bus,
+      store,
+      options: learnOptions,
+      train: train as Task[],
+      val: val as Task[],
+      progress: options.progress,
+      log,
+      ...(options.signal ? { signal: options.signal } : {}),
+    },
+    checkpointer,
+  );
+  const config = { configurable: { thread_id: runId }, recursionLimit: 100_000 };
+  try {
+    const existing = resuming ? await graph.getState(config) : null;
+    const input =
+      existing && existing.values && Object.keys(existing.values).length > 0
+        ? null
+        : initialLearnState(await store.getHeadVersion(learnOptions.domain));
+    const final = await graph.invoke(input, {
+      ...config,
+      ...(options.signal ? { signal: options.signal } : {}),
+    });
+    await store.updateRun(runId, {
+      status: final.stoppedBy ? "stopped" : "finished",
+      finishedAt: now().toISOString(),
+      summary: { headVersion: final.headVersion, steps: final.history.length, stoppedBy: final.stoppedBy },
+    });
+    return {
+      runId,
+      options: learnOptions,
+      history: final.history,
+      headVersion: final.headVersion,
+      stoppedBy: final.stoppedBy,
+    };
+  } catch (error) {
+    await store
+      .updateRun(runId, { status: "failed", summary: { error: (error as Error).message } })
+      .catch(() => {});
+    throw error;
+  } finally {
+    (checkpointer as unknown as { db?: { close(): void } }).db?.close();
+  }
+}
+
+async function datasetFingerprint(files: string[]): Promise<string> {
+  const hash = createHash("sha256");
+  for (const file of files) hash.update(await readFile(file));
+  return hash.digest("hex").slice(0, 16);
+}
