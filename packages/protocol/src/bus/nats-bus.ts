@@ -120,11 +120,16 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   const handles = new Set<Handle>();
   let closed = false;
 
+  let connected = true;
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === "disconnect") logger.warn(`disconnected from NATS ${status.server}; reconnecting`);
-      else if (status.type === "reconnect") logger.info?.(`reconnected to NATS ${status.server}`);
-      else if (status.type === "error") logger.error(`NATS: ${status.error.message}`);
+      if (status.type === "disconnect") {
+        connected = false;
+        logger.warn(`disconnected from NATS ${status.server}; reconnecting`);
+      } else if (status.type === "reconnect") {
+        connected = true;
+        logger.info?.(`reconnected to NATS ${status.server}`);
+      } else if (status.type === "error") logger.error(`NATS: ${status.error.message}`);
     }
   })();
 
@@ -291,8 +296,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       closed = true;
       await Promise.allSettled([...handles].map((handle) => handle.close()));
       if (!nc.isClosed()) {
-        // Drain flushes the acks and results still buffered; bounded in case the server is gone.
-        await Promise.race([nc.drain().catch(() => undefined), sleep(5000)]);
+        // Drain flushes the acks and results still buffered; pointless (and slow) when the server is gone.
+        if (connected) await Promise.race([nc.drain().catch(() => undefined), sleep(5000)]);
         if (!nc.isClosed()) await nc.close();
       }
     },

@@ -106,7 +106,8 @@ export async function startNatsServer(
       await Promise.race([exited, new Promise((r) => setTimeout(r, 3000))]);
       if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
     }
-    if (!options.storeDir) await rm(dir, { recursive: true, force: true });
+    // A caller's storeDir is theirs to keep (to restart on it); the config directory is always ours.
+    await rm(dir, { recursive: true, force: true });
   };
   return {
     url: `nats://127.0.0.1:${port}`,
