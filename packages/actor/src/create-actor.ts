@@ -125,11 +125,13 @@ export function createActor(options: CreateActorOptions): Actor {
   const generateId = options.generateId ?? randomUUID;
   const redact = options.redact ?? createEnvironmentRedactor();
   const costUsd = options.costUsd ?? (() => 0);
-  const library = options.library ? createLibraryCache(options.library) : undefined;
+  const library = options.library ? createLibraryCache(options.library, { now }) : undefined;
   const embeddings: EmbeddingCache | undefined = options.embed
     ? createEmbeddingCache({ embed: options.embed })
     : undefined;
-  const indexes = new Map<string, Promise<{ index: ExperienceIndex; embedded: boolean }>>();
+  // One index per snapshot object: a reloaded snapshot (fresh stats) gets a fresh index; embeddings are cached by
+  // text, so rebuilding costs no model call.
+  const indexes = new WeakMap<LibrarySnapshot, Promise<{ index: ExperienceIndex; embedded: boolean }>>();
 
   const warn = (taskId: string, reason: string) =>
     options.onEvent?.({ type: "retrieval-degraded", taskId, reason: redact(reason) });
@@ -137,7 +139,7 @@ export function createActor(options: CreateActorOptions): Actor {
   /** One index per library version, with entry embeddings when they could be had. */
   const indexFor = (snapshot: LibrarySnapshot, taskId: string) => {
     const key = `${snapshot.domain}@${snapshot.version}`;
-    let entry = indexes.get(key);
+    let entry = indexes.get(snapshot);
     if (!entry) {
       entry = (async () => {
         let vectors: Map<string, Float32Array> | undefined;
@@ -157,12 +159,11 @@ export function createActor(options: CreateActorOptions): Actor {
         });
         return { index, embedded: vectors !== undefined };
       })();
-      indexes.set(key, entry);
+      indexes.set(snapshot, entry);
       void entry.then(({ embedded }) => {
         // An index built without embeddings (embedder down) is not kept: the next rollout tries again.
-        if (!embedded && embeddings && indexes.get(key) === entry) indexes.delete(key);
+        if (!embedded && embeddings && indexes.get(snapshot) === entry) indexes.delete(snapshot);
       });
-      while (indexes.size > 8) indexes.delete(indexes.keys().next().value as string);
     }
     return entry;
   };

@@ -55,7 +55,12 @@ export {
 } from "./experience-index.js";
 export { extractBoxedAnswer } from "./extract-boxed-answer.js";
 export { extractCitations } from "./extract-citations.js";
-export { createBusLibraryLoader, createLibraryCache, type LibraryLoader } from "./library-cache.js";
+export {
+  createBusLibraryLoader,
+  createLibraryCache,
+  type LibraryCacheOptions,
+  type LibraryLoader,
+} from "./library-cache.js";
 export { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 export type { CallTokens } from "./rollout-recorder.js";
 export { type ServeActorOptions, serveActor } from "./serve-actor.js";

@@ -55,6 +55,25 @@ describe("createLibraryCache", () => {
   });
 });
 
+it("reloads a snapshot after maxAgeMs, so updated stats reach retrieval", async () => {
+  let clock = 0;
+  let loads = 0;
+  const cached = createLibraryCache(
+    async (_domain, version) => {
+      loads++;
+      return snapshot(version);
+    },
+    { maxAgeMs: 1000, now: () => clock },
+  );
+  await cached("math", 1);
+  clock = 999;
+  await cached("math", 1);
+  expect(loads).toBe(1);
+  clock = 1000;
+  await cached("math", 1);
+  expect(loads).toBe(2);
+});
+
 describe("createBusLibraryLoader", () => {
   it("reads a version through tfgrpo.library.get", async () => {
     const bus = createInProcessBus();

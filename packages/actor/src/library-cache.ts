@@ -3,38 +3,49 @@ import { type Bus, type LibrarySnapshot, libraryGet } from "@tfgrpo/protocol";
 /** Reads one immutable library version; null when it does not exist. */
 export type LibraryLoader = (domain: string, version: number) => Promise<LibrarySnapshot | null>;
 
+export interface LibraryCacheOptions {
+  /** Versions kept at most (least recently used go first). */
+  maxVersions?: number;
+  /**
+   * A cached snapshot is reloaded after this long. A version's entries never change, but their stats (shown,
+   * success, sumDelta: what UCB ranks by) are updated by credit assignment while the head stays the same.
+   */
+  maxAgeMs?: number;
+  now?: () => number;
+}
+
 /**
- * Caches library snapshots by (domain, version). Versions are immutable, so a cached snapshot never goes stale; the
- * cache only bounds memory. Concurrent reads of one version share one load; a failed load is not cached.
+ * Caches library snapshots by (domain, version): versions are immutable, so rollouts of one version share one read.
+ * Concurrent reads of one version share one load; a failed load or a missing version is not cached.
  */
-export function createLibraryCache(
-  load: LibraryLoader,
-  options: { maxVersions?: number } = {},
-): LibraryLoader {
+export function createLibraryCache(load: LibraryLoader, options: LibraryCacheOptions = {}): LibraryLoader {
   const maxVersions = options.maxVersions ?? 16;
-  const cache = new Map<string, Promise<LibrarySnapshot | null>>();
+  const maxAgeMs = options.maxAgeMs ?? 60_000;
+  const now = options.now ?? Date.now;
+  const cache = new Map<string, { loading: Promise<LibrarySnapshot | null>; loadedAt: number }>();
   return (domain, version) => {
     const key = `${domain}@${version}`;
     const hit = cache.get(key);
-    if (hit) {
+    if (hit && now() - hit.loadedAt < maxAgeMs) {
       // Map order is insertion order: re-inserting marks the entry as recently used.
       cache.delete(key);
       cache.set(key, hit);
-      return hit;
+      return hit.loading;
     }
-    const loading = load(domain, version);
-    cache.set(key, loading);
-    loading.then(
+    const entry = { loading: load(domain, version), loadedAt: now() };
+    cache.delete(key);
+    cache.set(key, entry);
+    entry.loading.then(
       (snapshot) => {
         // A missing version may be committed later (the head moves); only real snapshots are kept.
-        if (snapshot === null && cache.get(key) === loading) cache.delete(key);
+        if (snapshot === null && cache.get(key) === entry) cache.delete(key);
       },
       () => {
-        if (cache.get(key) === loading) cache.delete(key);
+        if (cache.get(key) === entry) cache.delete(key);
       },
     );
     while (cache.size > maxVersions) cache.delete(cache.keys().next().value as string);
-    return loading;
+    return entry.loading;
   };
 }
 
