@@ -177,7 +177,8 @@ describe("complete (openai SDK over HTTP)", () => {
 
   it("retries a hang past the deadline, a dropped connection, a body cut mid-way and a garbled body", async () => {
     await using server = await startScriptedOpenAIServer();
-    const { models, sleeps } = setup(server, { timeoutMs: 150, maxRetries: 4 });
+    // Long enough that a real reply never misses it on a loaded machine; only the scripted hang waits it out.
+    const { models, sleeps } = setup(server, { timeoutMs: 1_000, maxRetries: 4 });
     server.reply(
       { kind: "hang" },
       { kind: "drop" },
@@ -290,7 +291,8 @@ describe("chat (LangChain ChatOpenAI over HTTP)", () => {
 
   it("retries 429, 500, a hang and a dropped connection under ChatOpenAI too", async () => {
     await using server = await startScriptedOpenAIServer();
-    const { models, sleeps } = setup(server, { timeoutMs: 150, maxRetries: 4 });
+    // Long enough that a real reply never misses it on a loaded machine; only the scripted hang waits it out.
+    const { models, sleeps } = setup(server, { timeoutMs: 1_000, maxRetries: 4 });
     server.reply(
       { kind: "error", status: 429, retryAfter: 1 },
       { kind: "error", status: 500 },

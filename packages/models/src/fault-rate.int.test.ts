@@ -71,7 +71,7 @@ it("200 structured calls under a 20% mixed fault rate all end valid or with a cl
         baseUrl: server.url,
         model: "judge-model",
         // Generous for a loaded CI machine (the client and server share one event loop); only hangs wait it out.
-        timeoutMs: 1_000,
+        timeoutMs: 3_000,
         maxRetries: 4,
         structuredOutput: "json_object",
         prices: { input: 0.27, cachedInput: 0.07, output: 1.1 },

@@ -17,7 +17,7 @@ const genericPatterns: Array<[RegExp, string]> = [
   [/(bearer\s+)[A-Za-z0-9._~+/=-]{6,}/gi, `$1${replacement}`],
   [/\b(sk|pk|rk)-[A-Za-z0-9_-]{8,}/g, `$1-${replacement}`],
   [
-    /((?:api[_-]?key|authorization|x-api-key|access[_-]?token)["']?\s*[:=]\s*["']?)(?!\[REDACTED\])[^"'\s,}&]{6,}/gi,
+    /((?:api[_-]?key|authorization|x-api-key|access[_-]?token)["']?\s*[:=]\s*["']?)(?!\[REDACTED\]|bearer\s)[^"'\s,}&]{6,}/gi,
     `$1${replacement}`,
   ],
 ];

@@ -3,10 +3,11 @@ export function didYouMean(word: string, candidates: readonly string[]): string 
   let best: string | undefined;
   let bestDistance = Number.POSITIVE_INFINITY;
   for (const candidate of candidates) {
-    const distance =
-      candidate.toLowerCase() === word.toLowerCase()
-        ? 0
-        : editDistance(word.toLowerCase(), candidate.toLowerCase());
+    const a = word.toLowerCase();
+    const b = candidate.toLowerCase();
+    // A shortened or extended name (`apiKey` for `apiKeyEnv`) is as likely a slip as a typo.
+    const isAffix = a.length >= 4 && b.length >= 4 && (a.startsWith(b) || b.startsWith(a));
+    const distance = a === b ? 0 : isAffix ? 1 : editDistance(a, b);
     if (distance < bestDistance) {
       best = candidate;
       bestDistance = distance;

@@ -32,16 +32,17 @@ export function parseModelsConfigYaml(
   options: Omit<ParseModelsConfigOptions, "locate"> = {},
 ): ModelsConfig {
   const lineCounter = new LineCounter();
-  const document = parseDocument(text, { lineCounter, prettyErrors: false, uniqueKeys: true });
+  const document = parseDocument(text, { lineCounter, prettyErrors: true, uniqueKeys: true });
   const where = options.source ?? "models config";
   if (document.errors.length > 0) {
     const problems = document.errors.map((error) => {
       const line = error.linePos?.[0]?.line;
-      return {
-        path: "(yaml)",
-        message: error.message.split("\n")[0] ?? error.message,
-        ...(line ? { line } : {}),
-      };
+      // The pretty message repeats the position and quotes the source; the position goes in front instead.
+      const message = (error.message.split("\n")[0] ?? error.message).replace(
+        / at line \d+, column \d+:?$/,
+        "",
+      );
+      return { path: "(yaml)", message, ...(line ? { line } : {}) };
     });
     const lines = problems.map(
       (problem) => `  ${where}${problem.line ? `:${problem.line}` : ""}: ${problem.message}`,
