@@ -55,6 +55,7 @@ export {
 } from "./experience-index.js";
 export { extractBoxedAnswer } from "./extract-boxed-answer.js";
 export { extractCitations } from "./extract-citations.js";
+export { type FormatTrajectoryOptions, formatTrajectory } from "./format-trajectory.js";
 export {
   createBusLibraryLoader,
   createLibraryCache,
