@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the config syntax under test is ${VAR} in plain strings
 import { expect, it } from "vitest";
 import { didYouMean, editDistance } from "./did-you-mean.js";
 import { interpolateEnv } from "./interpolate-env.js";

@@ -1,3 +1,4 @@
+// biome-ignore-all lint/suspicious/noTemplateCurlyInString: the config syntax under test is ${VAR} in plain strings
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { describe, expect, it } from "vitest";
 import { parseModelsConfig } from "./parse-models-config.js";
