@@ -1,1 +1,60 @@
-export {};
+export {
+  type CodeInterpreter,
+  type CodeInterpreterOptions,
+  codeInterpreterOptionsSchema,
+  createCodeInterpreter,
+} from "./code-interpreter/code-interpreter.js";
+export type { CodeResult, KilledReason, SandboxKind } from "./code-interpreter/code-result.js";
+export type { CodeSession } from "./code-interpreter/python-session.js";
+export {
+  codeInterpreterInputSchema,
+  codeResultForModel,
+  createCodeInterpreterTool,
+} from "./langchain/code-interpreter-tool.js";
+export {
+  createModelTool,
+  type ModelTool,
+  type ModelToolDefinition,
+  toolErrorText,
+} from "./langchain/model-facing-tool.js";
+export { createSearchProvider, createToolResources, type ToolResources } from "./langchain/tool-resources.js";
+export {
+  defaultDomainTools,
+  type SearchConfig,
+  searchConfigSchema,
+  type ToolName,
+  type ToolsConfig,
+  toolNameSchema,
+  toolNames,
+  toolsConfigSchema,
+} from "./langchain/tools-config.js";
+export { createToolset, type Toolset, type ToolsetOptions } from "./langchain/toolset.js";
+export { createWebFetchTool, pageForModel, webFetchInputSchema } from "./langchain/web-fetch-tool.js";
+export {
+  createWebSearchTool,
+  searchResultsForModel,
+  webSearchInputSchema,
+} from "./langchain/web-search-tool.js";
+export { hostPort, isAllowedHost, isPrivateAddress } from "./web-fetch/address-policy.js";
+export { createFetchCache, type FetchCache } from "./web-fetch/fetch-cache.js";
+export { findInPage, type PageMatch } from "./web-fetch/find-in-page.js";
+export { htmlToMarkdown, type PageMarkdown } from "./web-fetch/html-to-markdown.js";
+export {
+  createWebFetch,
+  type WebFetch,
+  type WebFetchOptions,
+  type WebFetchResult,
+  webFetchOptionsSchema,
+} from "./web-fetch/web-fetch.js";
+export { type BraveProviderOptions, createBraveProvider } from "./web-search/brave-provider.js";
+export {
+  type CorpusDocument,
+  corpusDocumentSchema,
+  createLocalCorpusProvider,
+  type LocalCorpusProvider,
+  type LocalCorpusProviderOptions,
+} from "./web-search/local-corpus-provider.js";
+export type { SearchOptions, SearchProvider, SearchResult } from "./web-search/search-provider.js";
+export { createSearxngProvider, type SearxngProviderOptions } from "./web-search/searxng-provider.js";
+export { createTavilyProvider, type TavilyProviderOptions } from "./web-search/tavily-provider.js";
+export { createWebSearch, type WebSearch, type WebSearchOptions } from "./web-search/web-search.js";

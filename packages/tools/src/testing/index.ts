@@ -1,1 +1,3 @@
-export {};
+export { createScriptedCodeInterpreter } from "./create-scripted-code-interpreter.js";
+export { fixtureCorpusDocuments } from "./fixture-corpus.js";
+export { type CorpusServer, startCorpusServer } from "./start-corpus-server.js";
