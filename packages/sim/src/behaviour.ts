@@ -1,0 +1,78 @@
+/**
+ * How likely the simulated policy is to fall into a pitfall, by what its prompt says about that pitfall:
+ * `helps` (a lesson addresses it the right way), `neutral` (a lesson names the concept without a direction),
+ * `hurts` (a lesson points the wrong way), `conflict` (lessons pointing both ways), `none` (nothing about it).
+ */
+export interface FallProbabilities {
+  none: number;
+  helps: number;
+  neutral: number;
+  hurts: number;
+  conflict: number;
+}
+
+export interface PolicyBehaviour {
+  /** With tools. */
+  fall: FallProbabilities;
+  /** Without tools ("direct" mode): more mistakes. */
+  directFall: FallProbabilities;
+  /** Chance of an extra arithmetic slip when answering without tools. */
+  directSlip: number;
+}
+
+export const defaultPolicyBehaviour: PolicyBehaviour = {
+  fall: { none: 0.8, helps: 0.07, neutral: 0.45, hurts: 0.95, conflict: 0.5 },
+  directFall: { none: 0.88, helps: 0.15, neutral: 0.55, hurts: 0.97, conflict: 0.6 },
+  directSlip: 0.15,
+};
+
+/** Noise rates (0..1) of each simulated role; see createSimServer. */
+export interface SimNoise {
+  actor: {
+    /** A tool call whose arguments are not valid JSON. */
+    malformedToolCall: number;
+    /** The policy keeps calling tools and never answers (per task and request seed). */
+    loop: number;
+  };
+  critic: {
+    /** "Be careful with calculations." instead of a lesson. */
+    vague: number;
+    /** A paraphrase of a lesson already in the library. */
+    duplicate: number;
+    /** A lesson pointing the wrong way. */
+    contradictory: number;
+    /** modify/delete of an id that is not in the prompt. */
+    wrongId: number;
+  };
+  curator: {
+    /** Keeps a vague proposal instead of dropping it. */
+    keepVague: number;
+    /** Adds duplicates separately instead of merging them. */
+    missedMerge: number;
+    /** Refers to an id that does not exist. */
+    wrongId: number;
+  };
+}
+
+export const defaultNoise: SimNoise = {
+  actor: { malformedToolCall: 0, loop: 0 },
+  critic: { vague: 0.1, duplicate: 0.1, contradictory: 0.05, wrongId: 0.05 },
+  curator: { keepVague: 0.05, missedMerge: 0.05, wrongId: 0.02 },
+};
+
+/** No noise at all (tests that need exact behaviour). */
+export const quietNoise: SimNoise = {
+  actor: { malformedToolCall: 0, loop: 0 },
+  critic: { vague: 0, duplicate: 0, contradictory: 0, wrongId: 0 },
+  curator: { keepVague: 0, missedMerge: 0, wrongId: 0 },
+};
+
+export type SimNoiseOptions = { [K in keyof SimNoise]?: Partial<SimNoise[K]> };
+
+export function resolveNoise(options: SimNoiseOptions | undefined): SimNoise {
+  return {
+    actor: { ...defaultNoise.actor, ...options?.actor },
+    critic: { ...defaultNoise.critic, ...options?.critic },
+    curator: { ...defaultNoise.curator, ...options?.curator },
+  };
+}

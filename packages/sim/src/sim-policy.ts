@@ -1,0 +1,341 @@
+import { safeParseJson } from "@tfgrpo/protocol";
+import type { PolicyBehaviour, SimNoise } from "./behaviour.js";
+import { type ChatRequest, firstUserText, messageText, systemText, toolNames } from "./chat-request.js";
+import { type PitfallReading, readPitfall } from "./experience-reading.js";
+import { hexFrom, unitFrom } from "./hash.js";
+import type { Pitfall } from "./pitfalls/pitfall.js";
+import type { MathInstance } from "./suites/math.js";
+import { scaleDecimal, type WebInstance, type WebSource } from "./suites/web.js";
+import { type ExperienceLine, parseExperienceLines } from "./text/experience-lines.js";
+import type { SimWorld } from "./world.js";
+
+export interface SimToolCall {
+  id: string;
+  name: string;
+  arguments: string;
+}
+
+export interface ActorTurn {
+  content: string | null;
+  toolCalls: SimToolCall[];
+}
+
+interface ToolExchange {
+  name: string;
+  arguments: string;
+  output: string | null;
+}
+
+interface Decision {
+  pitfall: Pitfall;
+  reading: PitfallReading;
+  fallen: boolean;
+  /** Ids the policy says it applied for this pitfall. */
+  cited: string[];
+}
+
+export interface SimPolicyOptions {
+  seed: number;
+  world: SimWorld;
+  behaviour: PolicyBehaviour;
+  noise: SimNoise;
+}
+
+export interface SimPolicy {
+  respond(request: ChatRequest): ActorTurn;
+}
+
+const codeTool = "code_interpreter";
+const searchTool = "web_search";
+const fetchTool = "web_fetch";
+
+function exchangesOf(request: ChatRequest): ToolExchange[] {
+  const byId = new Map<string, ToolExchange>();
+  const ordered: ToolExchange[] = [];
+  for (const message of request.messages) {
+    if (message.role === "assistant" && message.tool_calls) {
+      for (const call of message.tool_calls) {
+        const exchange = { name: call.function.name, arguments: call.function.arguments, output: null };
+        byId.set(call.id, exchange);
+        ordered.push(exchange);
+      }
+    } else if (message.role === "tool" && message.tool_call_id) {
+      const exchange = byId.get(message.tool_call_id);
+      if (exchange) exchange.output = messageText(message);
+    }
+  }
+  return ordered;
+}
+
+interface CodeResult {
+  ok: boolean;
+  value: string | null;
+  reason: string;
+}
+
+/** Reads a code_interpreter result: JSON with stdout/stderr/exitCode (the tools' format) or plain text. */
+function readCodeResult(output: string | null): CodeResult {
+  if (output === null) return { ok: false, value: null, reason: "no tool result" };
+  const parsed = safeParseJson<Record<string, unknown>>(output);
+  let stdout = output;
+  if (
+    parsed.success &&
+    typeof parsed.value === "object" &&
+    parsed.value !== null &&
+    !Array.isArray(parsed.value)
+  ) {
+    const result = parsed.value;
+    if (result.killed === true || result.timedOut === true)
+      return { ok: false, value: null, reason: "the run was killed" };
+    if (typeof result.exitCode === "number" && result.exitCode !== 0)
+      return { ok: false, value: null, reason: `exit code ${result.exitCode}` };
+    if (typeof result.error === "string" && result.error !== "")
+      return { ok: false, value: null, reason: result.error };
+    stdout = typeof result.stdout === "string" ? result.stdout : "";
+  } else if (/Traceback|Error:|error:/.test(output)) {
+    return { ok: false, value: null, reason: output.split("\n")[0]!.slice(0, 120) };
+  }
+  const last = stdout
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .at(-1);
+  if (last === undefined) return { ok: false, value: null, reason: "the program printed nothing" };
+  return { ok: true, value: last, reason: "" };
+}
+
+function withCitation(sentence: string, ids: readonly string[]): string {
+  return ids.length > 0 ? `${sentence} ${ids.map((id) => `[${id}]`).join(" ")}` : sentence;
+}
+
+function citedLine(decisions: readonly Decision[]): string {
+  const ids = [...new Set(decisions.flatMap((d) => d.cited))];
+  return ids.length > 0 ? `Experiences applied: ${ids.map((id) => `[${id}]`).join(", ")}.\n` : "";
+}
+
+function slip(value: string, unit: number): string {
+  const fraction = /^(-?\d+)\/(\d+)$/.exec(value);
+  if (fraction) return `${Number(fraction[1]) + 1}/${fraction[2]}`;
+  if (/^-?\d+$/.test(value)) return String(Number(value) + (unit < 0.5 ? 1 : -1));
+  return value;
+}
+
+export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
+  const { seed, world, behaviour, noise } = options;
+
+  function decide(
+    pitfalls: readonly Pitfall[],
+    lines: readonly ExperienceLine[],
+    question: string,
+    requestSeed: string,
+    direct: boolean,
+  ): Decision[] {
+    return pitfalls.map((pitfall) => {
+      const reading = readPitfall(pitfall, lines);
+      const probability = (direct ? behaviour.directFall : behaviour.fall)[reading.status];
+      // One draw per (seed, request seed, question, pitfall) shared by every status, so adding a helpful lesson
+      // can only remove mistakes for a given seed: paired comparisons stay clean.
+      const fallen = unitFrom("fall", seed, requestSeed, question, pitfall.id) < probability;
+      const cited = fallen
+        ? reading.hurting.slice(0, 1)
+        : [...reading.helping.slice(0, 2), ...reading.neutral.slice(0, 1)];
+      return { pitfall, reading, fallen, cited };
+    });
+  }
+
+  function approach(decision: Decision): string {
+    return withCitation(
+      decision.fallen ? decision.pitfall.approach.fallen : decision.pitfall.approach.avoided,
+      decision.cited,
+    );
+  }
+
+  function makeCall(
+    name: string,
+    args: Record<string, unknown>,
+    key: readonly (string | number)[],
+    malformed: boolean,
+  ): SimToolCall {
+    const json = JSON.stringify(args);
+    return {
+      id: `call_sim_${hexFrom(20, seed, ...key, name)}`,
+      name,
+      arguments: malformed ? json.slice(0, Math.max(1, json.length - 2)).replace(/"/, "'") : json,
+    };
+  }
+
+  function respondMath(instance: MathInstance, ctx: TurnContext): ActorTurn {
+    const { family, params } = instance;
+    const decisions = decide(
+      family.pitfalls,
+      ctx.lines,
+      instance.question,
+      ctx.requestSeed,
+      !ctx.tools.has(codeTool),
+    );
+    const fallen = new Set(decisions.filter((d) => d.fallen).map((d) => d.pitfall.id));
+    const plan = decisions.map(approach).join("\n");
+    const code = family.code(params, fallen);
+    if (!ctx.tools.has(codeTool)) {
+      let value = family.evaluate(params, fallen);
+      const slipDraw = unitFrom("slip", seed, ctx.requestSeed, instance.question);
+      if (slipDraw < behaviour.directSlip) value = slip(value, slipDraw / behaviour.directSlip);
+      return {
+        content: `${plan}\n${family.describe(params)} Working it out by hand, I get ${value}.\n${citedLine(decisions)}\\boxed{${value}}`,
+        toolCalls: [],
+      };
+    }
+    const runs = ctx.exchanges.filter((e) => e.name === codeTool);
+    const call = (turnKey: string) =>
+      makeCall(codeTool, { code }, [ctx.requestSeed, instance.question, turnKey, ctx.turn], ctx.malformed);
+    if (runs.length === 0 || ctx.looping) {
+      return {
+        content: `I'll solve this with the code interpreter.\n${plan}\n${family.describe(params)}`,
+        toolCalls: [call("run")],
+      };
+    }
+    const result = readCodeResult(runs.at(-1)!.output);
+    if (!result.ok && runs.length < 2) {
+      return {
+        content: `The code did not run cleanly (${result.reason}). Retrying once.`,
+        toolCalls: [call("retry")],
+      };
+    }
+    const value = result.ok ? result.value! : family.evaluate(params, fallen);
+    const source = result.ok
+      ? `The code printed ${value}.`
+      : `The code failed again (${result.reason}); computing by hand I get ${value}.`;
+    return { content: `${source}\n${citedLine(decisions)}Final answer: \\boxed{${value}}`, toolCalls: [] };
+  }
+
+  function respondWeb(instance: WebInstance, ctx: TurnContext): ActorTurn {
+    const direct = !ctx.tools.has(searchTool) || !ctx.tools.has(fetchTool);
+    const decisions = decide(instance.family.pitfalls, ctx.lines, instance.question, ctx.requestSeed, direct);
+    const byId = (id: string) => decisions.find((d) => d.pitfall.id === id);
+    const snippetDecision = instance.snippet ? byId("snippet-vs-official") : undefined;
+    const outdatedDecision = instance.outdated ? byId("outdated-source") : undefined;
+    const unitDecision = instance.unit ? byId("unit-conversion") : undefined;
+    const target: WebSource =
+      outdatedDecision?.fallen && instance.outdated ? instance.outdated : instance.primary;
+
+    const finish = (value: string | null, sourceText: string, before: Decision[]): ActorTurn => {
+      const sentences = [...before, ...(unitDecision ? [unitDecision] : [])].map(approach);
+      if (value === null) {
+        return {
+          content: `${sentences.join("\n")}\nI could not find ${instance.subject}.\n\\boxed{unknown}`,
+          toolCalls: [],
+        };
+      }
+      const plainValue = value.replace(/,/g, "");
+      const answer =
+        instance.unit && unitDecision && !unitDecision.fallen
+          ? scaleDecimal(plainValue, instance.unit.factor)
+          : plainValue;
+      const unitText = instance.unit
+        ? ` ${instance.unit.page}${unitDecision && !unitDecision.fallen ? `, which is ${answer} ${instance.unit.asked}` : ""}`
+        : "";
+      return {
+        content: `${sentences.join("\n")}\n${sourceText} gives ${value}${unitText}.\n${citedLine(decisions)}Final answer: \\boxed{${answer}}`,
+        toolCalls: [],
+      };
+    };
+
+    if (direct) {
+      const source = snippetDecision?.fallen && instance.snippet ? instance.snippet : target;
+      return finish(
+        source.value,
+        "Answering from memory without tools, what I recall",
+        decisions.filter((d) => d !== unitDecision),
+      );
+    }
+    const searches = ctx.exchanges.filter((e) => e.name === searchTool);
+    const fetches = ctx.exchanges.filter((e) => e.name === fetchTool);
+    const key = [ctx.requestSeed, instance.question, ctx.turn] as const;
+    if (searches.length === 0 || ctx.looping) {
+      return {
+        content: `I will search for ${instance.subject}.`,
+        toolCalls: [
+          makeCall(searchTool, { query: instance.query, max_results: 5 }, [...key, "search"], ctx.malformed),
+        ],
+      };
+    }
+    const searchOutput = searches.map((s) => s.output ?? "").join("\n");
+    const choice = [snippetDecision, outdatedDecision].filter((d): d is Decision => d !== undefined);
+    if (snippetDecision?.fallen && instance.snippet) {
+      return finish(instance.snippet.value, `The search snippet (${instance.snippet.url})`, choice);
+    }
+    // Search results may list pages at the address they are served from (the sim server's /corpus/<host>/<path>):
+    // fetch the listed address of the chosen page when there is one, as a model copies a URL from the results.
+    const canonical = new URL(target.url);
+    const listed = [...searchOutput.matchAll(/https?:\/\/[^\s)\]"'<>]+/g)]
+      .map((m) => m[0])
+      .find((url) => url === target.url || url.endsWith(`/${canonical.host}${canonical.pathname}`));
+    const fetchUrl = listed ?? target.url;
+    const fetchCall = (label: string) =>
+      makeCall(fetchTool, { url: fetchUrl }, [...key, label], ctx.malformed);
+    if (fetches.length === 0) {
+      const opening = choice.map(approach);
+      return {
+        content: `${[...opening, `Opening ${fetchUrl}.`].join("\n")}`,
+        toolCalls: [fetchCall("fetch")],
+      };
+    }
+    const page = fetches.at(-1)!.output ?? "";
+    const found = page.includes(target.value) || page.includes(target.value.replace(/,/g, ""));
+    if (!found && fetches.length < 2) {
+      return {
+        content: "The page did not load properly; trying once more.",
+        toolCalls: [fetchCall("refetch")],
+      };
+    }
+    if (found) return finish(target.value, `The page ${fetchUrl}`, []);
+    // The page never loaded: fall back on whatever the search results showed.
+    const fallback = [instance.snippet, instance.outdated, target].find(
+      (source) => source !== undefined && searchOutput.includes(source.value),
+    );
+    return finish(fallback?.value ?? null, "The search results", []);
+  }
+
+  interface TurnContext {
+    lines: ExperienceLine[];
+    tools: Set<string>;
+    exchanges: ToolExchange[];
+    requestSeed: string;
+    turn: number;
+    malformed: boolean;
+    looping: boolean;
+  }
+
+  return {
+    respond(request) {
+      const question = firstUserText(request).trim();
+      const requestSeed = request.seed === undefined || request.seed === null ? "none" : String(request.seed);
+      const turn = request.messages.filter((m) => m.role === "assistant").length;
+      const tools = toolNames(request);
+      const ctx: TurnContext = {
+        lines: parseExperienceLines(systemText(request)).filter((line) => line.id.startsWith("G")),
+        tools,
+        exchanges: exchangesOf(request),
+        requestSeed,
+        turn,
+        malformed:
+          tools.size > 0 &&
+          unitFrom("malformed", seed, requestSeed, question, turn) < noise.actor.malformedToolCall,
+        looping: tools.size > 0 && unitFrom("loop", seed, requestSeed, question) < noise.actor.loop,
+      };
+      const instance = world.recognize(question);
+      if (instance?.domain === "math") return respondMath(instance, ctx);
+      if (instance?.domain === "web") return respondWeb(instance, ctx);
+      // Unknown question: a plausible but unfounded answer, never an error.
+      const numbers = question.match(/-?\d+(?:\.\d+)?/g) ?? [];
+      const guess =
+        numbers.length > 0
+          ? numbers[Math.floor(unitFrom("guess", seed, question) * numbers.length)]!
+          : "unknown";
+      return {
+        content: `I do not recognise a reliable method for this problem; my best estimate is ${guess}.\n\\boxed{${guess}}`,
+        toolCalls: [],
+      };
+    },
+  };
+}
