@@ -2,6 +2,10 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { Command } from "commander";
 import { registerDemoCommand } from "./commands/demo.js";
+import { registerLibraryCommand } from "./commands/library.js";
+import { registerRewardCommand } from "./commands/reward.js";
+import { registerServeCommand } from "./commands/serve.js";
+import { registerToolCommand } from "./commands/tool.js";
 
 const program = new Command()
   .name("tfgrpo")
@@ -10,6 +14,10 @@ const program = new Command()
   .configureHelp({ sortSubcommands: true });
 
 registerDemoCommand(program);
+registerLibraryCommand(program);
+registerRewardCommand(program);
+registerServeCommand(program);
+registerToolCommand(program);
 
 try {
   await program.parseAsync(process.argv);

@@ -1,5 +1,14 @@
-import { type EvalFunction, isComplex, parse } from "mathjs";
+import { createRequire } from "node:module";
+import type { EvalFunction, MathJsInstance } from "mathjs";
 import { latexToMathjs } from "./latex-to-mathjs.js";
+
+// mathjs takes over a second of CPU to load. Every CLI command imports this package, most never compare answers,
+// so it is loaded on first use (synchronously: verifying is synchronous).
+let mathjs: Pick<MathJsInstance, "parse" | "isComplex"> | undefined;
+function math(): Pick<MathJsInstance, "parse" | "isComplex"> {
+  mathjs ??= createRequire(import.meta.url)("mathjs") as MathJsInstance;
+  return mathjs;
+}
 
 export interface ExpressionOptions {
   /** Relative tolerance when a decimal literal is involved (default 1e-6: six significant digits). */
@@ -32,7 +41,7 @@ function compile(latex: string): Compiled | null {
   const converted = latexToMathjs(latex);
   if (converted) {
     try {
-      compiled = { evaluate: parse(converted.expression).compile(), symbols: converted.symbols };
+      compiled = { evaluate: math().parse(converted.expression).compile(), symbols: converted.symbols };
     } catch {
       compiled = null;
     }
@@ -46,7 +55,7 @@ function evaluate(compiled: Compiled, scope: Record<string, number>): ComplexVal
   try {
     const value: unknown = compiled.evaluate.evaluate({ ...scope });
     if (typeof value === "number") return Number.isNaN(value) ? null : { re: value, im: 0 };
-    if (isComplex(value)) {
+    if (math().isComplex(value)) {
       const complex = value as { re: number; im: number };
       return Number.isNaN(complex.re) || Number.isNaN(complex.im) ? null : { re: complex.re, im: complex.im };
     }
