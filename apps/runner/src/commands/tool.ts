@@ -1,0 +1,142 @@
+import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import {
+  type CodeInterpreterOptions,
+  codeInterpreterInputSchema,
+  createCodeInterpreter,
+  createCodeInterpreterTool,
+  createSearchProvider,
+  createWebFetch,
+  createWebFetchTool,
+  createWebSearch,
+  createWebSearchTool,
+  type SearchConfig,
+  toolNames,
+  webFetchInputSchema,
+  webSearchInputSchema,
+} from "@tfgrpo/tools";
+import type { Command } from "commander";
+import type { z } from "zod";
+
+export interface RunToolOptions {
+  name: string;
+  /** The tool's input as JSON text, exactly as a model would send it. */
+  input: string;
+  allowHosts?: string[];
+  /** Search provider: a local corpus (JSONL file or folder), a SearXNG URL, or a key variable for Tavily/Brave. */
+  corpus?: string;
+  searxng?: string;
+  tavilyKeyEnv?: string;
+  braveKeyEnv?: string;
+  timeoutMs?: number;
+  allowUnsandboxed?: boolean;
+  /** Print the text the model would read instead of the structured result. */
+  modelView?: boolean;
+}
+
+function parseInput<T>(name: string, text: string, schema: z.ZodType<T>): T {
+  const parsed = safeParseJson(text, schema);
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_input", `tool ${name}: --input: ${parsed.error}`, {
+      details: { field: "input" },
+    });
+  }
+  return parsed.value;
+}
+
+function searchConfig(options: RunToolOptions): SearchConfig {
+  if (options.corpus) return { provider: "local", path: options.corpus };
+  if (options.searxng) return { provider: "searxng", baseUrl: options.searxng };
+  if (options.tavilyKeyEnv) return { provider: "tavily", apiKeyEnv: options.tavilyKeyEnv };
+  if (options.braveKeyEnv) return { provider: "brave", apiKeyEnv: options.braveKeyEnv };
+  throw new TfgrpoError(
+    "invalid_config",
+    "tool web_search needs a provider: --corpus PATH, --searxng URL, --tavily-key-env NAME or --brave-key-env NAME",
+  );
+}
+
+/** Runs one tool once, as the actor would, and returns what to print (a JSON value, or the model's text). */
+export async function runTool(options: RunToolOptions): Promise<unknown> {
+  switch (options.name) {
+    case "code_interpreter": {
+      const input = parseInput(options.name, options.input, codeInterpreterInputSchema);
+      const interpreterOptions: CodeInterpreterOptions = {
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+        ...(options.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+      };
+      const interpreter = createCodeInterpreter(interpreterOptions);
+      try {
+        if (options.modelView) return await createCodeInterpreterTool(interpreter).invoke(input);
+        return await interpreter.run(input.code);
+      } finally {
+        await interpreter.close();
+      }
+    }
+    case "web_search": {
+      const input = parseInput(options.name, options.input, webSearchInputSchema);
+      const search = createWebSearch({ provider: createSearchProvider(searchConfig(options)) });
+      if (options.modelView) return createWebSearchTool(search).invoke(input);
+      return search.search(
+        input.query,
+        input.max_results === undefined ? {} : { maxResults: input.max_results },
+      );
+    }
+    case "web_fetch": {
+      const input = parseInput(options.name, options.input, webFetchInputSchema);
+      const fetcher = createWebFetch({
+        allowHosts: options.allowHosts ?? [],
+        ...(options.timeoutMs ? { timeoutMs: options.timeoutMs } : {}),
+      });
+      try {
+        if (options.modelView) return await createWebFetchTool(fetcher).invoke(input);
+        return await fetcher.fetch(input.url, input.find === undefined ? {} : { find: input.find });
+      } finally {
+        await fetcher.close();
+      }
+    }
+    default:
+      throw new TfgrpoError("invalid_input", `unknown tool ${options.name}; tools: ${toolNames.join(", ")}`, {
+        details: { field: "name" },
+      });
+  }
+}
+
+export function registerToolCommand(program: Command): void {
+  const tool = program.command("tool").description("Run the actor's tools by hand, for debugging and checks");
+  tool
+    .command("run")
+    .description(`Run one tool once and print its result as JSON (tools: ${toolNames.join(", ")})`)
+    .argument("<name>", "tool name")
+    .requiredOption("--input <json>", 'the tool input, e.g. \'{"code": "print(1 + 1)"}\'')
+    .option(
+      "--allow-host <host:port>",
+      "web_fetch: allow this private or loopback host (repeatable)",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .option("--corpus <path>", "web_search: local corpus (JSONL file or folder of HTML/Markdown)")
+    .option("--searxng <url>", "web_search: a SearXNG instance")
+    .option("--tavily-key-env <name>", "web_search: Tavily, key in this environment variable")
+    .option("--brave-key-env <name>", "web_search: Brave, key in this environment variable")
+    .option("--timeout-ms <ms>", "time limit of the call", (value: string) => Number.parseInt(value, 10))
+    .option(
+      "--allow-unsandboxed",
+      "code_interpreter: run without bubblewrap if it is unavailable (weaker isolation)",
+    )
+    .option("--model-view", "print the text the model would read instead of the JSON result")
+    .action(async (name: string, flags: Record<string, unknown>) => {
+      const result = await runTool({
+        name,
+        input: flags.input as string,
+        allowHosts: flags.allowHost as string[],
+        ...(flags.corpus ? { corpus: flags.corpus as string } : {}),
+        ...(flags.searxng ? { searxng: flags.searxng as string } : {}),
+        ...(flags.tavilyKeyEnv ? { tavilyKeyEnv: flags.tavilyKeyEnv as string } : {}),
+        ...(flags.braveKeyEnv ? { braveKeyEnv: flags.braveKeyEnv as string } : {}),
+        ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs as number } : {}),
+        ...(flags.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
+        ...(flags.modelView ? { modelView: true } : {}),
+      });
+      const text = typeof result === "string" ? result : JSON.stringify(result, null, 2);
+      process.stdout.write(`${text}\n`);
+    });
+}
