@@ -1,3 +1,4 @@
+import path from "node:path";
 import { type Experience, type ExperienceStatus, emptyExperienceStats } from "@tfgrpo/protocol";
 import { canonicalExperience } from "../library/canonical-experience.js";
 import type { LibraryFileEntry } from "./library-file.js";
@@ -20,7 +21,8 @@ export function toImportedExperience(
 ): Experience {
   const { fields } = entry;
   const status = fields.status ?? context.defaultStatus;
-  const reason = `imported from ${context.file} (${entry.id})`;
+  // The base name only: where a file sat on one machine says nothing useful in the entry's history.
+  const reason = `imported from ${path.basename(context.file)} (${entry.id})`;
   return canonicalExperience({
     id: context.id,
     domain: context.domain,

@@ -494,7 +494,7 @@ export class SqliteStore extends BaseStore {
           status: e.status,
           ...(e.scope ? { scope: e.scope } : {}),
           ...(e.conflictGroup !== undefined ? { conflictGroup: e.conflictGroup } : {}),
-          reason: `imported from ${options.file} (${entry.id})`,
+          reason: `imported from ${path.basename(options.file)} (${entry.id})`,
         };
       });
       this.insertVersion({
@@ -507,7 +507,7 @@ export class SqliteStore extends BaseStore {
         runId,
         message:
           options.message ??
-          `import of ${options.file}: ${experiences.length} entries${preservedIds ? " (ids kept)" : " (new ids)"}`,
+          `import of ${path.basename(options.file)}: ${experiences.length} entries${preservedIds ? " (ids kept)" : " (new ids)"}`,
         entryCount: (parentRow?.entry_count ?? 0) + experiences.length,
         now,
       });

@@ -836,7 +836,7 @@ export function storeContractTests(name: string, createFresh: () => Promise<Stor
               version: 1,
               from: null,
               to: "active",
-              reason: `imported from ${file} (G0)`,
+              reason: `imported from ${name}.json (G0)`,
             },
           ]);
           expect(await store.exportLibrary(name, { format: "plain" })).toBe(text);

@@ -1,0 +1,180 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { TfgrpoError } from "@tfgrpo/protocol";
+import { createStore } from "@tfgrpo/store";
+import { realLibraryPath } from "@tfgrpo/store/testing";
+import { Command } from "commander";
+import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
+import { registerLibraryCommand, resolveDatabase } from "./library.js";
+
+/** Runs `tfgrpo library ...` in this process (the spawned CLI is covered by library.int.test.ts). */
+async function run(args: string[]): Promise<{ stdout: string; stderr: string; error: unknown }> {
+  const program = new Command().exitOverride();
+  registerLibraryCommand(program);
+  let stdout = "";
+  let stderr = "";
+  const out = vi.spyOn(process.stdout, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stdout += String(chunk);
+    return true;
+  });
+  const err = vi.spyOn(process.stderr, "write").mockImplementation((chunk: string | Uint8Array) => {
+    stderr += String(chunk);
+    return true;
+  });
+  let error: unknown;
+  try {
+    await program.parseAsync(["node", "tfgrpo", "library", ...args]);
+  } catch (caught) {
+    error = caught;
+  } finally {
+    out.mockRestore();
+    err.mockRestore();
+  }
+  return { stdout, stderr, error };
+}
+
+describe("tfgrpo library", () => {
+  let dir: string;
+  let db: string;
+  const math = realLibraryPath("math");
+  const web = realLibraryPath("web");
+  beforeEach(() => {
+    dir = mkdtempSync(path.join(os.tmpdir(), "tfgrpo-library-"));
+    db = path.join(dir, "t.db");
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("imports, lists, shows and exports the real libraries", async () => {
+    expect((await run(["import", math, "--db", db])).stdout).toBe(
+      `imported 27 entries (plain) from ${math} into math as v1, now the head; ids kept\n`,
+    );
+    await run(["import", web, "--db", db, "--status", "candidate"]);
+    const list = await run(["list", "--db", db]);
+    expect(list.stdout.split("\n").slice(0, 4)).toEqual([
+      "domain  head  versions  active  candidate  probation  archived  next id",
+      "------  ----  --------  ------  ---------  ---------  --------  -------",
+      "math    v1           1      27          0          0         0  G27",
+      "web     v1           1       0         46          0         0  G46",
+    ]);
+    const show = await run(["show", "--domain", "web", "--db", db]);
+    const lines = show.stdout.split("\n");
+    expect(lines[0]).toBe("web v1 (committed, head): 46 visible entries, 0 archived");
+    expect(lines[1]).toMatch(/^id\s+status\s+shown\s+success\s+text$/);
+    expect(lines[3]).toMatch(/^G0 {3}candidate {6}0 {8}- {2}Verification methods: /);
+    expect(lines).toHaveLength(3 + 46 + 1);
+
+    const out = path.join(dir, "web.json");
+    await run(["export", "--domain", "web", "--format", "plain", "--out", out, "--db", db]);
+    expect(readFileSync(out, "utf8")).toBe(readFileSync(web, "utf8"));
+    const json = await run(["export", "--domain", "math", "--db", db]);
+    expect(JSON.parse(json.stdout)).toMatchObject({ format: "tfgrpo-library", domain: "math", version: 1 });
+  });
+
+  it("shows success rates, archived entries on request, and older versions", async () => {
+    await run(["import", math, "--db", db]);
+    const store = await createStore(db);
+    await store.updateStats("math", [{ id: "G1", shown: 4, success: 3, sumDelta: 1, lastUsedVersion: 1 }]);
+    await store.applyOperations("math", [{ op: "delete", id: "G0", reason: "too vague" }], {
+      parent: 1,
+      state: "committed",
+    });
+    await store.close();
+    const head = await run(["show", "--domain", "math", "--db", db]);
+    expect(head.stdout).toMatch(
+      /^math v2 \(committed, head\): 26 visible entries, 1 archived \(--all shows them\)\n/,
+    );
+    expect(head.stdout).toMatch(/\nG1 {3}active {6}4 {6}75% {2}Trigonometric/);
+    expect(head.stdout).not.toMatch(/\nG0 /);
+    expect((await run(["show", "--domain", "math", "--all", "--db", db])).stdout).toMatch(/\nG0 {3}archived/);
+    expect((await run(["show", "--domain", "math", "--version", "v1", "--db", db])).stdout).toMatch(
+      /^math v1 \(committed\): 27 visible entries, 0 archived\n/,
+    );
+  });
+
+  it("diffs versions, rolls back, and lists versions", async () => {
+    await run(["import", math, "--db", db]);
+    const store = await createStore(db);
+    await store.applyOperations(
+      "math",
+      [
+        { op: "modify", id: "G1", text: "Use complementary angles.", status: "probation", reason: "shorter" },
+        { op: "delete", id: "G2", reason: "too long" },
+        { op: "add", text: "Check the answer's range.", reason: "new" },
+      ],
+      { parent: 1, state: "committed" },
+    );
+    await store.close();
+    const diff = await run(["diff", "1", "head", "--domain", "math", "--db", db]);
+    expect(diff.stdout.split("\n").slice(0, 3)).toEqual([
+      "math: v1 -> v2: 1 added, 1 removed, 1 changed",
+      "+ G27 [candidate] Check the answer's range.",
+      expect.stringMatching(/^- G2 \[archived, was active\] Geometry verification: /),
+    ]);
+    expect(diff.stdout).toContain("~ G1\n    text: Trigonometric simplification:");
+    expect(diff.stdout).toContain("          -> Use complementary angles.\n    status: active\n");
+    expect((await run(["diff", "none", "1", "--domain", "math", "--db", db])).stdout).toMatch(
+      /^math: the empty library -> v1: 27 added/,
+    );
+
+    expect((await run(["rollback", "1", "--domain", "math", "--db", db])).stdout).toBe(
+      "rolled math back to v1: committed as v3 (parent v2), now the head\n",
+    );
+    const versions = (await run(["list", "--domain", "math", "--db", db])).stdout.split("\n");
+    expect(versions[0]).toMatch(/^version\s+parent\s+state\s+operations\s+gate\s+created\s+message$/);
+    expect(versions[2]).toMatch(/^v1 {9}none {4}committed {2}27 add/);
+    expect(versions[3]).toMatch(/^v2 {9}v1 {6}committed {2}1 modify, 1 delete, 1 add/);
+    expect(versions[4]).toMatch(/^v3 \(head\) {2}v2 {6}committed {2}- .* rollback to v1$/);
+  });
+
+  it("round-trips Markdown into another library, and gives new ids (printing the mapping) where ids are taken", async () => {
+    await run(["import", math, "--db", db]);
+    const file = path.join(dir, "lessons.md");
+    await run(["export", "--domain", "math", "--format", "markdown", "--out", file, "--db", db]);
+    expect(readFileSync(file, "utf8")).toMatch(/^# Experience library: math, version 1\n/);
+    expect((await run(["import", file, "--domain", "algebra", "--db", db])).stdout).toContain(
+      "imported 27 entries (markdown)",
+    );
+    const again = await run(["import", file, "--db", db]);
+    expect(again.stdout).toContain(
+      "into math as v2, now the head; new ids given\n  G0 -> G27\n  G1 -> G28\n",
+    );
+    const store = await createStore(db);
+    const [original, copy] = [await store.getVersion("math", 1), await store.getHead("algebra")];
+    expect(copy!.experiences).toEqual(original!.experiences.map((e) => ({ ...e, domain: "algebra" })));
+    await store.close();
+  });
+
+  it("fails with clear errors on bad arguments and files", async () => {
+    const missing = await run(["list", "--db", db]);
+    expect(TfgrpoError.hasCode(missing.error, "not_found")).toBe(true);
+    await run(["import", math, "--db", db]);
+    const domain = await run(["show", "--domain", "Math!", "--db", db]);
+    expect((domain.error as Error).message).toMatch(/^--domain Math!: domain must be lowercase/);
+    const version = await run(["show", "--domain", "math", "--version", "latest", "--db", db]);
+    expect((version.error as Error).message).toBe(
+      'version "latest": expected a number like 3 or v3, or head',
+    );
+    const unnamed = path.join(dir, "My Lessons.json");
+    writeFileSync(unnamed, "{}");
+    expect((await run(["import", unnamed, "--db", db])).error).toMatchObject({
+      message: `cannot tell which library ${unnamed} is for: pass --domain`,
+    });
+    const bad = path.join(dir, "bad.md");
+    writeFileSync(bad, ["# x", "", "## G0", "", "```json tfgrpo-entry", "{not json}", "```"].join("\n"));
+    expect(((await run(["import", bad, "--domain", "math", "--db", db])).error as Error).message).toMatch(
+      /^cannot import .*bad\.md, nothing changed: .*bad\.md:5: entry G0 field "metadata": invalid JSON/,
+    );
+    expect(((await run(["import", path.join(dir, "nope.json"), "--db", db])).error as Error).message).toMatch(
+      /^cannot read .*nope\.json: ENOENT/,
+    );
+  });
+});
+
+describe("resolveDatabase", () => {
+  it("prefers --db, then TFGRPO_DB, then .tfgrpo/tfgrpo.db", () => {
+    expect(resolveDatabase({ db: "a.db" }, { TFGRPO_DB: "b.db" })).toBe("a.db");
+    expect(resolveDatabase({}, { TFGRPO_DB: "b.db" })).toBe("b.db");
+    expect(resolveDatabase({}, {})).toBe(path.join(".tfgrpo", "tfgrpo.db"));
+  });
+});

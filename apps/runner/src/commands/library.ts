@@ -1,0 +1,376 @@
+import { existsSync } from "node:fs";
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import {
+  domainSchema,
+  type Experience,
+  type ExperienceStatus,
+  experienceStatusSchema,
+  type LibraryVersion,
+  TfgrpoError,
+} from "@tfgrpo/protocol";
+import {
+  createStore,
+  type ExperienceChange,
+  type LibraryFormat,
+  parseLibraryFile,
+  parseStoreUrl,
+  type Store,
+} from "@tfgrpo/store";
+import { type Command, Option } from "commander";
+import { renderTable } from "../cli-output/render-table.js";
+
+interface DatabaseOptions {
+  db?: string;
+}
+
+/** `--db` wins, then $TFGRPO_DB, then `.tfgrpo/tfgrpo.db` in the current directory. */
+export function resolveDatabase(options: DatabaseOptions, env: NodeJS.ProcessEnv = process.env): string {
+  return options.db || env.TFGRPO_DB || path.join(".tfgrpo", "tfgrpo.db");
+}
+
+/** "existing": the database must already exist (every command but import). */
+async function openStore(options: DatabaseOptions, mode: "existing" | "create"): Promise<Store> {
+  const location = resolveDatabase(options);
+  const { path: file } = parseStoreUrl(location);
+  // Reading commands never create an empty database by accident (a typo in --db would look like "no libraries").
+  if (mode === "existing" && file !== ":memory:" && !existsSync(file)) {
+    throw new TfgrpoError(
+      "not_found",
+      `no tfgrpo database at ${file} (import a library or run tfgrpo learn first, or pass --db / set TFGRPO_DB)`,
+      { details: { db: file } },
+    );
+  }
+  return createStore(location, { mustExist: mode === "existing" });
+}
+
+async function withStore<T>(
+  options: DatabaseOptions,
+  mode: "existing" | "create",
+  fn: (store: Store) => Promise<T>,
+) {
+  const store = await openStore(options, mode);
+  try {
+    return await fn(store);
+  } finally {
+    await store.close();
+  }
+}
+
+function parseDomain(value: string): string {
+  const parsed = domainSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_input", `--domain ${value}: ${parsed.error.issues[0]!.message}`, {
+      details: { domain: value },
+    });
+  }
+  return parsed.data;
+}
+
+/** `3`, `v3`, `head`, or (where allowed) `none` for the empty library. */
+async function resolveVersion(
+  store: Store,
+  domain: string,
+  value: string,
+  allowNone = false,
+): Promise<number | null> {
+  if (allowNone && (value === "none" || value === "empty")) return null;
+  if (value === "head") {
+    const head = await store.getHeadVersion(domain);
+    if (head === null) throw new TfgrpoError("not_found", `library ${domain} has no committed version`);
+    return head;
+  }
+  const match = /^v?(\d+)$/.exec(value);
+  if (!match) {
+    throw new TfgrpoError(
+      "invalid_input",
+      `version "${value}": expected a number like 3 or v3, or head${allowNone ? ", or none" : ""}`,
+    );
+  }
+  return Number(match[1]);
+}
+
+const write = (text: string) => process.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+
+function oneLine(text: string, width: number): string {
+  const flat = text.replace(/\s*\r?\n\s*/g, " ⏎ ");
+  return flat.length <= width ? flat : `${flat.slice(0, Math.max(1, width - 1))}…`;
+}
+
+function successRate(experience: Experience): string {
+  const { shown, success } = experience.stats;
+  return shown === 0 ? "-" : `${Math.round((success / shown) * 100)}%`;
+}
+
+function describeOps(version: LibraryVersion): string {
+  if (version.ops.length === 0) return "-";
+  const counts = new Map<string, number>();
+  for (const op of version.ops) counts.set(op.op, (counts.get(op.op) ?? 0) + 1);
+  return [...counts].map(([op, n]) => `${n} ${op}`).join(", ");
+}
+
+export function registerLibraryCommand(program: Command): void {
+  const library = program
+    .command("library")
+    .description(
+      "Inspect and manage the versioned experience libraries (list, show, diff, rollback, export, import)",
+    );
+  const dbOption = () =>
+    new Option("--db <path>", "database file or sqlite:// URL (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)");
+
+  library
+    .command("list")
+    .description("List libraries, or the versions of one library with --domain")
+    .addOption(dbOption())
+    .option("--domain <domain>", "list the versions of this library")
+    .action(async (options: DatabaseOptions & { domain?: string }) =>
+      withStore(options, "existing", async (store) => {
+        if (options.domain === undefined) {
+          const domains = await store.listDomains();
+          if (domains.length === 0) {
+            write("no libraries yet");
+            return;
+          }
+          write(
+            renderTable(
+              [
+                { header: "domain", value: (d) => d.domain },
+                { header: "head", value: (d) => (d.head === null ? null : `v${d.head}`) },
+                { header: "versions", value: (d) => d.versions },
+                { header: "active", value: (d) => d.headCounts.active },
+                { header: "candidate", value: (d) => d.headCounts.candidate },
+                { header: "probation", value: (d) => d.headCounts.probation },
+                { header: "archived", value: (d) => d.headCounts.archived },
+                { header: "next id", value: (d) => `G${d.nextId}` },
+              ],
+              domains,
+            ),
+          );
+          return;
+        }
+        const domain = parseDomain(options.domain);
+        const versions = await store.listVersions(domain);
+        if (versions.length === 0) throw new TfgrpoError("not_found", `no library ${domain}`);
+        const head = await store.getHeadVersion(domain);
+        write(
+          renderTable(
+            [
+              { header: "version", value: (v) => `v${v.version}${v.version === head ? " (head)" : ""}` },
+              { header: "parent", value: (v) => (v.parent === null ? "none" : `v${v.parent}`) },
+              { header: "state", value: (v) => v.state },
+              { header: "operations", value: describeOps },
+              {
+                header: "gate",
+                value: (v) => (v.gate ? `${v.gate.decision}: ${oneLine(v.gate.reason, 40)}` : null),
+              },
+              { header: "created", value: (v) => v.createdAt },
+              { header: "message", value: (v) => (v.message ? oneLine(v.message, 50) : null) },
+            ],
+            versions,
+          ),
+        );
+      }),
+    );
+
+  library
+    .command("show")
+    .description("Show the entries of the head (or --version N) as a table")
+    .addOption(dbOption())
+    .requiredOption("--domain <domain>", "library domain, e.g. math")
+    .option("--version <version>", "a version number instead of the head")
+    .option("--all", "include archived entries")
+    .option("--wide", "do not shorten texts")
+    .action(
+      async (
+        options: DatabaseOptions & { domain: string; version?: string; all?: boolean; wide?: boolean },
+      ) =>
+        withStore(options, "existing", async (store) => {
+          const domain = parseDomain(options.domain);
+          const version = await resolveVersion(store, domain, options.version ?? "head");
+          const snapshot = version === null ? null : await store.getVersion(domain, version);
+          const info = version === null ? null : await store.getVersionInfo(domain, version);
+          if (!snapshot || !info)
+            throw new TfgrpoError("not_found", `library ${domain} has no version ${version}`);
+          const head = await store.getHeadVersion(domain);
+          const entries = snapshot.experiences.filter((e) => options.all || e.status !== "archived");
+          const archived =
+            snapshot.experiences.length - snapshot.experiences.filter((e) => e.status !== "archived").length;
+          write(
+            `${domain} v${snapshot.version} (${info.state}${snapshot.version === head ? ", head" : ""}): ` +
+              `${snapshot.experiences.length - archived} visible entries, ${archived} archived` +
+              (options.all || archived === 0 ? "" : " (--all shows them)"),
+          );
+          if (entries.length === 0) return;
+          const textWidth = options.wide
+            ? Number.POSITIVE_INFINITY
+            : Math.max(30, (process.stdout.columns || 120) - 45);
+          write(
+            renderTable(
+              [
+                { header: "id", value: (e) => e.id },
+                { header: "status", value: (e) => e.status },
+                { header: "shown", value: (e) => e.stats.shown },
+                { header: "success", value: successRate, align: "right" },
+                { header: "text", value: (e) => oneLine(e.text, textWidth) },
+              ],
+              entries,
+            ),
+          );
+        }),
+    );
+
+  library
+    .command("diff")
+    .description("Show what changed between two versions (numbers, head, or none for the empty library)")
+    .argument("<from>", "older version")
+    .argument("<to>", "newer version")
+    .addOption(dbOption())
+    .requiredOption("--domain <domain>", "library domain, e.g. math")
+    .action(async (fromArg: string, toArg: string, options: DatabaseOptions & { domain: string }) =>
+      withStore(options, "existing", async (store) => {
+        const domain = parseDomain(options.domain);
+        const from = await resolveVersion(store, domain, fromArg, true);
+        const to = await resolveVersion(store, domain, toArg, true);
+        const diff = await store.diff(domain, from, to);
+        const name = (v: number | null) => (v === null ? "the empty library" : `v${v}`);
+        const lines = [
+          `${domain}: ${name(from)} -> ${name(to)}: ${diff.added.length} added, ${diff.removed.length} removed, ` +
+            `${diff.changed.length} changed`,
+        ];
+        const describe = (change: ExperienceChange): string[] => {
+          const out: string[] = [];
+          for (const field of change.fields) {
+            const before = change.before?.[field];
+            const after = change.after?.[field];
+            const show = (v: unknown) =>
+              v === undefined ? "(none)" : typeof v === "string" ? v : JSON.stringify(v);
+            out.push(`    ${field}: ${show(before)}`, `    ${" ".repeat(field.length)}  -> ${show(after)}`);
+          }
+          return out;
+        };
+        for (const c of diff.added) lines.push(`+ ${c.id} [${c.after!.status}] ${c.after!.text}`);
+        for (const c of diff.removed) {
+          const how = c.after ? `archived, was ${c.before!.status}` : `absent, was ${c.before!.status}`;
+          lines.push(`- ${c.id} [${how}] ${c.before!.text}`);
+        }
+        for (const c of diff.changed) lines.push(`~ ${c.id}`, ...describe(c));
+        write(lines.join("\n"));
+      }),
+    );
+
+  library
+    .command("rollback")
+    .description("Commit a new version whose entries equal those of an older version (ids are kept)")
+    .argument("<version>", "the version to return to")
+    .addOption(dbOption())
+    .requiredOption("--domain <domain>", "library domain, e.g. math")
+    .action(async (versionArg: string, options: DatabaseOptions & { domain: string }) =>
+      withStore(options, "existing", async (store) => {
+        const domain = parseDomain(options.domain);
+        const target = (await resolveVersion(store, domain, versionArg))!;
+        const version = await store.rollback(domain, target);
+        write(
+          `rolled ${domain} back to v${target}: committed as v${version.version} (parent v${version.parent}), now the head`,
+        );
+      }),
+    );
+
+  library
+    .command("export")
+    .description('Write a library version as JSON (full), plain JSON ({"G0": "text"}) or Markdown')
+    .addOption(dbOption())
+    .requiredOption("--domain <domain>", "library domain, e.g. math")
+    .addOption(
+      new Option("--format <format>", "output format").choices(["json", "plain", "markdown"]).default("json"),
+    )
+    .option("--version <version>", "a version number instead of the head")
+    .option("--out <file>", "write to this file instead of stdout")
+    .action(
+      async (
+        options: DatabaseOptions & { domain: string; format: LibraryFormat; version?: string; out?: string },
+      ) =>
+        withStore(options, "existing", async (store) => {
+          const domain = parseDomain(options.domain);
+          const version = await resolveVersion(store, domain, options.version ?? "head");
+          const text = await store.exportLibrary(domain, {
+            format: options.format,
+            version: version ?? undefined,
+          });
+          if (options.out) {
+            // Exactly the exported bytes: a plain export of an imported reference library matches its source file.
+            await writeFile(options.out, text);
+            process.stderr.write(`wrote ${domain} v${version} as ${options.format} to ${options.out}\n`);
+          } else write(text);
+        }),
+    );
+
+  library
+    .command("import")
+    .description(
+      "Import a library file as a new committed version (format detected from the name and content)",
+    )
+    .argument("<file>", "a .json (full or plain) or .md file")
+    .addOption(dbOption())
+    .option("--domain <domain>", "target library (default: the file's declared domain, else its base name)")
+    .addOption(
+      new Option("--format <format>", "input format")
+        .choices(["auto", "json", "plain", "markdown"])
+        .default("auto"),
+    )
+    .addOption(
+      new Option(
+        "--status <status>",
+        "status of entries the file gives none (plain JSON, hand-written Markdown)",
+      )
+        .choices(experienceStatusSchema.options)
+        .default("active"),
+    )
+    .action(
+      async (
+        file: string,
+        options: DatabaseOptions & {
+          domain?: string;
+          format: LibraryFormat | "auto";
+          status: ExperienceStatus;
+        },
+      ) => {
+        let text: string;
+        try {
+          text = await readFile(file, "utf8");
+        } catch (error) {
+          throw new TfgrpoError("not_found", `cannot read ${file}: ${(error as Error).message}`, {
+            details: { file },
+          });
+        }
+        // Validate the whole file before touching (or creating) the database.
+        const parsed = parseLibraryFile(text, { file, format: options.format });
+        const fromName = path.basename(file).replace(/\.[^.]*$/, "");
+        const guessed = parsed.domain ?? (domainSchema.safeParse(fromName).success ? fromName : undefined);
+        if (options.domain === undefined && guessed === undefined) {
+          throw new TfgrpoError("invalid_input", `cannot tell which library ${file} is for: pass --domain`, {
+            details: { file },
+          });
+        }
+        const domain = parseDomain(options.domain ?? guessed!);
+        await withStore(options, "create", async (store) => {
+          const result = await store.importLibrary(domain, {
+            text,
+            file,
+            format: parsed.format,
+            defaultStatus: options.status,
+          });
+          write(
+            `imported ${result.entries} entries (${result.format}) from ${file} into ${domain} as ` +
+              `v${result.version.version}, now the head; ${result.preservedIds ? "ids kept" : "new ids given"}`,
+          );
+          if (!result.preservedIds) {
+            write(
+              Object.entries(result.ids)
+                .map(([from, to]) => `  ${from} -> ${to}`)
+                .join("\n"),
+            );
+          }
+        });
+      },
+    );
+}
