@@ -2,6 +2,7 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { Command } from "commander";
 import { registerDemoCommand } from "./commands/demo.js";
+import { registerRewardCommand } from "./commands/reward.js";
 import { registerLibraryCommand } from "./commands/library.js";
 import { registerRewardCommand } from "./commands/reward.js";
 import { registerServeCommand } from "./commands/serve.js";
@@ -14,6 +15,7 @@ const program = new Command()
   .configureHelp({ sortSubcommands: true });
 
 registerDemoCommand(program);
+registerRewardCommand(program);
 registerLibraryCommand(program);
 registerRewardCommand(program);
 registerServeCommand(program);
