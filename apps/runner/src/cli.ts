@@ -2,10 +2,8 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { Command } from "commander";
 import { registerDemoCommand } from "./commands/demo.js";
-import { registerRewardCommand } from "./commands/reward.js";
 import { registerLibraryCommand } from "./commands/library.js";
 import { registerRewardCommand } from "./commands/reward.js";
-import { registerServeCommand } from "./commands/serve.js";
 import { registerToolCommand } from "./commands/tool.js";
 
 const program = new Command()
@@ -15,10 +13,8 @@ const program = new Command()
   .configureHelp({ sortSubcommands: true });
 
 registerDemoCommand(program);
-registerRewardCommand(program);
 registerLibraryCommand(program);
 registerRewardCommand(program);
-registerServeCommand(program);
 registerToolCommand(program);
 
 try {
