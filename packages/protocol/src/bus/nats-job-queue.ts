@@ -5,7 +5,7 @@ import { validate } from "./in-process-bus.js";
 import { checkPayloadSize, encodePayload, headerNames } from "./nats-codec.js";
 import { ensureStream, jobsStreamConfig, resultsStreamConfig } from "./nats-jetstream-setup.js";
 import { startJobWorker } from "./nats-job-worker.js";
-import { checkJobId, checkReplyTo } from "./nats-names.js";
+import { checkJobId, replyToken } from "./nats-names.js";
 import type { NatsQueueContext } from "./nats-queue-context.js";
 import { startResultConsumer } from "./nats-result-consumer.js";
 import type { Subject } from "./subject.js";
@@ -49,7 +49,7 @@ export function createStreamSetup(context: Omit<NatsQueueContext, "ensureStreams
 export function createNatsJobQueue(context: NatsQueueContext): NatsJobQueue {
   return {
     async enqueue(subject, jobs, replyTo) {
-      checkReplyTo(replyTo);
+      replyToken(replyTo);
       // Validate everything first: a batch with one bad job is rejected whole, not half-enqueued.
       const prepared = await Promise.all(
         jobs.map(async (job, index) => {

@@ -2,10 +2,21 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { TfgrpoError } from "../errors.js";
 import { actorRollout } from "../subjects.js";
-import { checkReplyTo, natsNames } from "./nats-names.js";
+import { natsNames, replyToken } from "./nats-names.js";
 import { defineSubject } from "./subject.js";
 
 describe("natsNames", () => {
+  it("keeps a safe replyTo readable and hashes any other into a stable, safe token", () => {
+    expect(replyToken("run_2024-01-01")).toBe("run_2024-01-01");
+    const hashed = replyToken("run 7.resumed");
+    expect(hashed).toMatch(/^h-[0-9a-f]{40}$/);
+    expect(replyToken("run 7.resumed")).toBe(hashed);
+    expect(replyToken("run 7.resumed!")).not.toBe(hashed);
+    expect(natsNames("TFGRPO").resultSubject(actorRollout, "run 7.resumed")).toBe(
+      `tfgrpo.results.actor.rollout.${hashed}`,
+    );
+  });
+
   it("uses the Bus subject names as they are with the default prefix", () => {
     const names = natsNames("TFGRPO");
     expect(names.requestSubject(actorRollout)).toBe("tfgrpo.actor.rollout");
@@ -25,11 +36,9 @@ describe("natsNames", () => {
     expect(names.jobsStream).toBe("Staging_JOBS");
   });
 
-  it("rejects prefixes, replyTo values and roles that cannot be NATS names", () => {
+  it("rejects prefixes and roles that cannot be NATS names", () => {
     expect(() => natsNames("has.dot")).toThrow(/streamPrefix "has.dot"/);
-    expect(() => checkReplyTo("run.1")).toThrow(/replyTo "run.1" must be/);
-    expect(() => checkReplyTo("")).toThrow(TfgrpoError);
-    expect(checkReplyTo("run_2024-01-01")).toBe("run_2024-01-01");
+    expect(() => replyToken("")).toThrow(TfgrpoError);
     const reserved = defineSubject("tfgrpo.jobs.list", z.object({}), z.object({}));
     expect(() => natsNames("TFGRPO").jobSubject(reserved)).toThrow(/reserved/);
   });

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { TfgrpoError } from "../errors.js";
 import type { Subject } from "./subject.js";
 
@@ -28,7 +29,7 @@ export interface NatsNames {
 }
 
 const prefixPattern = /^[A-Za-z][A-Za-z0-9_-]{0,31}$/;
-const replyToPattern = /^[A-Za-z0-9_-]{1,128}$/;
+const safeReplyTo = /^[A-Za-z0-9_-]{1,64}$/;
 
 export function natsNames(streamPrefix: string): NatsNames {
   if (!prefixPattern.test(streamPrefix)) {
@@ -61,24 +62,25 @@ export function natsNames(streamPrefix: string): NatsNames {
     requestSubject: (subject) => `${root}.${checkRole(subject)}`,
     queueGroup: (subject) => `${root}-${subject.name}`,
     jobSubject: (subject) => `${root}.jobs.${checkRole(subject)}`,
-    resultSubject: (subject, replyTo) => `${root}.results.${checkRole(subject)}.${checkReplyTo(replyTo)}`,
+    resultSubject: (subject, replyTo) => `${root}.results.${checkRole(subject)}.${replyToken(replyTo)}`,
     workerDurable: (subject) => `jobs_${checkRole(subject).replaceAll(".", "_")}`,
     resultsDurable: (subject, replyTo) =>
-      `results_${checkRole(subject).replaceAll(".", "_")}_${checkReplyTo(replyTo)}`,
+      `results_${checkRole(subject).replaceAll(".", "_")}_${replyToken(replyTo)}`,
     messageId: (subject, jobId) => `${subject.name}:${jobId}`,
   };
 }
 
-/** replyTo becomes a subject token and part of a durable consumer name, so it is restricted to a safe alphabet. */
-export function checkReplyTo(replyTo: string): string {
-  if (!replyToPattern.test(replyTo)) {
-    throw new TfgrpoError(
-      "invalid_input",
-      `replyTo "${replyTo}" must be 1-128 letters, digits, "_" or "-" (it names a NATS subject token and a durable consumer)`,
-      { details: { field: "replyTo", value: replyTo } },
-    );
+/**
+ * replyTo becomes a subject token and part of a durable consumer name. Ids that are already safe there (letters,
+ * digits, "_", "-") are used as they are, so the server's listings stay readable; any other (a run id with dots or
+ * spaces) is replaced by a stable hash of itself.
+ */
+export function replyToken(replyTo: string): string {
+  if (replyTo.length === 0) {
+    throw new TfgrpoError("invalid_input", "replyTo must not be empty", { details: { field: "replyTo" } });
   }
-  return replyTo;
+  if (safeReplyTo.test(replyTo)) return replyTo;
+  return `h-${createHash("sha256").update(replyTo).digest("hex").slice(0, 40)}`;
 }
 
 /** Job ids travel in a NATS header, which cannot hold line breaks. */

@@ -4,7 +4,7 @@ import { formatZodIssues } from "../safe-parse-json.js";
 import type { Handle, JobResult } from "./bus.js";
 import { decodePayload, headerNames, resultEnvelopeSchema } from "./nats-codec.js";
 import { ensureConsumer, resultsConsumerConfig } from "./nats-jetstream-setup.js";
-import { checkReplyTo } from "./nats-names.js";
+import { replyToken } from "./nats-names.js";
 import { type NatsQueueContext, sleep } from "./nats-queue-context.js";
 import type { Subject } from "./subject.js";
 
@@ -47,7 +47,7 @@ export async function startResultConsumer(
   onResult: (result: JobResult<unknown>) => Promise<void>,
 ): Promise<Handle> {
   const { names, logger } = context;
-  checkReplyTo(replyTo);
+  replyToken(replyTo);
   await context.ensureStreams();
   const info = await ensureConsumer(
     context.jsm,

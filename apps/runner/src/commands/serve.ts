@@ -1,0 +1,159 @@
+import os from "node:os";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import { type Bus, createBus, type ServeEvent, serveSubjects, TfgrpoError } from "@tfgrpo/protocol";
+import { type Command, InvalidArgumentError } from "commander";
+import { loadRole } from "../roles/registry.js";
+
+export interface ServeOptions {
+  role: string;
+  /** NATS server URL(s), comma-separated; falls back to $TFGRPO_NATS_URL. */
+  nats?: string;
+  concurrency?: number;
+  config?: string;
+  db?: string;
+  /** Modules to import first, for roles registered outside apps/runner/src/roles. */
+  module?: string[];
+}
+
+export interface ServeDependencies {
+  connect?: (nats: string, name: string) => Promise<Bus>;
+  /** Resolves on the first stop request (SIGINT/SIGTERM) with its name. */
+  waitForStop?: () => Promise<string>;
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  /** On a terminal, one status line replaces the per-job lines. */
+  isTTY?: boolean;
+  now?: () => Date;
+}
+
+function parsePositiveInteger(value: string): number {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError("must be a positive integer");
+  return parsed;
+}
+
+/** One line per job start and end, for logs: `<time> job-end tfgrpo.actor.rollout job=t1 attempt=1 ok 1520ms`. */
+export function formatServeEvent(event: ServeEvent, at: Date): string {
+  const what = event.mode === "job" ? `job=${event.jobId} attempt=${event.attempt}` : "request";
+  const head = `${at.toISOString()} ${event.type} ${event.subject} ${what}`;
+  if (event.type === "job-start") return head;
+  if (event.ok) return `${head} ok ${Math.round(event.durationMs)}ms`;
+  const reason = event.error ? ` ${event.error.code}: ${event.error.message.replace(/\s+/g, " ")}` : "";
+  return `${head} failed ${Math.round(event.durationMs)}ms${reason}`;
+}
+
+/** Waits for SIGINT or SIGTERM; a second one exits at once (130) without waiting for in-flight jobs. */
+function waitForSignal(stderr: (text: string) => void): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      const force = () => {
+        stderr("tfgrpo serve: stopping now, in-flight jobs return to the queue\n");
+        process.exit(130);
+      };
+      process.once("SIGINT", force);
+      process.once("SIGTERM", force);
+      resolve(signal);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}
+
+/**
+ * Runs one role as a worker until stopped: its subjects are served on the NATS Bus (jobs pulled from the shared
+ * durable queues, requests answered in queue groups), and a stop finishes the jobs in flight before exiting.
+ */
+export async function serve(options: ServeOptions, dependencies: ServeDependencies = {}): Promise<void> {
+  const stdout = dependencies.stdout ?? ((text: string) => process.stdout.write(text));
+  const stderr = dependencies.stderr ?? ((text: string) => process.stderr.write(text));
+  const isTTY = dependencies.isTTY ?? process.stdout.isTTY === true;
+  const now = dependencies.now ?? (() => new Date());
+  const log = (line: string) => stderr(`${isTTY ? "\r\x1b[2K" : ""}${line}\n`);
+
+  for (const module of options.module ?? []) await import(pathToFileURL(path.resolve(module)).href);
+  // An unknown role fails before anything connects.
+  const factory = await loadRole(options.role);
+  const nats = options.nats ?? process.env.TFGRPO_NATS_URL;
+  if (!nats) {
+    throw new TfgrpoError(
+      "invalid_config",
+      "serve needs a NATS server: pass --nats nats://host:4222 (or set TFGRPO_NATS_URL)",
+    );
+  }
+  const name = `tfgrpo serve ${options.role} ${os.hostname()}:${process.pid}`;
+  const bus = await (
+    dependencies.connect ?? ((servers, connectionName) => createBus({ nats: servers, name: connectionName }))
+  )(nats, name);
+  let role: Awaited<ReturnType<typeof factory>> | undefined;
+  try {
+    role = await factory({
+      bus,
+      log,
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...(options.config === undefined ? {} : { config: options.config }),
+      ...(options.db === undefined ? {} : { db: options.db }),
+    });
+    if (role.subjects.length === 0) {
+      throw new TfgrpoError("invalid_config", `role "${options.role}" serves no subjects`);
+    }
+    const counts = { running: 0, done: 0, failed: 0 };
+    let lastStatus = 0;
+    const showStatus = (force = false) => {
+      const at = now().getTime();
+      if (!force && at - lastStatus < 100) return;
+      lastStatus = at;
+      stderr(
+        `\r\x1b[2K${options.role}: ${counts.running} running, ${counts.done} done, ${counts.failed} failed`,
+      );
+    };
+    const handle = await serveSubjects(bus, role.subjects, {
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      now: () => now().getTime(),
+      onEvent: (event) => {
+        if (event.type === "job-start") counts.running++;
+        else {
+          counts.running--;
+          if (event.ok) counts.done++;
+          else counts.failed++;
+        }
+        if (isTTY) showStatus();
+        else stdout(`${formatServeEvent(event, now())}\n`);
+      },
+    });
+    const served = role.subjects
+      .map((subject) => `${subject.subject.name} (${subject.mode === "job" ? "jobs" : "requests"})`)
+      .join(", ");
+    log(`tfgrpo serve: role ${options.role} serving ${served} on ${nats}; Ctrl-C to stop`);
+
+    const signal = await (dependencies.waitForStop ?? (() => waitForSignal(stderr)))();
+    log(`tfgrpo serve: ${signal}: finishing ${counts.running} in-flight job(s); again to stop at once`);
+    await handle.close();
+    if (isTTY) showStatus(true);
+    log(`tfgrpo serve: stopped (${counts.done} done, ${counts.failed} failed)`);
+  } finally {
+    await role?.close();
+    await bus.close();
+  }
+}
+
+export function registerServeCommand(program: Command): void {
+  program
+    .command("serve")
+    .description("Serve one role (actor, critic, curator) as a worker on a NATS Bus until stopped (Ctrl-C)")
+    .requiredOption("--role <name>", "the role to serve: actor, critic, curator")
+    .option("--nats <url>", "NATS server URL(s), comma-separated (default: $TFGRPO_NATS_URL)")
+    .option(
+      "--concurrency <n>",
+      "calls or jobs per subject at once (default: the role's)",
+      parsePositiveInteger,
+    )
+    .option("--config <file>", "models config (models.yaml)")
+    .option("--db <path>", "workspace database")
+    .option("--module <file...>", "import modules that register more roles (registerRole) first")
+    .action(async (options: ServeOptions) => {
+      await serve(options);
+    });
+}
