@@ -5,6 +5,7 @@ import { registerDemoCommand } from "./commands/demo.js";
 import { registerLibraryCommand } from "./commands/library.js";
 import { registerRewardCommand } from "./commands/reward.js";
 import { registerToolCommand } from "./commands/tool.js";
+import { registerServeCommand } from "./commands/serve.js";
 
 const program = new Command()
   .name("tfgrpo")
@@ -16,6 +17,7 @@ registerDemoCommand(program);
 registerLibraryCommand(program);
 registerRewardCommand(program);
 registerToolCommand(program);
+registerServeCommand(program);
 
 try {
   await program.parseAsync(process.argv);
