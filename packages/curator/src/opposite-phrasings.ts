@@ -55,7 +55,7 @@ const conditionWords = new Set(
   ),
 );
 /** Words that carry the instruction's polarity but not its action. */
-const fillerWords = new Set("do does be is are just also try first then again immediately".split(" "));
+const fillerWords = new Set("do does be is are just also try first then again immediately re".split(" "));
 /** Antonym stems folded onto one form with a polarity flip: "exclude endpoints" = not "include endpoints". */
 const antonyms = new Map<string, string>([
   ["exclud", "includ"],

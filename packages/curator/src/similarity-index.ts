@@ -26,6 +26,8 @@ export interface PairsOptions {
   accept?: (a: number, b: number) => boolean;
   /** Keep a pair only if it is among the k most similar pairs of one of its two items. */
   maxPerItem?: number;
+  /** Filled with the work done: candidate pairs seen in buckets, and exact similarities computed. */
+  counters?: { candidates: number; compared: number };
 }
 
 export interface SimilarityIndex {
@@ -42,7 +44,11 @@ export interface SimilarityIndex {
   ): { index: number; similarity: number }[];
 }
 
+/** Bits of the centered sketch that buckets and orders vectors. */
 const SKETCH_BITS = 64;
+/** Bits of the plain sketch whose Hamming distance filters candidates (more bits: a tighter angle estimate). */
+const FILTER_BITS = 128;
+const PROJECTIONS = Math.max(SKETCH_BITS, FILTER_BITS);
 
 function popcount(x: number): number {
   let v = x - ((x >>> 1) & 0x55555555);
@@ -79,125 +85,206 @@ export function createSimilarityIndex(
     return vector;
   });
 
+  // Sparse vectors (the hashing embedder's) keep the list of their non-zero dimensions: dot products and sketches
+  // then cost their non-zeros, not the full dimension.
+  const nonZero: (Uint32Array | null)[] = vectors.map((vector) => {
+    let count = 0;
+    for (let d = 0; d < dimensions; d++) if (vector[d] !== 0) count++;
+    if (count * 4 > dimensions) return null;
+    const list = new Uint32Array(count);
+    let at = 0;
+    for (let d = 0; d < dimensions; d++) if (vector[d] !== 0) list[at++] = d;
+    return list;
+  });
+
   const random = seededRandom(options.seed ?? 17);
   const normal = gaussian(random);
   // Transposed (dimension-major) so sketching a vector walks its non-zero entries once.
-  const planes = new Float32Array(dimensions * SKETCH_BITS);
+  const planes = new Float32Array(dimensions * PROJECTIONS);
   for (let index = 0; index < planes.length; index++) planes[index] = normal();
 
-  const accumulator = new Float64Array(SKETCH_BITS);
-  const sketchOf = (vector: ArrayLike<number>): [number, number] => {
-    accumulator.fill(0);
-    for (let d = 0; d < dimensions; d++) {
+  const project = (vector: ArrayLike<number>, list: Uint32Array | null, into: Float64Array) => {
+    into.fill(0);
+    const count = list ? list.length : dimensions;
+    for (let at = 0; at < count; at++) {
+      const d = list ? list[at]! : at;
       const value = vector[d]!;
       if (value === 0) continue;
-      const base = d * SKETCH_BITS;
-      for (let bit = 0; bit < SKETCH_BITS; bit++) accumulator[bit]! += value * planes[base + bit]!;
+      const base = d * PROJECTIONS;
+      for (let bit = 0; bit < PROJECTIONS; bit++) into[bit]! += value * planes[base + bit]!;
     }
-    let high = 0;
-    let low = 0;
-    for (let bit = 0; bit < 32; bit++) {
-      if (accumulator[bit]! > 0) high |= 1 << bit;
-      if (accumulator[bit + 32]! > 0) low |= 1 << bit;
-    }
-    return [high >>> 0, low >>> 0];
   };
-  const sketches = new Uint32Array(size * 2);
+  // Embeddings share a common direction (real embedding models are far from isotropic: unrelated sentences often
+  // have cosine 0.7), which would put most vectors in a few buckets. Buckets therefore use the sketch of the vector
+  // minus the mean (projections are linear: P(v - m) = Pv - Pm, so it costs nothing extra), while the Hamming filter
+  // uses the plain sketch, whose distance estimates the plain cosine the threshold is about.
+  const meanProjection = new Float64Array(PROJECTIONS);
+  const projection = new Float64Array(PROJECTIONS);
+  const FILTER_WORDS = FILTER_BITS / 32;
+  const plain = new Uint32Array(size * FILTER_WORDS);
+  const centered = new Uint32Array(size * 2);
+  /** Signs of `bits` projections (minus an offset) packed into 32-bit words at target[at * words...]. */
+  const packInto = (
+    target: Uint32Array,
+    at: number,
+    values: Float64Array,
+    offset: Float64Array | null,
+    bits: number,
+  ) => {
+    const words = bits / 32;
+    for (let word = 0; word < words; word++) {
+      let packed = 0;
+      for (let bit = 0; bit < 32; bit++) {
+        const projected = values[word * 32 + bit]! - (offset ? offset[word * 32 + bit]! : 0);
+        if (projected > 0) packed |= 1 << bit;
+      }
+      target[at * words + word] = packed >>> 0;
+    }
+  };
+  const projections = new Float64Array(size * PROJECTIONS);
   vectors.forEach((vector, index) => {
-    const [high, low] = sketchOf(vector);
-    sketches[index * 2] = high;
-    sketches[index * 2 + 1] = low;
+    project(vector, nonZero[index]!, projection);
+    projections.set(projection, index * PROJECTIONS);
+    for (let bit = 0; bit < PROJECTIONS; bit++) meanProjection[bit]! += projection[bit]! / size;
   });
+  for (let index = 0; index < size; index++) {
+    const values = projections.subarray(index * PROJECTIONS, (index + 1) * PROJECTIONS);
+    packInto(plain, index, values, null, FILTER_BITS);
+    packInto(centered, index, values, meanProjection, SKETCH_BITS);
+  }
 
-  const tableCount = options.tables ?? 32;
+  const tableCount = options.tables ?? 24;
   const bitsPerTable =
     options.bitsPerTable ?? Math.min(16, Math.max(4, Math.ceil(Math.log2(Math.max(size, 1) / 32))));
-  const maxBucket = options.maxBucket ?? 128;
-  const window = options.window ?? 32;
-  const keyOf = (high: number, low: number, bits: Uint8Array) => {
+  const maxBucket = options.maxBucket ?? 64;
+  const window = options.window ?? 16;
+  /** A sketch source: packed words per item (2 for the centered sketch, 4 for the plain one, of which 64 bits used). */
+  type Source = { words: Uint32Array; stride: number };
+  const sources: Source[] = [
+    { words: centered, stride: 2 },
+    { words: plain, stride: FILTER_WORDS },
+  ];
+  const bitOf = (source: Source, at: number, bit: number) =>
+    (source.words[at * source.stride + (bit >>> 5)]! >>> (bit & 31)) & 1;
+  /** Bits `from..to` (at most 52) of a sketch in a table's bit order, as a number. */
+  const bitsAsNumber = (source: Source, at: number, permutation: Uint8Array, from: number, to: number) => {
     let key = 0;
-    for (let index = 0; index < bits.length; index++) {
-      const bit = bits[index]!;
-      const word = bit < 32 ? high : low;
-      key = (key << 1) | ((word >>> (bit & 31)) & 1);
-    }
+    for (let position = from; position < to; position++)
+      key = key * 2 + bitOf(source, at, permutation[position]!);
     return key;
   };
-  // Each table: its bit positions, and its members grouped by key with a counting sort (bucket k is
-  // order[start[k]..start[k+1]]), which is faster and smaller than a Map of arrays.
-  const tables = Array.from({ length: tableCount }, () => {
+  const sortBits = Math.min(SKETCH_BITS, bitsPerTable + 52);
+  // Each table: a random order of 64 sketch bits; the first bits form the bucket key, the next ones the sort key
+  // inside a bucket, so a crowded bucket is compared only between neighbours in that order (which share long
+  // prefixes). Tables alternate between the centered sketch (spreads a library whose entries all look alike) and the
+  // plain one (keeps a tight cluster together, where centering leaves only noise). Members are grouped by key with a
+  // counting sort (bucket k is order[start[k]..start[k+1]]), then each crowded bucket is sorted.
+  const tables = Array.from({ length: tableCount }, (_, tableIndex) => {
+    const source = sources[tableIndex % 2]!;
     const positions = Array.from({ length: SKETCH_BITS }, (_, index) => index);
     for (let index = positions.length - 1; index > 0; index--) {
       const swap = Math.floor(random() * (index + 1));
       [positions[index], positions[swap]] = [positions[swap]!, positions[index]!];
     }
-    const bits = Uint8Array.from(positions.slice(0, bitsPerTable));
+    const permutation = Uint8Array.from(positions);
     const buckets = 1 << bitsPerTable;
     const keys = new Uint32Array(size);
     const start = new Uint32Array(buckets + 1);
     for (let index = 0; index < size; index++) {
-      keys[index] = keyOf(sketches[index * 2]!, sketches[index * 2 + 1]!, bits);
-      start[keys[index]! + 1]!++;
+      const key = bitsAsNumber(source, index, permutation, 0, bitsPerTable);
+      keys[index] = key;
+      start[key + 1]!++;
     }
     for (let key = 0; key < buckets; key++) start[key + 1]! += start[key]!;
     const fill = start.slice(0, buckets);
     const order = new Uint32Array(size);
     for (let index = 0; index < size; index++) order[fill[keys[index]!]!++] = index;
-    return { bits, start, order };
+    const sortKeys = new Float64Array(size);
+    for (let key = 0; key < buckets; key++) {
+      const from = start[key]!;
+      const to = start[key + 1]!;
+      if (to - from <= maxBucket) continue;
+      for (let position = from; position < to; position++) {
+        const index = order[position]!;
+        sortKeys[index] = bitsAsNumber(source, index, permutation, bitsPerTable, sortBits);
+      }
+      order.subarray(from, to).sort((x, y) => sortKeys[x]! - sortKeys[y]! || x - y);
+    }
+    const placeOf = new Uint32Array(size);
+    for (let position = 0; position < size; position++) placeOf[order[position]!] = position;
+    return { source: tableIndex % 2, permutation, start, order, sortKeys, keys, positions: placeOf };
   });
 
-  const dot = (a: Float32Array, b: ArrayLike<number>) => {
+  const dotWith = (a: number, b: ArrayLike<number>) => {
+    const vector = vectors[a]!;
+    const list = nonZero[a];
     let sum = 0;
-    for (let d = 0; d < dimensions; d++) sum += a[d]! * b[d]!;
+    if (list) for (let at = 0; at < list.length; at++) sum += vector[list[at]!]! * b[list[at]!]!;
+    else for (let d = 0; d < dimensions; d++) sum += vector[d]! * b[d]!;
     return sum;
   };
-  const hamming = (a: number, b: number) =>
-    popcount(sketches[a * 2]! ^ sketches[b * 2]!) + popcount(sketches[a * 2 + 1]! ^ sketches[b * 2 + 1]!);
-  /** Hamming distance above which two sketches are almost surely less similar than the threshold (2.5 sd slack). */
+  const dot = (a: number, b: number) => {
+    const listA = nonZero[a];
+    const listB = nonZero[b];
+    if (listA && (!listB || listA.length <= listB.length)) return dotWith(a, vectors[b]!);
+    return dotWith(b, vectors[a]!);
+  };
+  const hamming = (a: number, b: number) => {
+    let distance = 0;
+    for (let word = 0; word < FILTER_WORDS; word++)
+      distance += popcount(plain[a * FILTER_WORDS + word]! ^ plain[b * FILTER_WORDS + word]!);
+    return distance;
+  };
+  /**
+   * Hamming distance above which a pair is very likely less similar than the threshold: the expected distance at
+   * the threshold angle plus 2 standard deviations, so a pair exactly at the threshold passes 98% of the time and a
+   * more similar one almost always.
+   */
   const maxHamming = (threshold: number) => {
     const angle = Math.acos(Math.min(1, Math.max(-1, threshold))) / Math.PI;
-    return Math.ceil(SKETCH_BITS * angle + 2.5 * Math.sqrt(SKETCH_BITS * angle * (1 - angle)) + 1);
+    return Math.ceil(FILTER_BITS * angle + 2 * Math.sqrt(FILTER_BITS * angle * (1 - angle)));
   };
-  const compareSketch = (a: number, b: number) =>
-    sketches[a * 2]! - sketches[b * 2]! || sketches[a * 2 + 1]! - sketches[b * 2 + 1]!;
 
   return {
     size,
     dimensions,
-    similarity: (a, b) => dot(vectors[a]!, vectors[b]!),
-    pairs({ threshold, accept, maxPerItem }) {
+    similarity: (a, b) => dot(a, b),
+    pairs({ threshold, accept, maxPerItem, counters }) {
       const limit = maxHamming(threshold);
-      const seen = new Set<number>();
+      let candidates = 0;
+      let compared = 0;
       const found: SimilarPair[] = [];
-      const consider = (x: number, y: number) => {
-        const a = Math.min(x, y);
-        const b = Math.max(x, y);
-        if (hamming(a, b) > limit) return;
-        const key = a * size + b;
-        if (seen.has(key)) return;
-        seen.add(key);
-        if (accept && !accept(a, b)) return;
-        const similarity = dot(vectors[a]!, vectors[b]!);
-        if (similarity >= threshold) found.push({ a, b, similarity });
-      };
-      for (const table of tables) {
-        const buckets = table.start.length - 1;
-        for (let key = 0; key < buckets; key++) {
-          const from = table.start[key]!;
-          const to = table.start[key + 1]!;
-          const count = to - from;
-          if (count < 2) continue;
-          if (count <= maxBucket) {
-            for (let i = from; i < to; i++)
-              for (let j = i + 1; j < to; j++) consider(table.order[i]!, table.order[j]!);
-          } else {
-            // A crowded bucket (many near-identical texts): sorted by full sketch, neighbours share long prefixes.
-            const members = Array.from(table.order.subarray(from, to)).sort(compareSketch);
-            for (let i = 0; i < members.length; i++)
-              for (let j = i + 1; j < Math.min(members.length, i + 1 + window); j++)
-                consider(members[i]!, members[j]!);
+      // marks[j] === i: j was already seen as a partner of i (dedupe across tables without a Set of pairs).
+      const marks = new Int32Array(size).fill(-1);
+      // Each pair is examined once per table, from its smaller index: all of a small bucket, or a window around the
+      // item in a crowded (sorted) bucket.
+      for (let i = 0; i < size; i++) {
+        for (const table of tables) {
+          const key = table.keys[i]!;
+          let from = table.start[key]!;
+          let to = table.start[key + 1]!;
+          if (to - from > maxBucket) {
+            const position = table.positions[i]!;
+            from = Math.max(from, position - window);
+            to = Math.min(to, position + window + 1);
+          }
+          for (let position = from; position < to; position++) {
+            const j = table.order[position]!;
+            if (j <= i) continue;
+            candidates++;
+            if (marks[j] === i) continue;
+            marks[j] = i;
+            if (hamming(i, j) > limit) continue;
+            if (accept && !accept(i, j)) continue;
+            compared++;
+            const similarity = dot(i, j);
+            if (similarity >= threshold) found.push({ a: i, b: j, similarity });
           }
         }
+      }
+      if (counters) {
+        counters.candidates = candidates;
+        counters.compared = compared;
       }
       if (maxPerItem === undefined)
         return found.sort((x, y) => y.similarity - x.similarity || x.a - y.a || x.b - y.b);
@@ -223,12 +310,11 @@ export function createSimilarityIndex(
     neighbours(query, { k, threshold = -1, accept }) {
       const self = typeof query === "number" ? query : -1;
       let vector: ArrayLike<number>;
-      let high: number;
-      let low: number;
+      let querySources = sources;
+      let at = 0;
       if (typeof query === "number") {
         vector = vectors[query]!;
-        high = sketches[query * 2]!;
-        low = sketches[query * 2 + 1]!;
+        at = query;
       } else {
         const normalised = Float32Array.from(query);
         let norm = 0;
@@ -236,22 +322,46 @@ export function createSimilarityIndex(
         norm = Math.sqrt(norm);
         if (norm > 0) for (let d = 0; d < dimensions; d++) normalised[d]! /= norm;
         vector = normalised;
-        [high, low] = sketchOf(normalised);
+        const values = new Float64Array(PROJECTIONS);
+        project(normalised, null, values);
+        const queryCentered = new Uint32Array(2);
+        const queryPlain = new Uint32Array(FILTER_WORDS);
+        packInto(queryCentered, 0, values, meanProjection, SKETCH_BITS);
+        packInto(queryPlain, 0, values, null, FILTER_BITS);
+        querySources = [
+          { words: queryCentered, stride: 2 },
+          { words: queryPlain, stride: FILTER_WORDS },
+        ];
       }
       const seen = new Set<number>();
       const found: { index: number; similarity: number }[] = [];
+      const visit = (index: number) => {
+        if (index === self || seen.has(index)) return;
+        seen.add(index);
+        if (accept && !accept(index)) return;
+        const similarity = dotWith(index, vector);
+        if (similarity >= threshold) found.push({ index, similarity });
+      };
       for (const table of tables) {
-        const key = keyOf(high, low, table.bits);
+        const sketch = querySources[table.source]!;
+        const key = bitsAsNumber(sketch, at, table.permutation, 0, bitsPerTable);
         const from = table.start[key]!;
         const to = table.start[key + 1]!;
-        for (let position = from; position < to; position++) {
-          const index = table.order[position]!;
-          if (index === self || seen.has(index)) continue;
-          seen.add(index);
-          if (accept && !accept(index)) continue;
-          const similarity = dot(vectors[index]!, vector);
-          if (similarity >= threshold) found.push({ index, similarity });
+        if (to - from <= maxBucket) {
+          for (let position = from; position < to; position++) visit(table.order[position]!);
+          continue;
         }
+        // Crowded bucket: binary search the query's place in the bucket's order and visit a window around it.
+        const target = bitsAsNumber(sketch, at, table.permutation, bitsPerTable, sortBits);
+        let low = from;
+        let high = to;
+        while (low < high) {
+          const middle = (low + high) >>> 1;
+          if (table.sortKeys[table.order[middle]!]! < target) low = middle + 1;
+          else high = middle;
+        }
+        for (let position = Math.max(from, low - window); position < Math.min(to, low + window); position++)
+          visit(table.order[position]!);
       }
       return found.sort((x, y) => y.similarity - x.similarity || x.index - y.index).slice(0, k);
     },
