@@ -37,6 +37,12 @@ export class AccountedChatOpenAI extends ChatOpenAI {
     return new AccountedChatOpenAI(this.#fields, this.#hooks, { ...this.defaultOptions, ...config });
   }
 
+  // LangChain builds cache keys and `serialize()` from these, and they include the client config: drop the key.
+  override _identifyingParams(): ReturnType<ChatOpenAI["_identifyingParams"]> {
+    const { apiKey: _apiKey, ...rest } = super._identifyingParams();
+    return rest;
+  }
+
   // Providers other than OpenAI only speak Chat Completions; never switch to the Responses API by model name.
   protected override _useResponsesApi(): boolean {
     return false;

@@ -698,9 +698,19 @@ describe("secrets", () => {
         expect(text).not.toContain("SECRET");
       }
     }
-    const everything = [...logged, JSON.stringify(models.usage.records), JSON.stringify(models.config)].join(
-      "\n",
-    );
+    // What LangChain may store or trace about a model: cache keys, serialized forms.
+    const chat = models.chat("actor");
+    const described = [
+      JSON.stringify(chat.toJSON()),
+      JSON.stringify(chat.serialize()),
+      chat._getSerializedCacheKeyParametersForCall({} as never),
+    ];
+    const everything = [
+      ...logged,
+      ...described,
+      JSON.stringify(models.usage.records),
+      JSON.stringify(models.config),
+    ].join("\n");
     expect(everything).not.toContain("SECRET");
     expect(logged.length).toBeGreaterThan(0);
   });

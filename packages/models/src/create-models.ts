@@ -173,6 +173,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
       // Never forward OpenAI organisation/project ids from the environment to another provider.
       organization: null,
       project: null,
+      adminAPIKey: null,
       logLevel: "off",
     });
     const created: RoleRuntime = { role, entry, label, apiKey, fetch, client };
@@ -273,6 +274,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
             fetch: rt.fetch,
             organization: null,
             project: null,
+            adminAPIKey: null,
             logLevel: "off",
           },
         },
