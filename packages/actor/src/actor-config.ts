@@ -52,6 +52,12 @@ export const retrievalConfigSchema = z.object({
     .nonnegative()
     .default(3)
     .describe("Entries repeated under # Most Useful Experiences (0: no repeat block)"),
+  mostUsefulMinShown: z
+    .number()
+    .int()
+    .nonnegative()
+    .default(3)
+    .describe("Rollouts an entry must have been shown in before it can count as most useful"),
 });
 export type RetrievalConfig = z.infer<typeof retrievalConfigSchema>;
 

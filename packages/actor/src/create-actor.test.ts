@@ -417,10 +417,9 @@ describe("createActor: libraries and retrieval", () => {
     const trajectory = await actor.rollout(rolloutRequest);
     const system = String(models.calls[0]!.messages[0]!.content);
     expect(system).toBe(prepared.system);
-    const block = system.slice(
-      system.indexOf("# Learned Experiences"),
-      system.indexOf("# Most Useful Experiences"),
-    );
+    const start = system.indexOf("# Learned Experiences");
+    const block = system.slice(start, system.indexOf("\n\n", start));
+    expect(system).not.toContain("# Most Useful Experiences");
     const lineIds = [...block.matchAll(/^\[(G\d+)\]\. /gm)].map((match) => match[1]);
     expect(lineIds).toEqual(trajectory.experiencesShown);
     expect(lineIds).toEqual(prepared.selection.shown.map((entry) => entry.id));

@@ -210,13 +210,15 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
       }
       if (chosen.length === 0) return { ...emptySelection(budget, n), droppedByConflictGroup };
 
-      // Repeat the entries most likely to help this task (relevance + observed usefulness, no exploration bonus),
-      // when there are enough entries for a repeat to stand out and the budget has room for it.
+      // Repeat the entries that have proven most useful (observed utility, no exploration bonus, no task
+      // similarity): the choice then depends only on the library version, so with a small library the whole system
+      // prompt is identical across tasks and stays cacheable. Entries without evidence are never "most useful".
       const mostUsefulRows: number[] = [];
       if (config.mostUsefulCount > 0 && chosen.length > config.mostUsefulCount) {
-        const useful = (row: number) =>
-          config.similarityWeight * Math.max(0, similarity[row]!) + config.utilityWeight * usefulness[row]!;
-        const byUse = [...chosen].sort((a, b) => useful(b) - useful(a) || numericId[a]! - numericId[b]!);
+        const proven = chosen.filter(
+          (row) => entries[row]!.stats.shown >= config.mostUsefulMinShown && usefulness[row]! > 0.5,
+        );
+        const byUse = proven.sort((a, b) => usefulness[b]! - usefulness[a]! || numericId[a]! - numericId[b]!);
         let extra = mostUsefulBlockOverheadTokens;
         for (const row of byUse.slice(0, config.mostUsefulCount)) {
           if (used + extra + tokens[row]! > budget) break;
