@@ -178,6 +178,19 @@ describe("createRetryingFetch", () => {
     expect(calls).toHaveLength(1);
   });
 
+  it("neither fails nor resends an answered call when recording its usage fails", async () => {
+    const errors: string[] = [];
+    const { post, calls } = make([json(200, { usage: { prompt_tokens: 1 } }), json(200, {})], {
+      onUsage: () => {
+        throw new Error("disk full");
+      },
+      logger: { error: (message) => errors.push(message) },
+    });
+    expect((await post()).status).toBe(200);
+    expect(calls).toHaveLength(1);
+    expect(errors).toEqual(["critic (m): recording usage failed: disk full"]);
+  });
+
   it("reads usage from the last SSE event that carries it", async () => {
     const events = [
       'data: {"choices":[{"delta":{"content":"a"}}]}',

@@ -96,7 +96,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
           } else {
             // Every answered call is recorded, with or without usage numbers, so call counts stay right.
             const usage = parsed?.success && isObject(parsed.value) ? parsed.value.usage : undefined;
-            options.onUsage?.(usage, { path: url.pathname, latencyMs: options.now() - startedAt });
+            reportUsage(usage, url.pathname, options.now() - startedAt);
             return rebuild(response, body, attempt);
           }
         } else if (isLast || !shouldRetry(response, body)) {
@@ -136,6 +136,20 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
     }
   };
 
+  // The call was answered and paid for: a failing usage listener (a store write) must neither fail it nor, worse,
+  // make it look like a network fault and send it again.
+  function reportUsage(usage: unknown, path: string, latencyMs: number): void {
+    try {
+      options.onUsage?.(usage, { path, latencyMs });
+    } catch (error) {
+      options.logger?.error?.(
+        redactSecrets(
+          `${options.label}: recording usage failed: ${error instanceof Error ? error.message : String(error)}`,
+        ),
+      );
+    }
+  }
+
   function withStreamUsage(response: Response, path: string, attempt: number, done: () => void): Response {
     const decoder = new TextDecoder();
     let pending = "";
@@ -160,7 +174,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
         flush() {
           readLines(`${decoder.decode()}\n`);
           done();
-          options.onUsage?.(usage, { path, latencyMs: options.now() - startedAt });
+          reportUsage(usage, path, options.now() - startedAt);
         },
       }),
     );

@@ -160,11 +160,12 @@ export async function runStructured<T>(
   );
 }
 
+/** The JSON Schema a model is shown: the schema's INPUT side (what the model writes, before defaults and transforms). */
 export function toJsonSchema(schema: z.ZodType): Record<string, unknown> {
-  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, { unrepresentable: "any" }) as Record<
-    string,
-    unknown
-  >;
+  const { $schema: _ignored, ...rest } = z.toJSONSchema(schema, {
+    io: "input",
+    unrepresentable: "any",
+  }) as Record<string, unknown>;
   return rest;
 }
 
