@@ -77,22 +77,23 @@ interface VersionRow {
   created_at: string;
 }
 
-interface EntryRow {
-  row_id: number;
-  ordinal: number;
-  text: string;
-  status: Experience["status"];
-  scope: string | null;
-  conflict_group: string | null;
-  provenance: string;
-  history: string;
-  created_at: string;
-  updated_at: string;
-  shown: number | null;
-  success: number | null;
-  sum_delta: number | null;
-  last_used_version: number | null;
-}
+/** Entry rows are read as arrays (better-sqlite3 "raw" mode): several times faster than objects on 10k rows. */
+type EntryRow = [
+  rowId: number,
+  ordinal: number,
+  text: string,
+  status: Experience["status"],
+  scope: string | null,
+  conflictGroup: string | null,
+  provenance: string,
+  history: string,
+  createdAt: string,
+  updatedAt: string,
+  shown: number | null,
+  success: number | null,
+  sumDelta: number | null,
+  lastUsedVersion: number | null,
+];
 
 const entryColumns = `r.row_id, r.ordinal, r.text, r.status, r.scope, r.conflict_group, r.provenance, r.history,
   r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version`;
@@ -760,6 +761,16 @@ export class SqliteStore extends BaseStore {
     return statement;
   }
 
+  private entryStmt(where: string): Database.Statement {
+    const sql = `SELECT ${entryColumns} ${entryJoin} WHERE ${where} ORDER BY v.ordinal`;
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql).raw(true);
+      this.statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   private write<T>(fn: () => T): T {
     try {
       return this.db.transaction(fn).immediate();
@@ -814,19 +825,16 @@ export class SqliteStore extends BaseStore {
   }
 
   private snapshot(domain: string, version: number): LibrarySnapshot {
-    const rows = this.stmt(
-      `SELECT ${entryColumns} ${entryJoin} WHERE v.domain = ? AND v.version = ? ORDER BY v.ordinal`,
-    ).all(domain, version) as EntryRow[];
+    const rows = this.entryStmt("v.domain = ? AND v.version = ?").all(domain, version) as EntryRow[];
     return { domain, version, experiences: rows.map((row) => toExperience(domain, row)) };
   }
 
   private loadEntries(domain: string, version: number, ids: readonly string[]): Map<string, Experience> {
     if (ids.length === 0) return new Map();
-    const rows = this.stmt(
-      `SELECT ${entryColumns} ${entryJoin}
-       WHERE v.domain = ? AND v.version = ? AND v.ordinal IN (SELECT value FROM json_each(?))`,
+    const rows = this.entryStmt(
+      "v.domain = ? AND v.version = ? AND v.ordinal IN (SELECT value FROM json_each(?))",
     ).all(domain, version, JSON.stringify(ids.map(experienceOrdinal))) as EntryRow[];
-    return new Map(rows.map((row) => [experienceId(row.ordinal), toExperience(domain, row)]));
+    return new Map(rows.map((row) => [experienceId(row[1]), toExperience(domain, row)]));
   }
 
   private insertVersion(v: {
@@ -910,26 +918,20 @@ export class SqliteStore extends BaseStore {
 }
 
 function toExperience(domain: string, row: EntryRow): Experience {
-  const where = `experience_rows row ${row.row_id}`;
+  const [rowId, ordinal, text, status, scope, conflictGroup, provenance, history, createdAt, updatedAt] = row;
+  const where = `experience_rows row ${rowId}`;
   return {
-    id: experienceId(row.ordinal),
+    id: experienceId(ordinal),
     domain,
-    text: row.text,
-    status: row.status,
-    ...(row.scope !== null
-      ? { scope: readStoredJson<Experience["scope"]>(row.scope, `${where} scope`) }
-      : {}),
-    ...(row.conflict_group !== null ? { conflictGroup: row.conflict_group } : {}),
-    stats: {
-      shown: row.shown ?? 0,
-      success: row.success ?? 0,
-      sumDelta: row.sum_delta ?? 0,
-      lastUsedVersion: row.last_used_version,
-    },
-    provenance: readStoredJson(row.provenance, `${where} provenance`),
-    history: readStoredJson(row.history, `${where} history`),
-    createdAt: row.created_at,
-    updatedAt: row.updated_at,
+    text,
+    status,
+    ...(scope !== null ? { scope: readStoredJson<Experience["scope"]>(scope, `${where} scope`) } : {}),
+    ...(conflictGroup !== null ? { conflictGroup } : {}),
+    stats: { shown: row[10] ?? 0, success: row[11] ?? 0, sumDelta: row[12] ?? 0, lastUsedVersion: row[13] },
+    provenance: readStoredJson(provenance, `${where} provenance`),
+    history: readStoredJson(history, `${where} history`),
+    createdAt,
+    updatedAt,
   };
 }
 
