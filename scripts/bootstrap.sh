@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PNPM_VERSION=12.4.2
-SYSTEM_PACKAGES=(nats-server bubblewrap python3-sympy chromium util-linux)
+SYSTEM_PACKAGES=(nats-server bubblewrap python3-sympy python3-numpy chromium util-linux)
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
 
