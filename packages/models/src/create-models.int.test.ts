@@ -330,6 +330,22 @@ describe("chat (LangChain ChatOpenAI over HTTP)", () => {
     ]);
   });
 
+  it("ends a stream that stalls, with a clear error, after one deadline of silence", async () => {
+    await using server = await startScriptedOpenAIServer();
+    const { models } = setup(server, { timeoutMs: 200 });
+    server.reply({ kind: "stall-stream" });
+    const chunks: string[] = [];
+    const error = await (async () => {
+      for await (const chunk of await models.chat("actor").stream("hello"))
+        chunks.push(String(chunk.content));
+    })().catch((e) => e);
+    expect(chunks.join("")).toBe("par");
+    expect(TfgrpoError.hasCode(error, "model_error")).toBe(true);
+    expect(error.message).toContain("actor (cheap-model): stream stalled: no data for 200 ms");
+    expect(server.requests).toHaveLength(1);
+    expect(models.usage.total.calls).toBe(0);
+  });
+
   it("collects one piece of work's usage across clients with track()", async () => {
     await using server = await startScriptedOpenAIServer({
       defaultUsage: { promptTokens: 100, completionTokens: 10 },

@@ -79,11 +79,16 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
         const response = await options.fetch(input, { ...init, signal: controller.signal });
         const contentType = response.headers.get("content-type") ?? "";
         if (response.ok && contentType.includes("text/event-stream") && response.body) {
-          // A stream is handed over as it comes; its usage is read from the events as they pass.
+          // A stream is handed over as it comes (it cannot be retried once read from); its usage is read from the
+          // events as they pass, and the deadline becomes one per gap between chunks.
           clearTimeout(timer);
           keepRelay = true;
-          return withStreamUsage(response, url.pathname, attempt, () => {
-            callerSignal?.removeEventListener("abort", relayAbort);
+          return withStreamUsage(response, {
+            path: url.pathname,
+            attempt,
+            startedAt,
+            stall: () => controller.abort(new Error(`stream stalled: no data for ${options.timeoutMs} ms`)),
+            done: () => callerSignal?.removeEventListener("abort", relayAbort),
           });
         }
         const body = await response.text();
@@ -150,11 +155,21 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
     }
   }
 
-  function withStreamUsage(response: Response, path: string, attempt: number, done: () => void): Response {
+  function withStreamUsage(
+    response: Response,
+    stream: { path: string; attempt: number; startedAt: number; stall: () => void; done: () => void },
+  ): Response {
     const decoder = new TextDecoder();
     let pending = "";
     let usage: unknown;
-    const startedAt = options.now();
+    let idle: ReturnType<typeof setTimeout> | undefined;
+    const watch = () => {
+      clearTimeout(idle);
+      idle = setTimeout(stream.stall, options.timeoutMs);
+      // Never keep a process alive for a stream its reader has walked away from.
+      idle.unref?.();
+    };
+    watch();
     const readLines = (text: string) => {
       pending += text;
       const lines = pending.split("\n");
@@ -168,20 +183,22 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
     const body = response.body?.pipeThrough(
       new TransformStream<Uint8Array, Uint8Array>({
         transform(chunk, controller) {
+          watch();
           readLines(decoder.decode(chunk, { stream: true }));
           controller.enqueue(chunk);
         },
         flush() {
+          clearTimeout(idle);
           readLines(`${decoder.decode()}\n`);
-          done();
-          reportUsage(usage, path, options.now() - startedAt);
+          stream.done();
+          reportUsage(usage, stream.path, options.now() - stream.startedAt);
         },
       }),
     );
     return new Response(body ?? null, {
       status: response.status,
       statusText: response.statusText,
-      headers: withAttempts(response.headers, attempt),
+      headers: withAttempts(response.headers, stream.attempt),
     });
   }
 }

@@ -47,6 +47,8 @@ export type ScriptedReply =
   | { kind: "drop" }
   /** Sends the headers and half of a chat completion, then destroys the socket. */
   | { kind: "drop-mid-body"; content?: string }
+  /** Starts an SSE stream, sends one chunk, then goes silent (a stalled stream). */
+  | { kind: "stall-stream" }
   /** Waits, then does `then`. */
   | { kind: "delay"; ms: number; reply: ScriptedReply };
 
@@ -137,6 +139,12 @@ export async function startScriptedOpenAIServer(
         if (request.socket.destroyed) return;
         return perform(reply.reply, recorded, request, response);
       case "hang":
+        return;
+      case "stall-stream":
+        response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        response.write(
+          `data: ${JSON.stringify({ id: "stalled", object: "chat.completion.chunk", created: 1_700_000_000, model: recorded.body?.model ?? "scripted", choices: [{ index: 0, delta: { role: "assistant", content: "par" }, finish_reason: null }] })}\n\n`,
+        );
         return;
       case "drop":
         request.socket.destroy();
