@@ -547,7 +547,10 @@ export function createCurator(options: CreateCuratorOptions): Curator {
       logger.info("gate", { domain: input.domain, version: input.candidateVersion, decision: full.decision });
       return full;
     } catch (error) {
-      if (state !== "committed" || !TfgrpoError.hasCode(error, "conflict")) throw error;
+      // Only a stale parent is turned into a rejection; a version already decided stays an error for the caller.
+      const staleParent =
+        TfgrpoError.hasCode(error, "conflict") && error.details !== undefined && "head" in error.details;
+      if (state !== "committed" || !staleParent) throw error;
       // Another version was committed since this one was proposed: its comparison is stale, so it is not committed.
       const stale: GateDecision = {
         ...full,
