@@ -10,7 +10,7 @@ import { SqliteStore } from "../src/index.js";
 
 const libraryEntries = 10_000;
 const opsPerApply = 1_000;
-const rounds = 5;
+const rounds = 7;
 
 interface Row {
   backend: string;
@@ -18,7 +18,14 @@ interface Row {
   medianMs: number;
   minMs: number;
   maxMs: number;
+  /** Median CPU time of this process: steadier than wall time on a busy machine. */
+  cpuMs: number;
   note: string;
+}
+
+interface Sample {
+  ms: number;
+  cpuMs: number;
 }
 
 /** 400 adds, 300 modifies (text or status), 200 deletes, 100 two-source merges: all on distinct live entries. */
@@ -41,14 +48,29 @@ function mixedOps(liveIds: string[], round: number): Operation[] {
   return ops;
 }
 
-function time<T>(fn: () => Promise<T>): Promise<[T, number]> {
+async function time<T>(fn: () => Promise<T>): Promise<[T, Sample]> {
   const start = performance.now();
-  return fn().then((value) => [value, performance.now() - start]);
+  const cpu = process.cpuUsage();
+  const value = await fn();
+  const used = process.cpuUsage(cpu);
+  return [value, { ms: performance.now() - start, cpuMs: (used.user + used.system) / 1000 }];
 }
 
-function stats(samples: number[]): { median: number; min: number; max: number } {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return { median: sorted[Math.floor(sorted.length / 2)]!, min: sorted[0]!, max: sorted.at(-1)! };
+function median(values: number[]): number {
+  return [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+}
+
+function summarize(backend: string, name: string, samples: Sample[], note: string): Row {
+  const ms = samples.map((s) => s.ms);
+  return {
+    backend,
+    case: name,
+    medianMs: median(ms),
+    minMs: Math.min(...ms),
+    maxMs: Math.max(...ms),
+    cpuMs: median(samples.map((s) => s.cpuMs)),
+    note,
+  };
 }
 
 async function benchBackend(backend: string, file: string): Promise<Row[]> {
@@ -62,21 +84,14 @@ async function benchBackend(backend: string, file: string): Promise<Row[]> {
     status: i % 3 === 0 ? "candidate" : "active",
     reason: "bench seed",
   }));
-  const [, seedMs] = await time(() =>
+  const [, seedSample] = await time(() =>
     store.applyOperations("bench", seed, { parent: null, state: "committed" }),
   );
-  rows.push({
-    backend,
-    case: `build: ${libraryEntries} adds`,
-    medianMs: seedMs,
-    minMs: seedMs,
-    maxMs: seedMs,
-    note: "1 run",
-  });
+  rows.push(summarize(backend, `build: ${libraryEntries} adds`, [seedSample], "1 run"));
 
-  const applyMs: number[] = [];
-  const headMs: number[] = [];
-  const oldMs: number[] = [];
+  const apply: Sample[] = [];
+  const readHead: Sample[] = [];
+  const readOld: Sample[] = [];
   const heapMb: number[] = [];
   for (let round = 0; round < rounds; round++) {
     const head = (await store.getHead("bench"))!;
@@ -84,46 +99,64 @@ async function benchBackend(backend: string, file: string): Promise<Row[]> {
     const ops = mixedOps(live, round);
     globalThis.gc?.();
     const heapBefore = process.memoryUsage().heapUsed;
-    const [, ms] = await time(() =>
+    const [, applied] = await time(() =>
       store.applyOperations("bench", ops, { parent: head.version, state: "committed" }),
     );
-    applyMs.push(ms);
-    const [snapshot, readMs] = await time(async () => (await store.getHead("bench"))!);
-    headMs.push(readMs);
+    apply.push(applied);
+    const [snapshot, read] = await time(async () => (await store.getHead("bench"))!);
+    readHead.push(read);
     heapMb.push((process.memoryUsage().heapUsed - heapBefore) / 2 ** 20);
     if (snapshot.experiences.length !== libraryEntries + (round + 1) * 500) {
       throw new Error(`unexpected entry count ${snapshot.experiences.length}`);
     }
-    const [, oldReadMs] = await time(() => store.getVersion("bench", 1));
-    oldMs.push(oldReadMs);
+    readOld.push((await time(() => store.getVersion("bench", 1)))[1]);
   }
-  const a = stats(applyMs);
-  const h = stats(headMs);
-  const o = stats(oldMs);
-  rows.push({
-    backend,
-    case: `apply ${opsPerApply} mixed ops`,
-    medianMs: a.median,
-    minMs: a.min,
-    maxMs: a.max,
-    note: `${rounds} runs; 400 add, 300 modify, 200 delete, 100 merge`,
-  });
-  rows.push({
-    backend,
-    case: "read head back",
-    medianMs: h.median,
-    minMs: h.min,
-    maxMs: h.max,
-    note: `${libraryEntries + 500}-${libraryEntries + rounds * 500} entries; heap +${stats(heapMb).median.toFixed(1)} MB (apply+read)`,
-  });
-  rows.push({
-    backend,
-    case: "read v1 (old version)",
-    medianMs: o.median,
-    minMs: o.min,
-    maxMs: o.max,
-    note: `${libraryEntries} entries`,
-  });
+  rows.push(
+    summarize(
+      backend,
+      `apply ${opsPerApply} mixed ops`,
+      apply,
+      `${rounds} runs; 400 add, 300 modify, 200 delete, 100 merge`,
+    ),
+  );
+  rows.push(
+    summarize(
+      backend,
+      "read head back",
+      readHead,
+      `${libraryEntries + 500}-${libraryEntries + rounds * 500} entries; heap +${median(heapMb).toFixed(1)} MB (apply+read)`,
+    ),
+  );
+  rows.push(summarize(backend, "read v1 (old version)", readOld, `${libraryEntries} entries`));
+
+  // The size real runs have (the reference libraries hold 27 and 46 entries): a consolidation step on 200 entries.
+  const small: Operation[] = Array.from({ length: 200 }, (_, i) => ({
+    op: "add",
+    text: `Small rule ${i}.`,
+    reason: "seed",
+  }));
+  let parent = (await store.applyOperations("small", small, { parent: null, state: "committed" })).version
+    .version;
+  const smallApply: Sample[] = [];
+  const smallRead: Sample[] = [];
+  for (let round = 0; round < 20; round++) {
+    const ops: Operation[] = [
+      { op: "add", text: `New in round ${round}.`, reason: "r" },
+      { op: "modify", id: `G${round}`, text: `Rewritten ${round}.`, reason: "r" },
+      { op: "delete", id: `G${round + 50}`, reason: "r" },
+      { op: "merge", ids: [`G${round + 100}`, `G${round + 150}`], text: `Merged ${round}.`, reason: "r" },
+    ];
+    const [result, sample] = await time(() =>
+      store.applyOperations("small", ops, { parent, state: "committed" }),
+    );
+    parent = result.version.version;
+    smallApply.push(sample);
+    smallRead.push((await time(() => store.getHead("small")))[1]);
+  }
+  rows.push(
+    summarize(backend, "apply 4 ops, 200 entries", smallApply, "20 runs; add, modify, delete, merge"),
+  );
+  rows.push(summarize(backend, "read head, 200 entries", smallRead, "20 runs"));
   await store.close();
   return rows;
 }
@@ -136,19 +169,20 @@ try {
     ...(await benchBackend("sqlite :memory:", ":memory:")),
   ];
   const size = statSync(file).size + (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0);
-  const header = ["backend", "case", "median ms", "min ms", "max ms", "note"];
+  const header = ["backend", "case", "median ms", "min ms", "max ms", "cpu ms", "note"];
   const cells = rows.map((r) => [
     r.backend,
     r.case,
     r.medianMs.toFixed(1),
     r.minMs.toFixed(1),
     r.maxMs.toFixed(1),
+    r.cpuMs.toFixed(1),
     r.note,
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const line = (values: string[]) =>
     values
-      .map((v, i) => (i >= 2 && i <= 4 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
+      .map((v, i) => (i >= 2 && i <= 5 ? v.padStart(widths[i]!) : v.padEnd(widths[i]!)))
       .join("  ")
       .trimEnd();
   console.log(
