@@ -2,10 +2,13 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { Command } from "commander";
 import { registerDemoCommand } from "./commands/demo.js";
+import { registerEvalCommand } from "./commands/eval.js";
+import { registerLearnCommand } from "./commands/learn.js";
 import { registerLibraryCommand } from "./commands/library.js";
+import { registerReportCommand } from "./commands/report.js";
 import { registerRewardCommand } from "./commands/reward.js";
-import { registerToolCommand } from "./commands/tool.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerToolCommand } from "./commands/tool.js";
 
 const program = new Command()
   .name("tfgrpo")
@@ -14,6 +17,9 @@ const program = new Command()
   .configureHelp({ sortSubcommands: true });
 
 registerDemoCommand(program);
+registerLearnCommand(program);
+registerEvalCommand(program);
+registerReportCommand(program);
 registerLibraryCommand(program);
 registerRewardCommand(program);
 registerToolCommand(program);

@@ -1,0 +1,137 @@
+import path from "node:path";
+import { loadDataset } from "@tfgrpo/protocol";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { createProgress } from "../cli-output/progress.js";
+import { renderEvaluationTable } from "../learn/render-evaluation-table.js";
+import { resolveLibraries, runEvaluation } from "../learn/run-evaluation.js";
+import { createRuntime } from "../runtime/create-runtime.js";
+import { startSimWorld } from "../runtime/start-sim-world.js";
+import { newRunId, nonNegativeInteger, positiveInteger, temperature } from "./learn.js";
+import { resolveDatabase } from "./library.js";
+
+export interface EvalCommandOptions {
+  domain: string;
+  library: string[];
+  data: string;
+  k: number;
+  config?: string;
+  nats?: string;
+  concurrency: number;
+  seed: number;
+  temperature: number;
+  db?: string;
+  mode: "tools" | "direct";
+  localRoles: string;
+  sim?: boolean;
+  runId?: string;
+}
+
+/** Evaluates one or more libraries side by side on the same tasks and seeds, and prints the table. */
+export async function evaluate(
+  options: EvalCommandOptions,
+  output = { stderr: process.stderr, stdout: process.stdout },
+) {
+  const log = (line: string) => output.stderr.write(`${line}\n`);
+  if (options.library.length === 0)
+    throw new InvalidArgumentError("eval needs at least one --library (e.g. none, math@head)");
+  const tasks = await loadDataset(options.data, { domain: options.domain, requireAnswer: true });
+  const sim = options.sim ? await startSimWorld({ seed: options.seed }) : null;
+  try {
+    const config = options.config ?? sim?.config;
+    if (!config) throw new InvalidArgumentError("eval needs --config models.yaml (or --sim)");
+    await using runtime = await createRuntime({
+      db: resolveDatabase(options),
+      ...(options.nats ? { nats: options.nats } : {}),
+      config,
+      localRoles: options.localRoles
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean),
+      concurrency: options.concurrency,
+      log,
+    });
+    const libraries = await resolveLibraries(runtime.store, options.domain, options.library);
+    const runId = options.runId ?? newRunId("eval");
+    const simulated = Boolean(sim) || /sim/.test(path.basename(config));
+    await runtime.store.createRun({
+      id: runId,
+      kind: "eval",
+      domain: options.domain,
+      status: "running",
+      config: {
+        libraries: libraries.map((l) => l.label),
+        data: path.resolve(options.data),
+        k: options.k,
+        seed: options.seed,
+        simulated,
+      },
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+    });
+    const bar = createProgress({
+      label: "eval rollouts",
+      total: tasks.length * libraries.length * options.k,
+      stream: output.stderr,
+    });
+    const evaluation = await runEvaluation({
+      bus: runtime.bus,
+      store: runtime.store,
+      runId,
+      evaluationId: "eval",
+      title: `Evaluation on ${path.basename(options.data)}${simulated ? " (SIMULATED)" : ""}`,
+      data: path.resolve(options.data),
+      tasks,
+      libraries,
+      k: options.k,
+      temperature: options.temperature,
+      seed: options.seed,
+      concurrency: options.concurrency,
+      mode: options.mode,
+      onProgress: (done, total) => {
+        bar.setTotal(total);
+        bar.update(done);
+      },
+    });
+    bar.done();
+    await runtime.store.updateRun(runId, { status: "finished", finishedAt: new Date().toISOString() });
+    output.stdout.write(`\n${evaluation.title} — run ${runId}, ${tasks.length} tasks, k=${options.k}\n`);
+    output.stdout.write(`${renderEvaluationTable(evaluation)}\n`);
+    return evaluation;
+  } finally {
+    await sim?.close();
+  }
+}
+
+export function registerEvalCommand(program: Command): void {
+  program
+    .command("eval")
+    .description(
+      "Evaluate libraries side by side (Mean@k, Pass@k with 95% CIs, tool calls, turns, adherence, cost)",
+    )
+    .requiredOption("--domain <domain>", "domain of the tasks")
+    .option(
+      "--library <ref>",
+      "none, D@head or D@vN; repeat to compare",
+      (value: string, previous: string[]) => [...previous, value],
+      [] as string[],
+    )
+    .requiredOption("--data <file>", "evaluation tasks (JSONL, with answers)")
+    .option("--k <n>", "samples per task (Mean@k, Pass@k)", positiveInteger, 4)
+    .option("--config <file>", "models config (models.yaml)")
+    .option("--nats <url>", "dispatch rollouts over NATS to actor workers")
+    .option("--concurrency <n>", "rollouts in flight", positiveInteger, 16)
+    .option("--seed <n>", "sampling seed (the same for every library)", nonNegativeInteger, 1)
+    .option("--temperature <t>", "evaluation temperature", temperature, 0.3)
+    .option("--db <path>", "workspace database (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
+    .addOption(
+      new Option("--mode <mode>", "actor with tools or direct answers")
+        .choices(["tools", "direct"])
+        .default("tools"),
+    )
+    .option("--local-roles <roles>", "roles this process hosts", "actor,critic,curator")
+    .option("--sim", "start the SIMULATED model server in-process and use examples/models.sim.yaml")
+    .option("--run-id <id>", "id of the evaluation run")
+    .action(async (options: EvalCommandOptions) => {
+      await evaluate(options);
+    });
+}

@@ -1,0 +1,223 @@
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { createProgress } from "../cli-output/progress.js";
+import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
+import { renderStepTable } from "../learn/render-step-table.js";
+import { runLearning } from "../learn/run-learning.js";
+import { writeReport } from "../report/write-report.js";
+import { createRuntime } from "../runtime/create-runtime.js";
+import { startSimWorld } from "../runtime/start-sim-world.js";
+import { resolveDatabase } from "./library.js";
+
+export interface LearnCommandOptions {
+  config?: string;
+  domain?: string;
+  train?: string;
+  val?: string;
+  epochs: number;
+  groupSize: number;
+  batchSize?: number;
+  concurrency: number;
+  nats?: string;
+  budgetUsd?: number;
+  groundTruth: boolean;
+  resume?: string;
+  runId?: string;
+  seed: number;
+  db?: string;
+  valK: number;
+  precheck: number;
+  mode: "tools" | "direct";
+  baseline: boolean;
+  localRoles: string;
+  sim?: boolean;
+  report?: string;
+  temperature: number;
+  evalTemperature: number;
+}
+
+export const positiveInteger = (value: string): number => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError("must be a positive integer");
+  return parsed;
+};
+
+export const nonNegativeInteger = (value: string): number => {
+  const parsed = Number(value);
+  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("must be a whole number >= 0");
+  return parsed;
+};
+
+export const positiveNumber = (value: string): number => {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("must be a positive number");
+  return parsed;
+};
+
+export const temperature = (value: string): number => {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 2)
+    throw new InvalidArgumentError("must be between 0 and 2");
+  return parsed;
+};
+
+export function newRunId(kind: string, now: Date = new Date()): string {
+  return `${kind}-${now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(3).toString("hex")}`;
+}
+
+/** The learn command's work, callable from tests and the demo. */
+export async function learn(
+  options: LearnCommandOptions,
+  output = { stderr: process.stderr, stdout: process.stdout },
+) {
+  const log = (line: string) => output.stderr.write(`${line}\n`);
+  const db = resolveDatabase(options);
+  const sim = options.sim ? await startSimWorld({ seed: options.seed }) : null;
+  try {
+    if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
+    const config = options.config ?? sim?.config;
+    let start: Parameters<typeof runLearning>[0]["start"];
+    if (!options.resume) {
+      for (const [flag, value] of [
+        ["--domain", options.domain],
+        ["--train", options.train],
+        ["--val", options.val],
+        ["--config", config],
+      ] as const) {
+        if (!value) throw new InvalidArgumentError(`learn needs ${flag} (or --resume RUN)`);
+      }
+      const learnOptions: LearnOptions = learnOptionsSchema.parse({
+        runId: options.runId ?? newRunId("learn"),
+        domain: options.domain,
+        epochs: options.epochs,
+        groupSize: options.groupSize,
+        batchSize: options.batchSize,
+        concurrency: options.concurrency,
+        seed: options.seed,
+        temperature: options.temperature,
+        evalTemperature: options.evalTemperature,
+        valK: options.valK,
+        precheckSize: options.precheck,
+        groundTruth: options.groundTruth ? "required" : "none",
+        mode: options.mode,
+        budgetUsd: options.budgetUsd,
+        baselineEachRound: options.baseline,
+      });
+      start = {
+        options: learnOptions,
+        data: { train: path.resolve(options.train!), val: path.resolve(options.val!) },
+        extraConfig: {
+          simulated: Boolean(sim) || /sim/.test(path.basename(config ?? "")),
+          models: config ? path.resolve(config) : null,
+        },
+      };
+    }
+    await using runtime = await createRuntime({
+      db,
+      ...(options.nats ? { nats: options.nats } : {}),
+      ...(config ? { config } : {}),
+      localRoles: options.localRoles
+        .split(",")
+        .map((r) => r.trim())
+        .filter(Boolean),
+      concurrency: options.concurrency,
+      log,
+    });
+    const outcome = await runLearning({
+      bus: runtime.bus,
+      store: runtime.store,
+      checkpointPath: checkpointPathFor(db),
+      ...(start ? { start } : {}),
+      ...(options.resume ? { resume: options.resume } : {}),
+      progress: (label) => {
+        const bar = createProgress({ label, total: 0, stream: output.stderr });
+        return {
+          update: (done, total) => {
+            bar.setTotal(total);
+            bar.update(done);
+          },
+          done: () => bar.done(),
+        };
+      },
+      log,
+    });
+    output.stdout.write(`\nrun ${outcome.runId}${start?.extraConfig?.simulated ? " (SIMULATED)" : ""}\n`);
+    output.stdout.write(`${renderStepTable(outcome.history)}\n`);
+    output.stdout.write(
+      `head: ${outcome.headVersion === null ? "none" : `${outcome.options.domain}@v${outcome.headVersion}`}${outcome.stoppedBy ? ` (stopped: ${outcome.stoppedBy})` : ""}\n`,
+    );
+    const reportFile =
+      options.report ?? path.join(path.dirname(path.resolve(dbFile(db))), "reports", `${outcome.runId}.html`);
+    const written = await writeReport(runtime.store, outcome.runId, reportFile);
+    output.stdout.write(`report: ${written}\n`);
+    return outcome;
+  } finally {
+    await sim?.close();
+  }
+}
+
+function dbFile(db: string): string {
+  return db.replace(/^sqlite:(\/\/)?/, "");
+}
+
+export function checkpointPathFor(db: string): string {
+  const file = dbFile(db);
+  return file === ":memory:" ? ":memory:" : path.join(path.dirname(path.resolve(file)), "checkpoints.db");
+}
+
+export function registerLearnCommand(program: Command): void {
+  program
+    .command("learn")
+    .description(
+      "Learn an experience library with Training-Free GRPO (rollouts, rewards, group advantages, gated commits)",
+    )
+    .option("--config <file>", "models config (models.yaml)")
+    .option("--domain <domain>", "domain of the tasks and of the library, e.g. math")
+    .option("--train <file>", "training tasks (JSONL)")
+    .option("--val <file>", "held-out validation tasks for the acceptance gate (JSONL)")
+    .option("--epochs <n>", "epochs over the training set", positiveInteger, 3)
+    .option(
+      "--group-size <n>",
+      "rollouts per task (G); 1 = single-trajectory reflection (ablation)",
+      positiveInteger,
+      5,
+    )
+    .option("--batch-size <n>", "tasks per learning step (default: the whole training set)", positiveInteger)
+    .option("--concurrency <n>", "rollouts and role calls in flight", positiveInteger, 16)
+    .option("--nats <url>", "run the graph over NATS (workers: tfgrpo serve --role ...)")
+    .option("--budget-usd <usd>", "stop cleanly once the run has spent this much", positiveNumber)
+    .option("--no-ground-truth", "learn without answers: majority vote as a pseudo-label (ablation)")
+    .option("--resume <run>", "continue a run after a crash, from its last checkpoint")
+    .option("--run-id <id>", "id of a new run (default: generated)")
+    .option("--seed <n>", "seed of batch order and sampling", nonNegativeInteger, 1)
+    .option("--db <path>", "workspace database (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
+    .option("--val-k <n>", "samples per validation task", positiveInteger, 1)
+    .option(
+      "--precheck <n>",
+      "validation tasks of a cheap pre-check before the full gate (0 = off)",
+      nonNegativeInteger,
+      0,
+    )
+    .addOption(
+      new Option("--mode <mode>", "actor with tools or direct answers")
+        .choices(["tools", "direct"])
+        .default("tools"),
+    )
+    .option("--no-baseline", "do not evaluate the empty library after every round")
+    .option(
+      "--local-roles <roles>",
+      "roles this process hosts (the rest come from workers)",
+      "actor,critic,curator",
+    )
+    .option("--sim", "start the SIMULATED model server in-process and use examples/models.sim.yaml")
+    .option("--temperature <t>", "rollout temperature while learning", temperature, 0.7)
+    .option("--eval-temperature <t>", "temperature of validation rollouts", temperature, 0.3)
+    .option(
+      "--report <file>",
+      "where to write the HTML report (default: reports/<run>.html beside the database)",
+    )
+    .action(async (options: LearnCommandOptions) => {
+      await learn(options);
+    });
+}

@@ -1,0 +1,61 @@
+import type { UsageTotals } from "@tfgrpo/protocol";
+import { renderTable } from "../cli-output/render-table.js";
+import type { StepRecord } from "./step-record.js";
+
+const roles = ["actor", "critic", "curator", "judge"] as const;
+
+/**
+ * The end-of-run summary: one row per learning step. Usage is stored as running totals; the table shows what each
+ * step itself spent, per role.
+ */
+export function renderStepTable(history: readonly StepRecord[]): string {
+  if (history.length === 0) return "(no learning step ran)";
+  const rows = history.map((record, i) => {
+    const previous = i > 0 ? history[i - 1]!.usageByRole : {};
+    const spent = Object.fromEntries(
+      roles.map((role) => [role, difference(record.usageByRole[role], previous[role])]),
+    ) as Record<(typeof roles)[number], { tokens: number; costUsd: number }>;
+    return { record, spent };
+  });
+  return renderTable(
+    [
+      { header: "epoch", value: (r) => r.record.epoch },
+      { header: "step", value: (r) => r.record.step },
+      { header: "train reward", value: (r) => r.record.trainReward },
+      { header: "skipped", value: (r) => `${r.record.skippedGroups}/${r.record.groups}`, align: "right" },
+      {
+        header: "ops prop/appl",
+        value: (r) => `${r.record.proposals}/${r.record.operations}`,
+        align: "right",
+      },
+      { header: "library", value: (r) => r.record.librarySize },
+      { header: "val cand", value: (r) => r.record.candidateScore },
+      { header: "val head", value: (r) => r.record.headScore },
+      { header: "val none", value: (r) => r.record.baselineScore },
+      { header: "gate", value: (r) => r.record.decision },
+      ...roles.map((role) => ({
+        header: `${role} tok/$`,
+        value: (r: (typeof rows)[number]) =>
+          r.spent[role].tokens === 0
+            ? "-"
+            : `${compact(r.spent[role].tokens)}/${r.spent[role].costUsd.toFixed(4)}`,
+        align: "right" as const,
+      })),
+    ],
+    rows,
+  );
+}
+
+function difference(current: UsageTotals | undefined, previous: UsageTotals | undefined) {
+  const tokens = (u: UsageTotals | undefined) => (u ? u.inputTokens + u.outputTokens : 0);
+  return {
+    tokens: tokens(current) - tokens(previous),
+    costUsd: (current?.costUsd ?? 0) - (previous?.costUsd ?? 0),
+  };
+}
+
+function compact(n: number): string {
+  if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
+  if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
+  return String(n);
+}

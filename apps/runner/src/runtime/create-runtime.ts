@@ -1,0 +1,62 @@
+import { type Bus, createBus, type Handle, libraryGet, serveSubjects } from "@tfgrpo/protocol";
+import { createStore, type Store } from "@tfgrpo/store";
+import { loadRole, type RoleInstance } from "../roles/registry.js";
+
+export interface RuntimeOptions {
+  /** Workspace database (file path or sqlite:// URL). */
+  db: string;
+  /** NATS URL(s): the graph dispatches over NATS; without it everything runs in this process. */
+  nats?: string;
+  /** models.yaml for the roles this process runs. */
+  config?: string;
+  /** Roles started in this process: all three by default; over NATS a user may leave some to remote workers. */
+  localRoles: readonly string[];
+  concurrency: number;
+  log: (line: string) => void;
+}
+
+export interface Runtime extends AsyncDisposable {
+  bus: Bus;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/**
+ * The process a command runs in: the store, the Bus, the library reader (`tfgrpo.library.get`, served here because
+ * this process owns the database) and the roles it hosts itself.
+ */
+export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
+  const store = await createStore(options.db);
+  const opened: { roles: RoleInstance[]; handles: Handle[] } = { roles: [], handles: [] };
+  let bus: Bus | undefined;
+  const close = async () => {
+    for (const handle of opened.handles.reverse()) await handle.close();
+    for (const role of opened.roles.reverse()) await role.close();
+    await bus?.close();
+    await store.close();
+  };
+  try {
+    bus = await createBus({ nats: options.nats, name: `tfgrpo runner ${process.pid}` });
+    opened.handles.push(
+      await bus.handle(libraryGet, async ({ domain, version }) =>
+        version === "head" ? store.getHead(domain) : store.getVersion(domain, version),
+      ),
+    );
+    for (const name of options.localRoles) {
+      const factory = await loadRole(name);
+      const role = await factory({
+        bus,
+        concurrency: options.concurrency,
+        db: options.db,
+        log: options.log,
+        ...(options.config ? { config: options.config } : {}),
+      });
+      opened.roles.push(role);
+      opened.handles.push(await serveSubjects(bus, role.subjects, { concurrency: options.concurrency }));
+    }
+  } catch (error) {
+    await close();
+    throw error;
+  }
+  return { bus, store, close, [Symbol.asyncDispose]: close };
+}
