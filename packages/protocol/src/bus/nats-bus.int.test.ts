@@ -1,30 +1,25 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { jetstreamManager } from "@nats-io/jetstream";
-import { connect } from "@nats-io/transport-node";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { bigTrajectory } from "../../test/fixtures/big-trajectory.js";
-import { type ChildEvent, childEventSchema, sleepJob } from "../../test/fixtures/fixture-subjects.js";
+import { sleepJob } from "../../test/fixtures/fixture-subjects.js";
+import {
+  cleanups,
+  collect,
+  natsBus,
+  natsServer,
+  streamMessages,
+  until,
+} from "../../test/fixtures/nats-test-kit.js";
 import { TfgrpoError } from "../errors.js";
-import { safeParseJson } from "../safe-parse-json.js";
 import { trajectorySchema } from "../schemas/trajectory.js";
 import { rolloutRequestSchema } from "../subjects.js";
 import { eventually } from "../testing/bus-contract.js";
-import { startNatsServer } from "../testing/start-nats-server.js";
-import type { Bus, JobResult } from "./bus.js";
-import type { BusLogger } from "./bus-logger.js";
-import { createNatsBus, type NatsBusOptions } from "./nats-bus.js";
 import { defineSubject } from "./subject.js";
 
-const packageRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
-const childScript = path.join(packageRoot, "test/fixtures/nats-bus-child.ts");
-
-const quiet: BusLogger = { warn: () => {}, error: () => {} };
 const rollout = defineSubject("tfgrpo.fixture.rollout", rolloutRequestSchema, trajectorySchema);
 const text = defineSubject(
   "tfgrpo.fixture.text",
@@ -32,131 +27,7 @@ const text = defineSubject(
   z.object({ length: z.number() }),
 );
 
-/** Everything a test opens, closed after it whatever happened. */
-const cleanups: (() => Promise<unknown> | unknown)[] = [];
-afterEach(async () => {
-  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
-});
-
-/** A fresh server for one test, stopped after the buses that use it are closed (cleanups run in reverse). */
-async function natsServer(options?: Parameters<typeof startNatsServer>[0]) {
-  const server = await startNatsServer(options);
-  cleanups.push(() => server.stop());
-  return server;
-}
-
-async function natsBus(options: NatsBusOptions): Promise<Bus> {
-  const bus = await createNatsBus({ logger: quiet, closeTimeoutMs: 2000, ...options });
-  cleanups.push(() => bus.close());
-  return bus;
-}
-
-function collect<O>(bus: Bus, subject: Parameters<Bus["consumeResults"]>[0], replyTo: string) {
-  const results: JobResult<O>[] = [];
-  const ready = bus.consumeResults(subject, replyTo, async (result) => {
-    results.push(result as JobResult<O>);
-  });
-  return { results, ready };
-}
-
-interface Child {
-  name: string;
-  process: ChildProcess;
-  events: ChildEvent[];
-}
-
-/** A worker or result consumer in its own process (test/fixtures/nats-bus-child.ts), killed after the test. */
-function spawnChild(mode: "worker" | "consumer", env: Record<string, string>): Child {
-  const name = env.NAME ?? mode;
-  const child = spawn(process.execPath, ["--conditions=source", "--import", "tsx", childScript, mode], {
-    cwd: packageRoot,
-    env: { ...process.env, ...env, NAME: name },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  const events: ChildEvent[] = [];
-  let buffered = "";
-  child.stdout?.on("data", (chunk: Buffer) => {
-    buffered += chunk.toString();
-    const lines = buffered.split("\n");
-    buffered = lines.pop() ?? "";
-    for (const line of lines) {
-      const parsed = safeParseJson(line, childEventSchema);
-      if (parsed.success) events.push(parsed.value);
-    }
-  });
-  let stderr = "";
-  child.stderr?.on("data", (chunk: Buffer) => {
-    stderr = (stderr + chunk.toString()).slice(-2000);
-  });
-  child.on("exit", (code, signal) => {
-    if (code !== 0 && signal === null) process.stderr.write(`child ${name} exited ${code}: ${stderr}\n`);
-  });
-  cleanups.push(() => {
-    if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
-  });
-  return { name, process: child, events };
-}
-
-/** Like eventually(), for a check that must ask the server. */
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}
-
-async function streamMessages(url: string, stream: string): Promise<number> {
-  const nc = await connect({ servers: url });
-  try {
-    const jsm = await jetstreamManager(nc);
-    return (await jsm.streams.info(stream)).state.messages;
-  } finally {
-    await nc.close();
-  }
-}
-
 describe("NATS Bus against a real nats-server", () => {
-  it("redelivers the job of a worker killed mid-job to the other worker, and delivers its result once", async () => {
-    const server = await natsServer();
-    const env = { NATS_URL: server.url, STREAM_PREFIX: "KILL", ACK_WAIT_MS: "1500" };
-    const workers = [
-      spawnChild("worker", { ...env, NAME: "w1" }),
-      spawnChild("worker", { ...env, NAME: "w2" }),
-    ];
-    await eventually("both workers to be ready", () =>
-      workers.every((w) => w.events.some((e) => e.event === "ready")),
-    );
-
-    const runner = await natsBus({ servers: server.url, streamPrefix: "KILL", ackWaitMs: 1500 });
-    await runner.enqueue(sleepJob, [{ id: "victim", input: { ms: 2000, tag: "t" } }], { replyTo: "run1" });
-    await eventually("a worker to start the job", () =>
-      workers.some((w) => w.events.some((e) => e.event === "start")),
-    );
-    const victim = workers.find((w) => w.events.some((e) => e.event === "start"))!;
-    const survivor = workers.find((w) => w !== victim)!;
-    victim.process.kill("SIGKILL");
-
-    const { results, ready } = collect<{ worker: string; tag: string }>(runner, sleepJob, "run1");
-    await ready;
-    await eventually("the job's result", () => results.length === 1);
-    expect(results[0]).toEqual({
-      jobId: "victim",
-      ok: true,
-      output: { worker: survivor.name, tag: "t" },
-      attempt: 2,
-    });
-    expect(survivor.events.filter((e) => e.event === "start")).toEqual([
-      { event: "start", name: survivor.name, jobId: "victim", attempt: 2 },
-    ]);
-    // Exactly once: one result stored, and the job is gone from the work queue.
-    expect(await streamMessages(server.url, "KILL_RESULTS")).toBe(1);
-    await until(
-      "the job to leave the work queue",
-      async () => (await streamMessages(server.url, "KILL_JOBS")) === 0,
-    );
-  });
-
   it("does not redeliver a long job that heartbeats, automatically or by working(), but does one that does not", async () => {
     const server = await natsServer();
     const runs: Record<string, number[]> = { auto: [], manual: [], silent: [] };
@@ -193,31 +64,6 @@ describe("NATS Bus against a real nats-server", () => {
     expect(runs.manual).toEqual([1]);
     // The control: without heartbeats the same job is redelivered while it still runs (first result wins).
     expect(runs.silent.length).toBeGreaterThan(1);
-  });
-
-  it("gives a result that a crashed consumer never acked to the consumer that resumes with its replyTo", async () => {
-    const server = await natsServer();
-    const options = { servers: server.url, streamPrefix: "RESUME", ackWaitMs: 1500 };
-    const worker = await natsBus(options);
-    await worker.work(sleepJob, async ({ tag }) => ({ worker: "in-test", tag }));
-    await worker.enqueue(sleepJob, [{ id: "r1", input: { ms: 0, tag: "keep" } }], { replyTo: "run7" });
-
-    const crashing = spawnChild("consumer", {
-      NATS_URL: server.url,
-      STREAM_PREFIX: "RESUME",
-      ACK_WAIT_MS: "1500",
-      REPLY_TO: "run7",
-    });
-    await eventually("the consumer to receive the result", () =>
-      crashing.events.some((e) => e.event === "result"),
-    );
-    crashing.process.kill("SIGKILL");
-
-    const resumed = await natsBus(options);
-    const { results, ready } = collect(resumed, sleepJob, "run7");
-    await ready;
-    await eventually("the result again", () => results.length === 1);
-    expect(results[0]).toMatchObject({ jobId: "r1", ok: true, output: { tag: "keep" } });
   });
 
   it("retries a job whose error says retryable, then ends it as a failure on its last delivery", async () => {
