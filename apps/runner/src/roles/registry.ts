@@ -52,8 +52,17 @@ function roleModules(): string[] {
     .map((file) => path.join(rolesDirectory, file));
 }
 
+/** Role modules that failed to import, by file name, so an "unknown role" error can say why a role is missing. */
+const brokenModules = new Map<string, string>();
+
 async function importRoleModules(files: readonly string[]): Promise<void> {
-  for (const file of files) await import(pathToFileURL(file).href);
+  for (const file of files) {
+    try {
+      await import(pathToFileURL(file).href);
+    } catch (error) {
+      brokenModules.set(path.basename(file), (error as Error).message);
+    }
+  }
 }
 
 /** Names of the roles that can be served (imports every role module to find out). */
@@ -73,15 +82,18 @@ export async function loadRole(name: string): Promise<RoleFactory> {
   const file = rolePattern.test(name)
     ? [".ts", ".js"].map((extension) => path.join(rolesDirectory, `${name}${extension}`)).find(existsSync)
     : undefined;
-  if (file) await importRoleModules([file]);
+  // The role's own module: an error importing it is the answer, not a reason to look elsewhere.
+  if (file) await import(pathToFileURL(file).href);
   const own = roles.get(name);
   if (own) return own;
   const known = await knownRoles();
   const found = roles.get(name);
   if (found) return found;
+  const broken = [...brokenModules].map(([module, message]) => `${module} (${message})`);
   throw new TfgrpoError(
     "not_found",
-    `unknown role "${name}"; known roles: ${known.length > 0 ? known.join(", ") : "(none registered yet)"}`,
+    `unknown role "${name}"; known roles: ${known.length > 0 ? known.join(", ") : "(none registered yet)"}` +
+      (broken.length > 0 ? `; role modules that failed to load: ${broken.join("; ")}` : ""),
     { details: { role: name, known } },
   );
 }
