@@ -3,8 +3,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { createCodeInterpreter } from "./code-interpreter.js";
 
 describe("code interpreter sessions (real Python in bubblewrap)", () => {
-  const interpreter = createCodeInterpreter({ timeoutMs: 3000, maxOutputBytes: 2000 });
-  afterAll(() => interpreter.close());
+  // Generous: only the timeout test wants a cell to run out of time, and it has its own interpreter.
+  const interpreter = createCodeInterpreter({ timeoutMs: 60_000, maxOutputBytes: 2000 });
+  const impatient = createCodeInterpreter({ timeoutMs: 2000 });
+  afterAll(() => Promise.all([interpreter.close(), impatient.close()]));
 
   it("keeps variables between cells and prints the last expression, like a notebook", async () => {
     const session = interpreter.session();
@@ -56,7 +58,7 @@ describe("code interpreter sessions (real Python in bubblewrap)", () => {
   });
 
   it("recovers after a timeout with a fresh session", async () => {
-    const session = interpreter.session();
+    const session = impatient.session();
     await session.run("value = 1");
     const stuck = await session.run("import time\nprint('before', flush=True)\ntime.sleep(60)");
     expect(stuck).toMatchObject({ killed: true, killedReason: "timeout", stdout: "before\n" });
@@ -107,7 +109,7 @@ describe("code interpreter sessions (real Python in bubblewrap)", () => {
       const weaker = createCodeInterpreter({
         bwrapPath: "/nonexistent/bwrap",
         allowUnsandboxed: true,
-        timeoutMs: 3000,
+        timeoutMs: 60_000,
       });
       const result = await weaker.run(
         "import os\nprint(os.getcwd().startswith(os.environ['HOME']), dict(os.environ))",

@@ -25,7 +25,7 @@ describe("toolsets per rollout (real sandbox, real HTTP corpus)", () => {
   });
 
   it("math: a code interpreter whose variables live for the rollout and end with it", async () => {
-    const resources = createToolResources({ codeInterpreter: { timeoutMs: 5000 } });
+    const resources = createToolResources({ codeInterpreter: { timeoutMs: 60_000 } });
     const first = createToolset({ domain: "math", resources });
     expect(first.names).toEqual(["code_interpreter"]);
     const [code] = first.tools;
@@ -41,7 +41,7 @@ describe("toolsets per rollout (real sandbox, real HTTP corpus)", () => {
   it("web: search the local corpus, then read a result over HTTP", async () => {
     const resources = createToolResources({
       search: { provider: "local", path: corpusPath },
-      fetch: { allowHosts: [server.hostPort], timeoutMs: 5000 },
+      fetch: { allowHosts: [server.hostPort], timeoutMs: 30_000 },
     });
     const toolset = createToolset({ domain: "web", resources });
     expect(toolset.names).toEqual(["web_search", "web_fetch"]);

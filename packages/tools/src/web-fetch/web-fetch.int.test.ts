@@ -25,7 +25,7 @@ describe("web_fetch against a real local HTTP server", () => {
   const hits = new Map<string, number>();
   const fetchers: WebFetch[] = [];
   const make = (options: Parameters<typeof createWebFetch>[0] = {}) => {
-    const fetcher = createWebFetch({ allowHosts: [hostAndPort], timeoutMs: 2000, ...options });
+    const fetcher = createWebFetch({ allowHosts: [hostAndPort], timeoutMs: 30_000, ...options });
     fetchers.push(fetcher);
     return fetcher;
   };
@@ -258,7 +258,7 @@ describe("web_fetch against a real local HTTP server", () => {
         return callback(Object.assign(new Error(`getaddrinfo ENOTFOUND ${hostname}`), { code: "ENOTFOUND" }));
       return callback(null, addresses);
     }) as never;
-    const strict = createWebFetch({ timeoutMs: 2000, lookup });
+    const strict = createWebFetch({ timeoutMs: 30_000, lookup });
     fetchers.push(strict);
     for (const url of [
       `${base}/wiki/primes.html`,
