@@ -410,11 +410,15 @@ function cleanSummary(text: string): string {
     .trim();
 }
 
-/** Usage a failed model call reports in its error details (the models layer puts it there). */
+/**
+ * Usage a failed model call reports in its error details: the models layer puts the summed usage of every attempt
+ * there, with the attempts listed (so a structured call that failed 3 times counts as 3 calls).
+ */
 function usageOf(error: unknown): UsageTotals {
   if (!TfgrpoError.isInstance(error)) return emptyUsageTotals();
   const parsed = usageSchema.safeParse(error.details?.usage);
-  if (parsed.success) return addUsage(emptyUsageTotals(), parsed.data);
-  const totals = error.details?.usage as UsageTotals | undefined;
-  return totals && typeof totals.calls === "number" ? totals : emptyUsageTotals();
+  if (!parsed.success) return emptyUsageTotals();
+  const attempts = error.details?.attempts;
+  const calls = Array.isArray(attempts) && attempts.length > 0 ? attempts.length : 1;
+  return { ...addUsage(emptyUsageTotals(), parsed.data), calls };
 }

@@ -2,10 +2,13 @@ import {
   type Bus,
   criticGroupAdvice,
   criticReward,
+  defineServedSubject,
   type Handle,
   type HandlerContext,
+  type ServedSubject,
+  type ServeSubjectsOptions,
   type Subject,
-  type WorkOptions,
+  serveSubjects,
 } from "@tfgrpo/protocol";
 import type { Critic } from "./create-critic.js";
 
@@ -14,55 +17,58 @@ type OutputOf<S> = S extends Subject<unknown, infer O> ? O : never;
 
 export type CriticRewardRequest = InputOf<typeof criticReward>;
 export type CriticRewardReply = OutputOf<typeof criticReward>;
+export type CriticGroupAdviceRequest = InputOf<typeof criticGroupAdvice>;
+export type CriticGroupAdviceReply = OutputOf<typeof criticGroupAdvice>;
 
 export interface CriticService {
   /** Handler of `tfgrpo.critic.reward`. */
   reward(input: CriticRewardRequest): Promise<CriticRewardReply>;
-  /** Handler of `tfgrpo.critic.advantage` (stage 1 + stage 2 for one group). */
-  groupAdvice(
-    input: InputOf<typeof criticGroupAdvice>,
-    context?: HandlerContext,
-  ): Promise<OutputOf<typeof criticGroupAdvice>>;
+  /** Handler of `tfgrpo.critic.advantage`: stage 1 + stage 2 for one group. */
+  groupAdvice(input: CriticGroupAdviceRequest, context?: HandlerContext): Promise<CriticGroupAdviceReply>;
   /**
-   * Serves both subjects on a Bus as request/reply handlers (over NATS: a queue group, so any number of critic
-   * workers share the calls). The handle stops both.
+   * Both subjects as request/reply handlers (over NATS a queue group: any number of critic workers share the
+   * calls). The runner calls them with `bus.request`; a call is a few model calls, short enough for request/reply.
    */
-  serve(bus: Bus, options?: WorkOptions): Promise<Handle>;
+  subjects: readonly ServedSubject[];
+  /** Puts `subjects` on a Bus; the handle stops serving both. */
+  serve(bus: Bus, options?: ServeSubjectsOptions): Promise<Handle>;
 }
 
 /** The critic as a role service: its subject handlers, and a way to put them on a Bus. */
-export function createCriticService(options: { critic: Critic }): CriticService {
+export function createCriticService(options: { critic: Critic; concurrency?: number }): CriticService {
   const { critic } = options;
-  const service: CriticService = {
-    async reward(input) {
-      const result = await critic.reward(input.task, input.answers, {
-        ...(input.groundTruth ? { groundTruth: input.groundTruth } : {}),
-      });
-      // Usage is only worth sending when a model was called (the judge); verifiers are free.
-      return {
-        rewards: result.rewards,
-        pseudoLabel: result.pseudoLabel,
-        ...(result.usage.calls > 0 ? { usage: result.usage } : {}),
-      };
-    },
-    async groupAdvice(input, context) {
-      return critic.groupAdvice(input, context ? { signal: context.signal } : {});
-    },
-    async serve(bus, workOptions = {}) {
-      const handles = [
-        await bus.handle(criticReward, (input) => service.reward(input), workOptions),
-        await bus.handle(
-          criticGroupAdvice,
-          (input, context) => service.groupAdvice(input, context),
-          workOptions,
-        ),
-      ];
-      return {
-        async close() {
-          await Promise.all(handles.map((handle) => handle.close()));
-        },
-      };
-    },
+  const concurrency = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
+  const reward: CriticService["reward"] = async (input) => {
+    const result = await critic.reward(input.task, input.answers, {
+      ...(input.groundTruth ? { groundTruth: input.groundTruth } : {}),
+    });
+    return {
+      rewards: result.rewards,
+      pseudoLabel: result.pseudoLabel,
+      // Only model calls (the judge) cost anything; verifiers are free.
+      ...(result.usage.calls > 0 ? { usage: result.usage } : {}),
+    };
   };
-  return service;
+  const groupAdvice: CriticService["groupAdvice"] = (input, context) =>
+    critic.groupAdvice(input, context ? { signal: context.signal } : {});
+  const subjects = [
+    defineServedSubject({
+      subject: criticReward,
+      mode: "request",
+      handler: (input) => reward(input),
+      ...concurrency,
+    }),
+    defineServedSubject({
+      subject: criticGroupAdvice,
+      mode: "request",
+      handler: (input, context) => groupAdvice(input, context),
+      ...concurrency,
+    }),
+  ];
+  return {
+    reward,
+    groupAdvice,
+    subjects,
+    serve: (bus, serveOptions) => serveSubjects(bus, subjects, serveOptions),
+  };
 }

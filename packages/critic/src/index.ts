@@ -12,6 +12,8 @@ export {
 export type { CriticLogger } from "./critic-logger.js";
 export type { CriticModels } from "./critic-models.js";
 export {
+  type CriticGroupAdviceReply,
+  type CriticGroupAdviceRequest,
   type CriticRewardReply,
   type CriticRewardRequest,
   type CriticService,
