@@ -29,7 +29,8 @@ function setup(
   const base = {
     baseUrl: server.url,
     apiKeyEnv: "TEST_API_KEY",
-    timeoutMs: 2_000,
+    // Never reached by a real reply, even on a starved machine; tests with scripted hangs set their own.
+    timeoutMs: 10_000,
     maxRetries: 3,
     prices,
     ...entry,
@@ -178,7 +179,7 @@ describe("complete (openai SDK over HTTP)", () => {
   it("retries a hang past the deadline, a dropped connection, a body cut mid-way and a garbled body", async () => {
     await using server = await startScriptedOpenAIServer();
     // Long enough that a real reply never misses it on a loaded machine; only the scripted hang waits it out.
-    const { models, sleeps } = setup(server, { timeoutMs: 1_000, maxRetries: 4 });
+    const { models, sleeps } = setup(server, { timeoutMs: 2_000, maxRetries: 4 });
     server.reply(
       { kind: "hang" },
       { kind: "drop" },
@@ -204,17 +205,19 @@ describe("complete (openai SDK over HTTP)", () => {
     expect(timeout.message).toBe(
       "actor (cheap-model): POST /v1/chat/completions: no response within 100 ms (3 attempts)",
     );
+    // Statuses get their own client: a 100 ms deadline could beat a real reply on a loaded machine.
+    const { models: patient } = setup(server, { maxRetries: 2 });
     server.reply(
       { kind: "error", status: 500 },
       { kind: "error", status: 502 },
       { kind: "error", status: 500 },
     );
-    const status = await models
+    const status = await patient
       .complete("actor", { messages: [{ role: "user", content: "x" }] })
       .catch((e) => e);
     expect(status.message).toContain("actor (cheap-model): 500 scripted error 500 (after 3 attempts)");
     expect(status.details).toMatchObject({ status: 500, attempts: 3 });
-    expect(models.usage.total.calls).toBe(0);
+    expect(models.usage.total.calls + patient.usage.total.calls).toBe(0);
   });
 
   it("stops at once when the caller aborts, without retrying", async () => {
@@ -292,7 +295,7 @@ describe("chat (LangChain ChatOpenAI over HTTP)", () => {
   it("retries 429, 500, a hang and a dropped connection under ChatOpenAI too", async () => {
     await using server = await startScriptedOpenAIServer();
     // Long enough that a real reply never misses it on a loaded machine; only the scripted hang waits it out.
-    const { models, sleeps } = setup(server, { timeoutMs: 1_000, maxRetries: 4 });
+    const { models, sleeps } = setup(server, { timeoutMs: 2_000, maxRetries: 4 });
     server.reply(
       { kind: "error", status: 429, retryAfter: 1 },
       { kind: "error", status: 500 },
@@ -332,7 +335,7 @@ describe("chat (LangChain ChatOpenAI over HTTP)", () => {
 
   it("ends a stream that stalls, with a clear error, after one deadline of silence", async () => {
     await using server = await startScriptedOpenAIServer();
-    const { models } = setup(server, { timeoutMs: 200 });
+    const { models } = setup(server, { timeoutMs: 1_000 });
     server.reply({ kind: "stall-stream" });
     const chunks: string[] = [];
     const error = await (async () => {
@@ -341,7 +344,7 @@ describe("chat (LangChain ChatOpenAI over HTTP)", () => {
     })().catch((e) => e);
     expect(chunks.join("")).toBe("par");
     expect(TfgrpoError.hasCode(error, "model_error")).toBe(true);
-    expect(error.message).toContain("actor (cheap-model): stream stalled: no data for 200 ms");
+    expect(error.message).toContain("actor (cheap-model): stream stalled: no data for 1000 ms");
     expect(server.requests).toHaveLength(1);
     expect(models.usage.total.calls).toBe(0);
   });

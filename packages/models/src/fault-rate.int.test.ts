@@ -78,7 +78,14 @@ it("200 structured calls under a 20% mixed fault rate all end valid or with a cl
       },
     },
   });
-  const models = createModels(config, { sleep: async () => {}, random: () => 0.5 });
+  const timeouts: string[] = [];
+  const models = createModels(config, {
+    sleep: async () => {},
+    random: () => 0.5,
+    logger: {
+      warn: (message) => (message.includes("no response within") ? timeouts.push(message) : undefined),
+    },
+  });
 
   const ids = [...Array.from({ length: 200 }, (_, index) => index), ...poisonedInvalid, ...poisonedDown];
   const outcomes = new Map<number, { value?: z.infer<typeof answerSchema>; error?: unknown }>();
@@ -143,10 +150,22 @@ it("200 structured calls under a 20% mixed fault rate all end valid or with a cl
   );
   // Usage: exactly one record per answer the server completed, with exact token totals.
   const answered = server.requests.filter((request) => request.reply?.kind === "chat");
-  expect(models.usage.total.calls).toBe(answered.length);
-  const expectedInput = answered.reduce((total, request) => {
-    return total + 50 + (callId(request.body) % 7);
-  }, 0);
-  expect(models.usage.total.inputTokens).toBe(expectedInput);
-  expect(models.usage.total.outputTokens).toBe(answered.length * 10);
+  const expectedInput = answered.reduce((total, request) => total + 50 + (callId(request.body) % 7), 0);
+  // The deadline is wall-clock: on a starved machine an answer can arrive after it, and is then (rightly) neither
+  // used nor recorded. Such late answers are the deadlines that did not meet a scripted hang.
+  const finalTimeouts = [...outcomes.values()].filter((outcome) =>
+    String((outcome.error as Error | undefined)?.message).includes("no response within"),
+  ).length;
+  const hangs = server.requests.filter((request) => request.reply?.kind === "hang").length;
+  const late = timeouts.length + finalTimeouts - hangs;
+  expect(late).toBeGreaterThanOrEqual(0);
+  if (late === 0) {
+    expect(models.usage.total.calls).toBe(answered.length);
+    expect(models.usage.total.inputTokens).toBe(expectedInput);
+    expect(models.usage.total.outputTokens).toBe(answered.length * 10);
+  } else {
+    expect(models.usage.total.calls).toBeLessThanOrEqual(answered.length);
+    expect(models.usage.total.calls).toBeGreaterThanOrEqual(answered.length - late);
+    expect(models.usage.total.outputTokens).toBe(models.usage.total.calls * 10);
+  }
 });
