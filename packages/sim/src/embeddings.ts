@@ -18,6 +18,8 @@ const extraSynonyms: readonly (readonly string[])[] = [
   ["problem", "question", "task", "exercise"],
   ["compute", "calculate", "work out", "evaluate"],
   ["answer", "result", "solution", "output"],
+  ["page", "website", "site", "web page", "source"],
+  ["value", "number", "figure", "amount", "quantity"],
 ];
 
 interface PhraseFeature {

@@ -42,8 +42,9 @@ export function writeDirectExperiences(
       lesson = bank.splice(hashParts("direct-generic", seed, prompt, i) % bank.length, 1)[0];
     }
     if (lesson === undefined) lesson = `When stuck on a ${domain} problem, restate what is asked (${i + 1}).`;
-    if (!out.includes(lesson)) out.push(lesson);
-    else out.push(`${lesson.replace(/\.$/, "")} (again).`);
+    let unique = lesson;
+    for (let k = 2; out.includes(unique); k++) unique = `${lesson.replace(/\.$/, "")} (${k}).`;
+    out.push(unique);
   }
   return { experiences: out };
 }

@@ -27,6 +27,11 @@ export interface RunSimEpisodeOptions {
   model?: string;
   maxSteps?: number;
   python?: string;
+  /**
+   * Outputs of programs already run, by source. The policy's programs are deterministic, so a test can run each
+   * distinct program once for real and reuse its output when the same program comes again.
+   */
+  pythonCache?: Map<string, string>;
 }
 
 export interface EpisodeResult {
@@ -92,7 +97,9 @@ function runPython(python: string, code: string): Promise<string> {
       return await new Promise<string>((resolve) => {
         execFile(
           python,
-          [file],
+          // Isolated mode without site-packages: the policy's programs use the standard library only, and
+          // skipping site halves Python's start-up time.
+          ["-I", "-S", file],
           { cwd: dir, timeout: 20_000, env: { PATH: "/usr/bin:/bin" } },
           (error, stdout, stderr) => {
             const exitCode = error ? (typeof error.code === "number" ? error.code : 1) : 0;
@@ -151,7 +158,10 @@ export async function runSimEpisode(options: RunSimEpisodeOptions): Promise<Epis
       if (!args.success || typeof args.value !== "object" || args.value === null) {
         output = `Error: the arguments are not valid JSON (${args.success ? "not an object" : args.error})`;
       } else if (call.function.name === "code_interpreter") {
-        output = await runPython(python, String(args.value.code ?? ""));
+        const code = String(args.value.code ?? "");
+        const cached = options.pythonCache?.get(code);
+        output = cached ?? (await runPython(python, code));
+        options.pythonCache?.set(code, output);
       } else if (call.function.name === "web_search" && options.corpusUrl) {
         const url = `${options.corpusUrl}/search?format=text&urls=served&q=${encodeURIComponent(String(args.value.query ?? ""))}&max_results=${Number(args.value.max_results ?? 5)}`;
         output = await (await fetch(url)).text();
