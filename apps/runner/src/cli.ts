@@ -8,6 +8,7 @@ import { registerLibraryCommand } from "./commands/library.js";
 import { registerReportCommand } from "./commands/report.js";
 import { registerRewardCommand } from "./commands/reward.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerSolveCommand } from "./commands/solve.js";
 import { registerToolCommand } from "./commands/tool.js";
 
 const program = new Command()
@@ -24,6 +25,7 @@ registerLibraryCommand(program);
 registerRewardCommand(program);
 registerToolCommand(program);
 registerServeCommand(program);
+registerSolveCommand(program);
 
 try {
   await program.parseAsync(process.argv);

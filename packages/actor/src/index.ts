@@ -64,6 +64,11 @@ export {
 } from "./library-cache.js";
 export { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 export type { CallTokens } from "./rollout-recorder.js";
-export { type ServeActorOptions, serveActor } from "./serve-actor.js";
+export {
+  type ActorSubjectsOptions,
+  actorSubjects,
+  type ServeActorOptions,
+  serveActor,
+} from "./serve-actor.js";
 export { truncateText } from "./truncate-text.js";
 export { meanUtility, type UtilityOptions, ucbUtility } from "./utility-score.js";

@@ -1,53 +1,66 @@
-import { actorRollout, type Bus, type Handle } from "@tfgrpo/protocol";
+import {
+  actorRollout,
+  type Bus,
+  defineServedSubject,
+  type Handle,
+  type ServedSubject,
+  type ServeEvent,
+  serveSubjects,
+} from "@tfgrpo/protocol";
 import type { Actor } from "./create-actor.js";
 
-export interface ServeActorOptions {
-  bus: Bus;
-  actor: Actor;
-  /** Rollouts this process runs at once (jobs and requests each). */
+export interface ActorSubjectsOptions {
+  /** Rollouts at once, per mode (jobs and requests each). */
   concurrency?: number;
-  /** Serve the durable job queue (default), request/reply calls (default), or only one of them. */
+  /** Serve the durable job queue, request/reply calls, or both (default). */
   modes?: readonly ("job" | "request")[];
 }
 
 /**
- * Serves `tfgrpo.actor.rollout` on a Bus: as jobs from the durable work queue (what the learning loop enqueues:
- * heartbeats while the rollout runs, redelivered if this worker dies) and as request/reply calls (e.g. `solve`
- * against a remote worker). Any number of actor workers can serve the same Bus. close() stops taking work and
- * waits for the rollouts in flight.
+ * What an actor serves on a Bus: `tfgrpo.actor.rollout` as jobs from the durable work queue (what the learning loop
+ * enqueues: heartbeats while the rollout runs, redelivered if the worker dies) and as request/reply calls (e.g.
+ * `solve` against a remote worker). For `tfgrpo serve --role actor` and `serveActor`.
+ */
+export function actorSubjects(actor: Actor, options: ActorSubjectsOptions = {}): ServedSubject[] {
+  const modes = new Set(options.modes ?? ["job", "request"]);
+  const concurrency = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
+  const subjects: ServedSubject[] = [];
+  if (modes.has("job")) {
+    subjects.push(
+      defineServedSubject({
+        subject: actorRollout,
+        mode: "job",
+        handler: (request, context) =>
+          actor.rollout(request, { signal: context.signal, onProgress: () => context.working() }),
+        ...concurrency,
+      }),
+    );
+  }
+  if (modes.has("request")) {
+    subjects.push(
+      defineServedSubject({
+        subject: actorRollout,
+        mode: "request",
+        handler: (request, context) => actor.rollout(request, { signal: context.signal }),
+        ...concurrency,
+      }),
+    );
+  }
+  return subjects;
+}
+
+export interface ServeActorOptions extends ActorSubjectsOptions {
+  bus: Bus;
+  actor: Actor;
+  onEvent?: (event: ServeEvent) => void;
+}
+
+/**
+ * Serves an actor on a Bus until the handle is closed; close() stops taking work and waits for the rollouts in
+ * flight. Any number of actor workers can serve the same Bus.
  */
 export async function serveActor(options: ServeActorOptions): Promise<Handle> {
-  const { bus, actor } = options;
-  const modes = new Set(options.modes ?? ["job", "request"]);
-  const workOptions = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
-  const handles: Handle[] = [];
-  try {
-    if (modes.has("job")) {
-      handles.push(
-        await bus.work(
-          actorRollout,
-          (request, context) =>
-            actor.rollout(request, { signal: context.signal, onProgress: () => context.working() }),
-          workOptions,
-        ),
-      );
-    }
-    if (modes.has("request")) {
-      handles.push(
-        await bus.handle(
-          actorRollout,
-          (request, context) => actor.rollout(request, { signal: context.signal }),
-          workOptions,
-        ),
-      );
-    }
-  } catch (error) {
-    await Promise.allSettled(handles.map((handle) => handle.close()));
-    throw error;
-  }
-  return {
-    async close() {
-      await Promise.allSettled(handles.map((handle) => handle.close()));
-    },
-  };
+  return serveSubjects(options.bus, actorSubjects(options.actor, options), {
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
 }

@@ -1,0 +1,243 @@
+import { randomUUID } from "node:crypto";
+import { existsSync } from "node:fs";
+import { type ActorConfigInput, formatTrajectory, type LibraryLoader } from "@tfgrpo/actor";
+import {
+  actorRollout,
+  createBus,
+  domainSchema,
+  libraryGet,
+  parseLibraryRef,
+  type RolloutRequest,
+  TfgrpoError,
+  type Trajectory,
+} from "@tfgrpo/protocol";
+import { createStore, parseStoreUrl, type Store } from "@tfgrpo/store";
+import { type Command, InvalidArgumentError, Option } from "commander";
+import { createActorRuntime, defaultModelsConfig, loadActorSettings } from "../roles/actor.js";
+import { startSimWorld } from "../runtime/start-sim-world.js";
+import { resolveDatabase } from "./library.js";
+
+export interface SolveOptions {
+  question: string;
+  domain?: string;
+  /** `math@head`, `math@v3`, `math@3` or `none`. */
+  library: string;
+  config?: string;
+  db?: string;
+  /** Start the SIMULATED world in this process (model server and web corpus). */
+  sim?: boolean;
+  simSeed?: number;
+  mode?: "tools" | "direct";
+  temperature?: number;
+  seed?: number;
+  maxSteps?: number;
+  maxToolCalls?: number;
+  timeoutMs?: number;
+  /** Actor settings file (limits, retrieval, domains, tools); default $TFGRPO_ACTOR_CONFIG. */
+  actorConfig?: string;
+  /** Send the rollout to actor workers over NATS instead of running it here. */
+  nats?: string;
+  json?: boolean;
+  showPrompt?: boolean;
+}
+
+export interface SolveDependencies {
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** One rollout of one question, printed readably (or as JSON); returns the trajectory. */
+export async function solve(
+  options: SolveOptions,
+  dependencies: SolveDependencies = {},
+): Promise<Trajectory> {
+  const stdout = dependencies.stdout ?? ((text: string) => process.stdout.write(text));
+  const stderr = dependencies.stderr ?? ((text: string) => process.stderr.write(text));
+  let env = dependencies.env ?? process.env;
+  const log = (line: string) => stderr(`${line}\n`);
+
+  const ref = parseRef(options.library);
+  const domain = parseDomain(options.domain ?? ref?.domain ?? "math");
+  if (ref && ref.domain !== domain) {
+    throw new TfgrpoError(
+      "invalid_input",
+      `--library ${options.library} is a ${ref.domain} library but --domain is ${domain}`,
+    );
+  }
+  if (options.question.trim() === "") throw new TfgrpoError("invalid_input", "solve needs a question");
+
+  const cleanup: (() => Promise<void>)[] = [];
+  try {
+    let store: Store | undefined;
+    let version: number | null = null;
+    if (ref) {
+      store = await openExistingStore(resolveDatabase(options, env));
+      cleanup.push(() => store!.close());
+      version = ref.version === "head" ? await store.getHeadVersion(domain) : ref.version;
+      if (version === null)
+        throw new TfgrpoError("not_found", `library ${domain} has no committed version yet`);
+      if (!(await store.getVersionInfo(domain, version))) {
+        throw new TfgrpoError("not_found", `library ${domain}@v${version} does not exist`);
+      }
+    }
+
+    const request: RolloutRequest = {
+      runId: `solve-${randomUUID().slice(0, 8)}`,
+      task: { id: "question", domain, question: options.question },
+      groupId: "solve",
+      attempt: 0,
+      library: version === null ? null : { domain, version },
+      purpose: "solve",
+      ...(options.mode ? { mode: options.mode } : {}),
+      ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+      ...(options.seed === undefined ? {} : { seed: options.seed }),
+    };
+
+    let trajectory: Trajectory;
+    if (options.nats) {
+      // The workers read the library over the Bus; this process owns the database, so it answers those reads.
+      const bus = await createBus({ nats: options.nats, name: `tfgrpo solve ${process.pid}` });
+      cleanup.push(() => bus.close());
+      if (store) {
+        const libraries = store;
+        const handle = await bus.handle(libraryGet, async (input) =>
+          input.version === "head"
+            ? libraries.getHead(input.domain)
+            : libraries.getVersion(input.domain, input.version),
+        );
+        cleanup.push(() => handle.close());
+      }
+      trajectory = await bus.request(actorRollout, request);
+    } else {
+      let modelsConfig = options.config;
+      let simCorpusUrl: string | undefined;
+      let workDirectory: string | undefined;
+      if (options.sim) {
+        const world = await startSimWorld({ seed: options.simSeed ?? 1 });
+        cleanup.push(() => world.close());
+        modelsConfig ??= world.config;
+        simCorpusUrl = world.server.corpusUrl;
+        workDirectory = world.directory;
+        // examples/models.sim.yaml reads the port from SIM_PORT.
+        env = { ...env, SIM_PORT: String(world.server.port) };
+        stderr(`${world.server.label}\n`);
+      }
+      const settingsFile = options.actorConfig ?? env.TFGRPO_ACTOR_CONFIG;
+      const settings = settingsFile ? await loadActorSettings(settingsFile) : {};
+      const limits: ActorConfigInput = {
+        ...(settings.actor ?? {}),
+        ...(options.maxSteps === undefined ? {} : { maxSteps: options.maxSteps }),
+        ...(options.maxToolCalls === undefined ? {} : { maxToolCalls: options.maxToolCalls }),
+        ...(options.timeoutMs === undefined ? {} : { timeoutMs: options.timeoutMs }),
+      };
+      const library: LibraryLoader | undefined = store
+        ? (libraryDomain, libraryVersion) => store.getVersion(libraryDomain, libraryVersion)
+        : undefined;
+      const runtime = await createActorRuntime({
+        modelsConfig: modelsConfig ?? defaultModelsConfig,
+        ...(library ? { library } : {}),
+        settings: { ...settings, actor: limits },
+        ...(simCorpusUrl ? { simCorpusUrl } : {}),
+        ...(workDirectory ? { workDirectory } : {}),
+        log,
+        env,
+      });
+      cleanup.push(() => runtime.close());
+      trajectory = await runtime.actor.rollout(request);
+    }
+
+    stdout(
+      options.json
+        ? `${JSON.stringify(trajectory, null, 2)}\n`
+        : `${formatTrajectory(trajectory, { showSystemPrompt: options.showPrompt === true })}\n`,
+    );
+    return trajectory;
+  } finally {
+    for (const release of cleanup.reverse()) await release();
+  }
+}
+
+function parseRef(value: string) {
+  try {
+    return parseLibraryRef(value);
+  } catch {
+    throw new TfgrpoError(
+      "invalid_input",
+      `--library ${value}: expected math@head, math@v3, math@3 or none`,
+      {
+        details: { library: value },
+      },
+    );
+  }
+}
+
+function parseDomain(value: string): string {
+  const parsed = domainSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_input", `--domain ${value}: ${parsed.error.issues[0]!.message}`);
+  }
+  return parsed.data;
+}
+
+async function openExistingStore(location: string): Promise<Store> {
+  const { path: file } = parseStoreUrl(location);
+  if (file !== ":memory:" && !existsSync(file)) {
+    throw new TfgrpoError(
+      "not_found",
+      `no tfgrpo database at ${file} (import a library with tfgrpo library import, pass --db, or use --library none)`,
+      { details: { db: file } },
+    );
+  }
+  return createStore(location, { mustExist: true });
+}
+
+function number(parse: (value: string) => number, check: (value: number) => boolean, what: string) {
+  return (value: string) => {
+    const parsed = parse(value);
+    if (!check(parsed)) throw new InvalidArgumentError(what);
+    return parsed;
+  };
+}
+
+const positiveInteger = number(
+  Number,
+  (value) => Number.isInteger(value) && value > 0,
+  "must be a positive integer",
+);
+
+export function registerSolveCommand(program: Command): void {
+  program
+    .command("solve")
+    .description("Run one rollout of a question with a library version and print the trajectory")
+    .argument("<question...>", "the question (quote it)")
+    .option(
+      "--domain <domain>",
+      "task domain: picks the tools and the role prompt (default: the library's, else math)",
+    )
+    .option("--library <ref>", "library version to inject: math@head, math@v3 or none", "none")
+    .option("--config <file>", `models config (default: ${defaultModelsConfig})`)
+    .option("--db <path>", "database to read the library from (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
+    .option("--sim", "start the SIMULATED world (model server and web corpus) in this process")
+    .option("--sim-seed <n>", "seed of the simulated world", positiveInteger)
+    .addOption(new Option("--mode <mode>", "tools, or direct (no tools)").choices(["tools", "direct"]))
+    .option(
+      "--temperature <t>",
+      "sampling temperature (default: the actor's)",
+      number(Number, (value) => value >= 0 && value <= 2, "must be between 0 and 2"),
+    )
+    .option("--seed <n>", "sampling seed", number(Number, Number.isInteger, "must be an integer"))
+    .option("--max-steps <n>", "model calls at most", positiveInteger)
+    .option("--max-tool-calls <n>", "tool calls at most", positiveInteger)
+    .option("--timeout-ms <n>", "wall-clock limit of the rollout", positiveInteger)
+    .option(
+      "--actor-config <file>",
+      "actor settings (actor: limits/retrieval, tools: search...); default $TFGRPO_ACTOR_CONFIG",
+    )
+    .option("--nats <url>", "send the rollout to actor workers (tfgrpo serve --role actor) instead")
+    .option("--json", "print the trajectory as JSON")
+    .option("--show-prompt", "print the whole system prompt")
+    .action(async (question: string[], options: Omit<SolveOptions, "question">) => {
+      await solve({ ...options, question: question.join(" ") });
+    });
+}

@@ -1,0 +1,127 @@
+// `tfgrpo serve --role actor --nats URL --concurrency N` as a separate process, against a real nats-server and the
+// SIMULATED model server: this process plays the runner (it enqueues rollouts and serves library reads).
+import { spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  actorRollout,
+  createNatsBus,
+  type Experience,
+  emptyExperienceStats,
+  type JobResult,
+  type LibrarySnapshot,
+  libraryGet,
+  type RolloutRequest,
+  type Trajectory,
+} from "@tfgrpo/protocol";
+import { eventually, startNatsServer } from "@tfgrpo/protocol/testing";
+import { createSimServer, createSuite } from "@tfgrpo/sim";
+import { realLibraryPath } from "@tfgrpo/store/testing";
+import { expect, it } from "vitest";
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+
+function mathLibrary(): LibrarySnapshot {
+  const entries = JSON.parse(readFileSync(realLibraryPath("math"), "utf8")) as Record<string, string>;
+  const experiences: Experience[] = Object.entries(entries).map(([id, text]) => ({
+    id,
+    domain: "math",
+    text,
+    status: "active",
+    stats: emptyExperienceStats(),
+    provenance: { runId: null, version: 1, fromOps: [] },
+    history: [],
+    createdAt: "2025-11-01T00:00:00.000Z",
+    updatedAt: "2025-11-01T00:00:00.000Z",
+  }));
+  return { domain: "math", version: 1, experiences };
+}
+
+it("tfgrpo serve --role actor works rollouts from the queue with libraries read over the Bus", async () => {
+  await using nats = await startNatsServer();
+  await using sim = await createSimServer({ seed: 3 });
+  const worker = spawn(
+    process.execPath,
+    [
+      "--conditions=source",
+      "--import",
+      "tsx",
+      "apps/runner/src/cli.ts",
+      "serve",
+      "--role",
+      "actor",
+      "--nats",
+      nats.url,
+      "--concurrency",
+      "2",
+    ],
+    {
+      cwd: repositoryRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        SIM_PORT: String(sim.port),
+        TFGRPO_SIM_CORPUS_URL: sim.corpusUrl,
+        TFGRPO_ACTOR_CONFIG: "",
+        TFGRPO_NATS_URL: "",
+      },
+    },
+  );
+  let stderr = "";
+  worker.stderr.on("data", (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+  const runner = await createNatsBus({ servers: nats.url, name: "actor-role-test" });
+  try {
+    const library = mathLibrary();
+    await runner.handle(libraryGet, async ({ domain, version }) =>
+      domain === "math" && (version === 1 || version === "head") ? library : null,
+    );
+    await eventually("the actor worker to serve", () => stderr.includes("serving"), 60_000);
+
+    const math = createSuite({ domain: "math", seed: 3, size: 3, split: "train" });
+    const [web] = createSuite({ domain: "web", seed: 3, size: 1, split: "train" });
+    const requests: RolloutRequest[] = [
+      ...math.map((task, index) => ({
+        runId: "run-role",
+        task,
+        groupId: task.id,
+        attempt: index,
+        library: { domain: "math", version: 1 },
+      })),
+      { runId: "run-role", task: web!, groupId: web!.id, attempt: 0, library: null },
+    ];
+    const results: JobResult<Trajectory>[] = [];
+    await runner.consumeResults(actorRollout, "run-role", async (result) => {
+      results.push(result);
+    });
+    await runner.enqueue(
+      actorRollout,
+      requests.map((input) => ({ id: `${input.task.id}#${input.attempt}`, input })),
+      { replyTo: "run-role" },
+    );
+    await eventually("all rollouts", () => results.length === requests.length, 120_000);
+
+    const trajectories = results.map((result) => {
+      expect(result.ok, result.ok ? "" : result.error.message).toBe(true);
+      return (result as { output: Trajectory }).output;
+    });
+    for (const trajectory of trajectories) expect(trajectory.stopReason, trajectory.error).toBe("answered");
+    const mathTrajectories = trajectories.filter((trajectory) => trajectory.domain === "math");
+    expect(mathTrajectories).toHaveLength(3);
+    for (const trajectory of mathTrajectories) {
+      expect(trajectory.experiencesShown).toHaveLength(library.experiences.length);
+      expect(trajectory.model).toBe("sim-actor");
+    }
+    const webTrajectory = trajectories.find((trajectory) => trajectory.domain === "web")!;
+    expect(webTrajectory.toolCalls.map((call) => call.name)).toContain("web_search");
+
+    worker.kill("SIGTERM");
+    expect(await exited).toBe(0);
+  } finally {
+    await runner.close();
+    if (worker.exitCode === null) worker.kill("SIGKILL");
+  }
+});

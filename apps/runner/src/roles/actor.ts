@@ -1,0 +1,176 @@
+import { readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type Actor,
+  type ActorConfigInput,
+  actorConfigSchema,
+  actorSubjects,
+  createActor,
+  createBusLibraryLoader,
+  createEnvironmentRedactor,
+  type LibraryLoader,
+} from "@tfgrpo/actor";
+import { createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
+import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { createToolResources, createToolset, type ToolsConfig, toolsConfigSchema } from "@tfgrpo/tools";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { type RoleOptions, registerRole } from "./registry.js";
+
+/** The models config used when none is given: every role on the sim server (SIM_PORT). */
+export const defaultModelsConfig = fileURLToPath(
+  new URL("../../../../examples/models.sim.yaml", import.meta.url),
+);
+
+/** Optional settings file of the actor (`TFGRPO_ACTOR_CONFIG`, YAML or JSON): limits, retrieval, domains; tools. */
+const actorSettingsSchema = z.object({
+  actor: actorConfigSchema.partial().optional(),
+  tools: toolsConfigSchema.optional(),
+});
+export type ActorSettings = { actor?: ActorConfigInput; tools?: ToolsConfig };
+
+export async function loadActorSettings(file: string): Promise<ActorSettings> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new TfgrpoError(
+      "invalid_config",
+      `cannot read actor settings ${file}: ${(error as Error).message}`,
+      {
+        details: { file },
+      },
+    );
+  }
+  let value: unknown;
+  if (/\.json$/i.test(file)) {
+    const parsed = safeParseJson(text);
+    if (!parsed.success)
+      throw new TfgrpoError("invalid_config", `${file}: ${parsed.error}`, { details: { file } });
+    value = parsed.value;
+  } else {
+    try {
+      value = parseYaml(text);
+    } catch (error) {
+      throw new TfgrpoError("invalid_config", `${file}: invalid YAML: ${(error as Error).message}`, {
+        details: { file },
+      });
+    }
+  }
+  const parsed = actorSettingsSchema.safeParse(value ?? {});
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_config", `${file}: ${formatZodIssues(parsed.error.issues)}`, {
+      details: { file },
+    });
+  }
+  return value as ActorSettings;
+}
+
+export interface ActorRuntimeOptions {
+  /** models.yaml; default examples/models.sim.yaml. */
+  modelsConfig?: string;
+  /** Where library versions come from. */
+  library?: LibraryLoader;
+  settings?: ActorSettings;
+  /**
+   * The sim world's corpus (`SimServer.corpusUrl`): when the tools settings name no search provider, web tools
+   * search its documents locally and may fetch its pages (a loopback host). Default $TFGRPO_SIM_CORPUS_URL.
+   */
+  simCorpusUrl?: string;
+  /** A directory for downloaded files (the sim corpus). */
+  workDirectory?: string;
+  log: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface ActorRuntime {
+  actor: Actor;
+  models: Models;
+  close(): Promise<void>;
+}
+
+/**
+ * An actor with everything it runs on: the models of a models.yaml, a fresh toolset per rollout from shared tool
+ * resources (one sandbox pool, one search index), retrieval embeddings when an embedder role is configured.
+ * Used by `tfgrpo serve --role actor`, in-process runs and `tfgrpo solve`.
+ */
+export async function createActorRuntime(options: ActorRuntimeOptions): Promise<ActorRuntime> {
+  const env = options.env ?? process.env;
+  const modelsConfig = await loadModelsConfig(options.modelsConfig ?? defaultModelsConfig, { env });
+  const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
+  const settings =
+    options.settings ?? (env.TFGRPO_ACTOR_CONFIG ? await loadActorSettings(env.TFGRPO_ACTOR_CONFIG) : {});
+  const tools: ToolsConfig = { ...(settings.tools ?? {}) };
+  const corpusUrl = options.simCorpusUrl ?? env.TFGRPO_SIM_CORPUS_URL;
+  if (corpusUrl && !tools.search) {
+    tools.search = { provider: "local", path: await downloadSimCorpus(corpusUrl, options.workDirectory) };
+    const host = new URL(corpusUrl).host;
+    tools.fetch = { ...(tools.fetch ?? {}), allowHosts: [...(tools.fetch?.allowHosts ?? []), host] };
+  }
+  const resources = createToolResources(tools, { env });
+  const redactEnvironment = createEnvironmentRedactor(env);
+  const actor = createActor({
+    models,
+    tools: (domain, names) => createToolset({ domain, resources, tools: names }),
+    ...(options.library ? { library: options.library } : {}),
+    ...(modelsConfig.roles.embedder ? { embed: (texts: string[]) => models.embed(texts) } : {}),
+    config: settings.actor ?? {},
+    // The models package knows every key it read; the environment redactor catches the tools' keys too.
+    redact: (text) => redactEnvironment(redactSecrets(text)),
+    onEvent: (event) => {
+      if (event.type === "retrieval-degraded")
+        options.log(`actor: retrieval without similarity: ${event.reason}`);
+    },
+  });
+  return {
+    actor,
+    models,
+    async close() {
+      await resources.close();
+    },
+  };
+}
+
+/** The sim corpus as a JSONL file for the local search provider (documents keep their served URLs). */
+async function downloadSimCorpus(corpusUrl: string, directory?: string): Promise<string> {
+  const url = `${corpusUrl.replace(/\/$/, "")}/documents.jsonl`;
+  let text: string;
+  try {
+    const response = await fetch(url);
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    text = await response.text();
+  } catch (error) {
+    throw new TfgrpoError(
+      "invalid_config",
+      `cannot read the sim corpus at ${url}: ${(error as Error).message}`,
+      {
+        details: { url },
+      },
+    );
+  }
+  const file = path.join(directory ?? os.tmpdir(), `tfgrpo-sim-corpus-${process.pid}.jsonl`);
+  await writeFile(file, text);
+  return file;
+}
+
+/**
+ * `tfgrpo serve --role actor --nats URL [--config models.yaml] [--concurrency N]`: rollouts from the shared queue.
+ * Libraries are read over the Bus (`tfgrpo.library.get`, served by the process that owns the database).
+ */
+registerRole("actor", async (options: RoleOptions) => {
+  const runtime = await createActorRuntime({
+    ...(options.config ? { modelsConfig: options.config } : {}),
+    library: createBusLibraryLoader(options.bus),
+    log: options.log,
+  });
+  options.log(`actor: models from ${options.config ?? defaultModelsConfig}`);
+  return {
+    subjects: actorSubjects(
+      runtime.actor,
+      options.concurrency === undefined ? {} : { concurrency: options.concurrency },
+    ),
+    close: runtime.close,
+  };
+});
