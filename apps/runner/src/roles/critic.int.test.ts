@@ -1,0 +1,126 @@
+// `tfgrpo serve --role critic --nats URL` as a separate process, against a real nats-server and the SIMULATED model
+// server: this process plays the runner and calls the critic's subjects over NATS.
+import { spawn } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { testTrajectory } from "@tfgrpo/critic/testing";
+import { createNatsBus, criticGroupAdvice, criticReward, type Task } from "@tfgrpo/protocol";
+import { startNatsServer } from "@tfgrpo/protocol/testing";
+import { createSimServer, quietNoise } from "@tfgrpo/sim";
+import { expect, it } from "vitest";
+import { loadCriticSettings } from "./critic.js";
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+
+it("tfgrpo serve --role critic answers reward and group advice over NATS, with settings from TFGRPO_CRITIC_CONFIG", async () => {
+  await using nats = await startNatsServer();
+  await using sim = await createSimServer({ seed: 5, noise: quietNoise });
+  const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-critic-role-"));
+  // A user reward module for domain "web", named relative to the settings file.
+  await writeFile(
+    path.join(dir, "web-reward.mjs"),
+    "export default (task, answer) => (answer === task.answer ? 1 : 0);",
+  );
+  await writeFile(path.join(dir, "critic.yaml"), "judgeSamples: 1\nrewards:\n  web: ./web-reward.mjs\n");
+  const worker = spawn(
+    process.execPath,
+    [
+      "--conditions=source",
+      "--import",
+      "tsx",
+      "apps/runner/src/cli.ts",
+      "serve",
+      "--role",
+      "critic",
+      "--nats",
+      nats.url,
+    ],
+    {
+      cwd: repositoryRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        SIM_PORT: String(sim.port),
+        TFGRPO_CRITIC_CONFIG: path.join(dir, "critic.yaml"),
+        TFGRPO_NATS_URL: "",
+      },
+    },
+  );
+  let stderr = "";
+  const serving = new Promise<void>((resolve, reject) => {
+    worker.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes("serving")) resolve();
+    });
+    worker.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
+  });
+  const runner = await createNatsBus({ servers: nats.url, name: "critic-role-test" });
+  try {
+    await serving;
+    expect(stderr).toContain("tfgrpo.critic.reward (requests), tfgrpo.critic.advantage (requests)");
+
+    const task: Task = {
+      id: "t-count",
+      domain: "math",
+      question: "How many integers n satisfy 3 <= n <= 10?",
+      answer: "8",
+    };
+    const reward = await runner.request(criticReward, {
+      task,
+      answers: [
+        { trajectoryId: "a", finalAnswer: "\\boxed{8}" },
+        { trajectoryId: "b", finalAnswer: "\\boxed{7}" },
+      ],
+    });
+    expect(reward.rewards.map((r) => [r.trajectoryId, r.reward, r.method])).toEqual([
+      ["a", 1, "math"],
+      ["b", 0, "math"],
+    ]);
+    const web = await runner.request(criticReward, {
+      task: { id: "w", domain: "web", question: "Who?", answer: "Ada" },
+      answers: [{ trajectoryId: "c", finalAnswer: "Ada" }],
+    });
+    expect(web.rewards[0]).toMatchObject({ reward: 1, method: "module:web-reward.mjs" });
+
+    const advice = await runner.request(criticGroupAdvice, {
+      runId: "run-role",
+      groupId: "g1",
+      task,
+      trajectories: [
+        testTrajectory({ id: "a", attempt: 0, reward: 1, grade: "pass" }),
+        testTrajectory({ id: "b", attempt: 1, reward: 0, grade: "fail", final: "I get 7.\n\\boxed{7}" }),
+      ],
+      experiences: [{ id: "G0", text: "When counting integers in a closed range, include both endpoints." }],
+    });
+    // Two summaries and one advantage call on the sim critic, whatever it proposed.
+    expect(advice.summaries.map((s) => s.trajectoryId)).toEqual(["a", "b"]);
+    expect(advice.usage?.calls).toBe(3);
+    expect(sim.stats().byKind["trajectory-summary"]).toBe(2);
+    expect(sim.stats().byKind["group-advantage"]).toBe(1);
+  } finally {
+    await runner.close();
+    worker.kill("SIGTERM");
+    await new Promise((resolve) => (worker.exitCode === null ? worker.once("exit", resolve) : resolve(null)));
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it("reads critic settings and rejects unknown keys, naming the file", async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-critic-settings-"));
+  try {
+    await writeFile(
+      path.join(dir, "ok.json"),
+      JSON.stringify({ pseudoLabelJudge: true, rewards: { web: "r.ts" } }),
+    );
+    expect(await loadCriticSettings(path.join(dir, "ok.json"))).toEqual({
+      pseudoLabelJudge: true,
+      rewards: { web: path.join(dir, "r.ts") },
+    });
+    await writeFile(path.join(dir, "bad.yaml"), "judgeSample: 3\n");
+    await expect(loadCriticSettings(path.join(dir, "bad.yaml"))).rejects.toThrow(/bad\.yaml: .*judgeSample/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

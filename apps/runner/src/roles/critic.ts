@@ -1,0 +1,152 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import {
+  type Critic,
+  createCritic,
+  createCriticService,
+  createJudge,
+  loadRewardFunction,
+  type RewardFunction,
+} from "@tfgrpo/critic";
+import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
+import { domainSchema, formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { parse as parseYaml } from "yaml";
+import { z } from "zod";
+import { type RoleOptions, registerRole } from "./registry.js";
+
+/** The models config used when none is given: every role on the sim server (SIM_PORT). */
+const defaultModelsConfig = fileURLToPath(new URL("../../../../examples/models.sim.yaml", import.meta.url));
+
+/** Optional settings file of the critic (`TFGRPO_CRITIC_CONFIG`, YAML or JSON). */
+export const criticSettingsSchema = z.strictObject({
+  judgeSamples: z
+    .number()
+    .int()
+    .min(1)
+    .max(15)
+    .optional()
+    .describe("Judge calls per answer; the majority decides"),
+  pseudoLabelJudge: z
+    .boolean()
+    .optional()
+    .describe("Without ground truth, let the judge grade answers against the majority label"),
+  partialCredit: z.boolean().optional().describe("Math: partial credit for partly matching sets of answers"),
+  rewards: z
+    .record(domainSchema, z.string().min(1))
+    .optional()
+    .describe("Reward function module per domain (JS/TS, default export), relative to this file"),
+});
+export type CriticSettings = z.infer<typeof criticSettingsSchema>;
+
+export async function loadCriticSettings(file: string): Promise<CriticSettings> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new TfgrpoError(
+      "invalid_config",
+      `cannot read critic settings ${file}: ${(error as Error).message}`,
+      {
+        details: { file },
+      },
+    );
+  }
+  let value: unknown;
+  if (/\.json$/i.test(file)) {
+    const parsed = safeParseJson(text);
+    if (!parsed.success)
+      throw new TfgrpoError("invalid_config", `${file}: ${parsed.error}`, { details: { file } });
+    value = parsed.value;
+  } else {
+    try {
+      value = parseYaml(text);
+    } catch (error) {
+      throw new TfgrpoError("invalid_config", `${file}: invalid YAML: ${(error as Error).message}`, {
+        details: { file },
+      });
+    }
+  }
+  const parsed = criticSettingsSchema.safeParse(value ?? {});
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_config", `${file}: ${formatZodIssues(parsed.error.issues)}`, {
+      details: { file },
+    });
+  }
+  // Module paths are relative to the settings file, not to wherever the worker was started.
+  const rewards = Object.fromEntries(
+    Object.entries(parsed.data.rewards ?? {}).map(([domain, module]) => [
+      domain,
+      path.resolve(path.dirname(file), module),
+    ]),
+  );
+  return { ...parsed.data, ...(parsed.data.rewards ? { rewards } : {}) };
+}
+
+export interface CriticRuntimeOptions {
+  /** models.yaml; default examples/models.sim.yaml. Role "critic" is required, "judge" optional. */
+  modelsConfig?: string;
+  settings?: CriticSettings;
+  log: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CriticRuntime {
+  critic: Critic;
+  models: Models;
+}
+
+/**
+ * A critic with its own models (role "critic", and "judge" when configured), so it can run on a different model
+ * from the actor's. Used by `tfgrpo serve --role critic` and by in-process runs.
+ */
+export async function createCriticRuntime(options: CriticRuntimeOptions): Promise<CriticRuntime> {
+  const env = options.env ?? process.env;
+  const modelsConfig = await loadModelsConfig(options.modelsConfig ?? defaultModelsConfig, {
+    env,
+    requireRoles: ["critic"],
+  });
+  const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
+  const settings =
+    options.settings ?? (env.TFGRPO_CRITIC_CONFIG ? await loadCriticSettings(env.TFGRPO_CRITIC_CONFIG) : {});
+  const rewards: Record<string, RewardFunction> = {};
+  for (const [domain, module] of Object.entries(settings.rewards ?? {})) {
+    rewards[domain] = await loadRewardFunction(module);
+  }
+  const judge = modelsConfig.roles.judge
+    ? createJudge({
+        models,
+        samples: settings.judgeSamples ?? 1,
+        logger: { warn: (message) => options.log(message) },
+      })
+    : undefined;
+  const critic = createCritic({
+    models,
+    ...(judge ? { judge } : {}),
+    rewards,
+    ...(settings.pseudoLabelJudge !== undefined ? { pseudoLabelJudge: settings.pseudoLabelJudge } : {}),
+    ...(settings.partialCredit !== undefined ? { math: { partialCredit: settings.partialCredit } } : {}),
+    logger: {
+      warn: (message, fields) =>
+        options.log(`critic: ${message}${fields ? ` ${JSON.stringify(fields)}` : ""}`),
+    },
+  });
+  return { critic, models };
+}
+
+/**
+ * `tfgrpo serve --role critic --nats URL [--config models.yaml] [--concurrency N]`: answers
+ * `tfgrpo.critic.reward` and `tfgrpo.critic.advantage` in a queue group, so several critic workers share the calls.
+ */
+registerRole("critic", async (options: RoleOptions) => {
+  const { critic } = await createCriticRuntime({
+    ...(options.config ? { modelsConfig: options.config } : {}),
+    log: options.log,
+  });
+  options.log(`critic: models from ${options.config ?? defaultModelsConfig}`);
+  const service = createCriticService({
+    critic,
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+  });
+  return { subjects: service.subjects, close: async () => {} };
+});
