@@ -62,7 +62,8 @@ it("tfgrpo serve --role actor works rollouts from the queue with libraries read 
       env: {
         ...process.env,
         SIM_PORT: String(sim.port),
-        TFGRPO_SIM_CORPUS_URL: sim.corpusUrl,
+        // No search settings: the worker finds the corpus of the sim server its model runs on.
+        TFGRPO_SIM_CORPUS_URL: "",
         TFGRPO_ACTOR_CONFIG: "",
         TFGRPO_NATS_URL: "",
       },

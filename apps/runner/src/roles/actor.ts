@@ -76,7 +76,8 @@ export interface ActorRuntimeOptions {
   settings?: ActorSettings;
   /**
    * The sim world's corpus (`SimServer.corpusUrl`): when the tools settings name no search provider, web tools
-   * search its documents locally and may fetch its pages (a loopback host). Default $TFGRPO_SIM_CORPUS_URL.
+   * search its documents locally and may fetch its pages (a loopback host). Default $TFGRPO_SIM_CORPUS_URL, else
+   * the corpus of the sim server the actor model runs on, if it is one.
    */
   simCorpusUrl?: string;
   /** A directory for downloaded files (the sim corpus). */
@@ -103,7 +104,10 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
   const settings =
     options.settings ?? (env.TFGRPO_ACTOR_CONFIG ? await loadActorSettings(env.TFGRPO_ACTOR_CONFIG) : {});
   const tools: ToolsConfig = { ...(settings.tools ?? {}) };
-  const corpusUrl = options.simCorpusUrl ?? env.TFGRPO_SIM_CORPUS_URL;
+  const corpusUrl =
+    options.simCorpusUrl ||
+    env.TFGRPO_SIM_CORPUS_URL ||
+    (tools.search ? undefined : await findSimCorpus(modelsConfig.roles.actor?.baseUrl));
   if (corpusUrl && !tools.search) {
     tools.search = { provider: "local", path: await downloadSimCorpus(corpusUrl, options.workDirectory) };
     const host = new URL(corpusUrl).host;
@@ -131,6 +135,30 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
       await resources.close();
     },
   };
+}
+
+/**
+ * The corpus of a sim server the actor's model runs on: the sim serves its simulated web beside its model API, so
+ * `--sim` runs and `serve` workers pointed at a sim need no search settings. Only loopback servers are asked (a
+ * real provider never gets a stray request), and only a server that says it is the sim counts.
+ */
+async function findSimCorpus(baseUrl: string | undefined): Promise<string | undefined> {
+  if (!baseUrl) return undefined;
+  let origin: URL;
+  try {
+    origin = new URL(baseUrl);
+  } catch {
+    return undefined;
+  }
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(origin.hostname)) return undefined;
+  const corpusUrl = `${origin.origin}/corpus`;
+  try {
+    const response = await fetch(corpusUrl, { signal: AbortSignal.timeout(2000) });
+    const body = safeParseJson(await response.text(), z.object({ simulated: z.literal(true) }).loose());
+    return response.ok && body.success ? corpusUrl : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The sim corpus as a JSONL file for the local search provider (documents keep their served URLs). */
