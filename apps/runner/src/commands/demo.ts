@@ -1,20 +1,138 @@
+import { mkdir } from "node:fs/promises";
+import path from "node:path";
+import { loadDataset } from "@tfgrpo/protocol";
+import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import type { Command } from "commander";
+import { renderEvaluationTable } from "../learn/render-evaluation-table.js";
+import { resolveLibraries, runEvaluation } from "../learn/run-evaluation.js";
+import { writeReport } from "../report/write-report.js";
+import { createRuntime } from "../runtime/create-runtime.js";
+import { startSimWorld } from "../runtime/start-sim-world.js";
+import { learn, newRunId, nonNegativeInteger, positiveInteger } from "./learn.js";
+
+export interface DemoOptions {
+  dir: string;
+  seed: number;
+  domain: "math" | "web";
+  train: number;
+  val: number;
+  test: number;
+  epochs: number;
+  groupSize: number;
+  k: number;
+  concurrency: number;
+}
+
+/**
+ * A complete learning run on the SIMULATED world, then the learned head library against no library on held-out
+ * tasks of the same families: what `npm run demo` shows on a fresh clone, offline.
+ */
+export async function demo(
+  options: DemoOptions,
+  output = { stderr: process.stderr, stdout: process.stdout },
+) {
+  const write = (text: string) => output.stdout.write(text);
+  const started = Date.now();
+  const directory = path.resolve(options.dir, newRunId("demo"));
+  await mkdir(directory, { recursive: true });
+  write(
+    `tfgrpo demo — SIMULATED world (packages/sim): a test world, not a real model.\nworkspace: ${directory}\n\n`,
+  );
+  await using sim = await startSimWorld({ seed: options.seed });
+  const files = { train: "", val: "", test: "" };
+  for (const split of ["train", "val", "test"] as const) {
+    files[split] = path.join(directory, `${options.domain}-${split}.jsonl`);
+    await writeSuiteJsonl(
+      files[split],
+      createSuite({ domain: options.domain, seed: options.seed, size: options[split], split }),
+    );
+  }
+  write(
+    `datasets: ${options.train} train, ${options.val} validation, ${options.test} held-out test tasks (${options.domain})\n\n`,
+  );
+  const db = path.join(directory, "tfgrpo.db");
+  const outcome = await learn(
+    {
+      config: sim.config,
+      domain: options.domain,
+      train: files.train,
+      val: files.val,
+      epochs: options.epochs,
+      groupSize: options.groupSize,
+      concurrency: options.concurrency,
+      groundTruth: true,
+      seed: options.seed,
+      db,
+      valK: 1,
+      precheck: 0,
+      mode: "tools",
+      baseline: true,
+      localRoles: "actor,critic,curator",
+      temperature: 0.7,
+      evalTemperature: 0.3,
+    },
+    output,
+  );
+
+  write(
+    `\nHeld-out evaluation: ${options.test} test tasks, k=${options.k}, the same seeds for both libraries\n`,
+  );
+  await using runtime = await createRuntime({
+    db,
+    config: sim.config,
+    localRoles: ["actor", "critic", "curator"],
+    concurrency: options.concurrency,
+    log: (line) => output.stderr.write(`${line}\n`),
+  });
+  const tasks = await loadDataset(files.test, { domain: options.domain, requireAnswer: true });
+  const refs = outcome.headVersion === null ? ["none"] : ["none", `${options.domain}@head`];
+  const evaluation = await runEvaluation({
+    bus: runtime.bus,
+    store: runtime.store,
+    runId: outcome.runId,
+    evaluationId: "held-out-test",
+    title: "Held-out test: learned library vs. no library (SIMULATED)",
+    data: files.test,
+    tasks,
+    libraries: await resolveLibraries(runtime.store, options.domain, refs),
+    k: options.k,
+    temperature: 0.3,
+    seed: options.seed + 1000,
+    concurrency: options.concurrency,
+  });
+  write(`${renderEvaluationTable(evaluation)}\n`);
+  const report = await writeReport(
+    runtime.store,
+    outcome.runId,
+    path.join(directory, "reports", `${outcome.runId}.html`),
+  );
+  const [none, learned] = evaluation.rows;
+  if (none && learned) {
+    write(
+      `\nMean@${options.k}: no library ${(none.meanAtK.estimate * 100).toFixed(1)}% -> learned library ${(learned.meanAtK.estimate * 100).toFixed(1)}% (Δ ${((learned.deltaVsReference?.estimate ?? 0) * 100).toFixed(1)} points, 95% CI [${((learned.deltaVsReference?.low ?? 0) * 100).toFixed(1)}, ${((learned.deltaVsReference?.high ?? 0) * 100).toFixed(1)}])\n`,
+    );
+  } else {
+    write("\nNo library version was committed, so there is nothing to compare with no library.\n");
+  }
+  write(`report: ${report}\ndemo finished in ${((Date.now() - started) / 1000).toFixed(0)} s (SIMULATED)\n`);
+  return { outcome, evaluation, report, directory };
+}
 
 export function registerDemoCommand(program: Command): void {
   program
     .command("demo")
-    .description(
-      "Run a complete learning run on the simulated world, then compare the learned library with none",
-    )
-    .action(async () => {
-      process.stdout.write(
-        [
-          "tfgrpo demo (SIMULATED world: packages/sim, not a real model)",
-          "The demo will: start the sim model server on loopback, learn a math library from sim training tasks",
-          "(rollouts -> rewards -> group advantages -> consolidation -> gated commit), then evaluate the head library",
-          "against no library on held-out sim tasks and print both.",
-          "",
-        ].join("\n"),
-      );
+    .description("Learn a library on the SIMULATED world, then compare it with no library on held-out tasks")
+    .option("--dir <dir>", "where the demo's workspace goes", ".tfgrpo/demo")
+    .option("--seed <n>", "world and sampling seed", nonNegativeInteger, 7)
+    .option("--domain <domain>", "math or web", "math")
+    .option("--train <n>", "training tasks", positiveInteger, 20)
+    .option("--val <n>", "validation tasks (the acceptance gate)", positiveInteger, 20)
+    .option("--test <n>", "held-out test tasks", positiveInteger, 30)
+    .option("--epochs <n>", "epochs", positiveInteger, 3)
+    .option("--group-size <n>", "rollouts per task", positiveInteger, 5)
+    .option("--k <n>", "samples per test task", positiveInteger, 4)
+    .option("--concurrency <n>", "rollouts in flight", positiveInteger, 8)
+    .action(async (options: DemoOptions) => {
+      await demo(options);
     });
 }
