@@ -75,4 +75,20 @@ describe("NATS Bus with processes that crash (SIGKILL)", () => {
     await eventually("the result again", () => results.length === 1);
     expect(results[0]).toMatchObject({ jobId: "r1", ok: true, output: { tag: "keep" } });
   });
+
+  it("leaves nothing that keeps a process alive once close() returns", async () => {
+    const server = await natsServer();
+    // closeTimeoutMs stays at its 30 s default: a bound that kept its timer would hold the process that long.
+    const child = spawnChild("lifecycle", { NATS_URL: server.url, STREAM_PREFIX: "LIFE" });
+    const exited = new Promise<number | null>((resolve) =>
+      child.process.once("exit", (code) => resolve(code)),
+    );
+    await eventually("the child to close its bus", () => child.events.some((e) => e.event === "closed"));
+    const closed = child.events.find((e) => e.event === "closed")!;
+    // What a bare Node process always has (its stdio pipes) and nothing else: no timers, sockets or intervals.
+    expect(closed.resources?.filter((resource) => resource !== "PipeWrap" && resource !== "TTYWrap")).toEqual(
+      [],
+    );
+    expect(await exited).toBe(0);
+  });
 });

@@ -24,7 +24,7 @@ import {
 } from "./nats-codec.js";
 import { createNatsJobQueue, createStreamSetup } from "./nats-job-queue.js";
 import { natsNames } from "./nats-names.js";
-import { type NatsQueueContext, sleep } from "./nats-queue-context.js";
+import { type NatsQueueContext, timedOut } from "./nats-queue-context.js";
 import type { Subject } from "./subject.js";
 
 export interface NatsBusOptions {
@@ -252,7 +252,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         async close() {
           await subscription.drain().catch(() => undefined);
           const settled = Promise.allSettled([...inFlight]);
-          await Promise.race([settled, sleep(closeTimeoutMs)]);
+          await timedOut(settled, closeTimeoutMs);
           controller.abort(new TfgrpoError("bus_closed", `${subject.name} handler is shutting down`));
         },
       });
@@ -297,7 +297,11 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       await Promise.allSettled([...handles].map((handle) => handle.close()));
       if (!nc.isClosed()) {
         // Drain flushes the acks and results still buffered; pointless (and slow) when the server is gone.
-        if (connected) await Promise.race([nc.drain().catch(() => undefined), sleep(5000)]);
+        if (connected)
+          await timedOut(
+            nc.drain().catch(() => undefined),
+            5000,
+          );
         if (!nc.isClosed()) await nc.close();
       }
     },

@@ -8,7 +8,7 @@ import { validate } from "./in-process-bus.js";
 import { isRetryableJobError, retryDelayMs } from "./job-retry-policy.js";
 import { decodePayload, headerNames } from "./nats-codec.js";
 import { ensureConsumer, workerConsumerConfig } from "./nats-jetstream-setup.js";
-import { type NatsQueueContext, publishResult, sleep } from "./nats-queue-context.js";
+import { type NatsQueueContext, publishResult, timedOut } from "./nats-queue-context.js";
 import type { Subject } from "./subject.js";
 
 type AnyJobHandler = (input: unknown, context: JobContext) => Promise<unknown>;
@@ -196,11 +196,8 @@ export async function startJobWorker(
       wake();
       await loop;
       const settled = Promise.allSettled([...active.keys()]);
-      const timedOut = await Promise.race([
-        settled.then(() => false),
-        sleep(context.closeTimeoutMs).then(() => true),
-      ]);
-      if (timedOut) {
+      const gaveUp = await timedOut(settled, context.closeTimeoutMs);
+      if (gaveUp) {
         // Hand what is left to other workers now rather than after its ack wait.
         logger.warn(
           `${subject.name} worker: ${active.size} job(s) still running after ${context.closeTimeoutMs} ms; returning them to the queue`,

@@ -32,6 +32,22 @@ export interface NatsQueueContext {
 export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * Waits for `promise` at most `ms`; true when it timed out. The timer is cleared either way, so a bound on
+ * close() never keeps a finished process alive for the rest of it.
+ */
+export async function timedOut(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<true>((resolve) => {
+    timer = setTimeout(() => resolve(true), ms);
+  });
+  try {
+    return await Promise.race([promise.then(() => false), deadline]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
  * Publishes a job's result to the results stream with the job's dedupe id, so when a job ran twice (a worker
  * presumed dead finished after all) only the first result is kept. Resolves once JetStream has stored it
  * (or recognised it as a duplicate): only then may the job be acked. Retries transient failures a few times.

@@ -5,7 +5,7 @@ import type { Handle, JobResult } from "./bus.js";
 import { decodePayload, headerNames, resultEnvelopeSchema } from "./nats-codec.js";
 import { ensureConsumer, resultsConsumerConfig } from "./nats-jetstream-setup.js";
 import { replyToken } from "./nats-names.js";
-import { type NatsQueueContext, sleep } from "./nats-queue-context.js";
+import { type NatsQueueContext, sleep, timedOut } from "./nats-queue-context.js";
 import type { Subject } from "./subject.js";
 
 /** Results pulled ahead of onResult; small, because their ack timers run while they wait. */
@@ -121,7 +121,7 @@ export async function startResultConsumer(
       if (stopping) return;
       stopping = true;
       void current?.close();
-      await Promise.race([loop, sleep(context.closeTimeoutMs)]);
+      await timedOut(loop, context.closeTimeoutMs);
     },
   };
 }
