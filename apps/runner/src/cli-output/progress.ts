@@ -35,6 +35,7 @@ export function createProgress(options: ProgressOptions): Progress {
   let lastLog = -Infinity;
   let lastQuarter = -1;
   let lastDone = 0;
+  let lastPrinted = -1;
   let finished = false;
 
   const describe = (done: number, extra: ProgressExtra = {}): string => {
@@ -60,8 +61,9 @@ export function createProgress(options: ProgressOptions): Progress {
       return;
     }
     const quarter = total > 0 ? Math.floor((done / total) * 4) : 0;
-    if (force || quarter > lastQuarter || now() - lastLog >= logEveryMs) {
+    if ((force && lastPrinted !== done) || quarter > lastQuarter || now() - lastLog >= logEveryMs) {
       lastQuarter = Math.max(lastQuarter, quarter);
+      lastPrinted = done;
       lastLog = now();
       stream.write(`[${new Date(now()).toISOString()}] ${options.label}: ${describe(done, extra)}\n`);
     }
