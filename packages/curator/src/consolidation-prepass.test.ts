@@ -28,6 +28,7 @@ function run(library: Experience[], proposals: Proposal[], nearDuplicateSimilari
     wordLimit: 32,
     nearDuplicateSimilarity,
     index: { seed: 3 },
+    rewriteOverLimit: false,
   });
 }
 
@@ -151,19 +152,34 @@ describe("consolidationPrepass", () => {
     ]);
   });
 
+  it("asks the model to rewrite library entries over the word limit that nothing else touches", () => {
+    const result = consolidationPrepass({
+      library: math,
+      proposals: [proposal("p1", { op: "delete", id: "G2" })],
+      embeddings: embeddingsFor(math, []),
+      wordLimit: 32,
+      nearDuplicateSimilarity: 0.9,
+    });
+    expect(result.suggestions.map((s) => [s.tempId, s.option, s.targetId, s.sources])).toEqual([
+      ["P1", "delete", "G2", ["p1"]],
+      ["P2", "modify", "G5", []],
+    ]);
+    expect(result.suggestions[1]!.reason).toBe(
+      "over the 32-word limit (36 words): rewrite it within the limit",
+    );
+  });
+
   it("accounts for every proposal of a noisy batch over the real web library", () => {
     const web = readRealLibrary("web").map((entry) => makeExperience({ ...entry, domain: "web" }));
     const proposals = [
       ...web.slice(0, 10).map((entry, index) => proposal(`dup${index}`, { text: entry.text })),
-      ...web
-        .slice(10, 15)
-        .map((entry, index) =>
-          proposal(`mod${index}`, {
-            op: "modify",
-            id: entry.id,
-            text: `${entry.text} Prefer official sources.`,
-          }),
-        ),
+      ...web.slice(10, 15).map((entry, index) =>
+        proposal(`mod${index}`, {
+          op: "modify",
+          id: entry.id,
+          text: `${entry.text} Prefer official sources.`,
+        }),
+      ),
       proposal("new1", {
         text: "When a table has merged header cells, read each column's full header path before extracting values.",
       }),

@@ -4,6 +4,7 @@ import { instructionSignatures, oppositeAction } from "./opposite-phrasings.js";
 import { createSimilarityIndex, type SimilarityIndexOptions } from "./similarity-index.js";
 import { normalizeText } from "./text-tokens.js";
 import { createUnionFind } from "./union-find.js";
+import { isVagueLesson } from "./vague-lesson.js";
 import { countWords, enforceWordLimit } from "./word-limit.js";
 
 /** One line of `<suggested_updates>`: what is left of a batch's proposals after the deterministic pre-pass. */
@@ -14,7 +15,10 @@ export interface Suggestion {
   targetId?: string;
   text?: string;
   reason: string;
-  /** Proposal ids this suggestion stands for (several when duplicates were collapsed). */
+  /**
+   * Proposal ids this suggestion stands for (several when duplicates were collapsed); empty for the curator's own
+   * request to rewrite a library entry that is over the word limit.
+   */
   sources: string[];
 }
 
@@ -26,8 +30,12 @@ export interface PrepassInput {
   embeddings: ReadonlyMap<string, ArrayLike<number>>;
   wordLimit: number;
   nearDuplicateSimilarity: number;
+  /** See isVagueLesson; default 0 (no vagueness check). */
+  minContentWords?: number;
   /** Also merge near-duplicate entries already in the library. */
   mergeLibraryDuplicates?: boolean;
+  /** Ask the model to rewrite live entries over the word limit (default true). */
+  rewriteOverLimit?: boolean;
   index?: SimilarityIndexOptions;
 }
 
@@ -97,6 +105,11 @@ export function consolidationPrepass(input: PrepassInput): PrepassResult {
   const deletesById = new Map<string, Proposal[]>();
   for (const proposal of input.proposals) {
     const text = proposal.text?.replace(/\s+/g, " ").trim();
+    if (text && proposal.op !== "delete" && isVagueLesson(text, input.minContentWords ?? 0)) {
+      notes.push(`${proposal.proposalId}: too vague to act on ("${text.slice(0, 60)}"), dropped`);
+      dropped++;
+      continue;
+    }
     if (proposal.op === "add") {
       if (!text) {
         notes.push(`${proposal.proposalId}: add without text, dropped`);
@@ -322,6 +335,22 @@ export function consolidationPrepass(input: PrepassInput): PrepassResult {
   // Stable order: by the first source's position in the batch, so the same batch always gives the same prompt.
   const position = new Map(input.proposals.map((proposal, index) => [proposal.proposalId, index]));
   suggestions.sort((a, b) => (position.get(a.sources[0]!) ?? 0) - (position.get(b.sources[0]!) ?? 0));
+  // Library entries over the word limit (imported, or older than the limit) are put to the model for a rewrite; they
+  // have no source proposal, and if the model leaves them, the curator shortens them itself.
+  const targeted = new Set(suggestions.map((suggestion) => suggestion.targetId));
+  const merged = new Set(libraryMerges.flatMap((merge) => merge.ids));
+  for (const entry of input.rewriteOverLimit === false ? [] : live) {
+    const words = countWords(entry.text);
+    if (words <= input.wordLimit || targeted.has(entry.id) || merged.has(entry.id)) continue;
+    suggestions.push({
+      tempId: "",
+      option: "modify",
+      targetId: entry.id,
+      text: entry.text,
+      reason: `over the ${input.wordLimit}-word limit (${words} words): rewrite it within the limit`,
+      sources: [],
+    });
+  }
   suggestions.forEach((suggestion, index) => {
     suggestion.tempId = `P${index + 1}`;
   });

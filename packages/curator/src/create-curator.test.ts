@@ -38,20 +38,19 @@ const proposal = (id: string, fields: Partial<Proposal>): Proposal => ({
 describe("curator.consolidate", () => {
   it("writes the model's consolidated operations as a proposed version on the base", async () => {
     const models = createScriptedModels({
-      consolidation: (prompt) => {
-        const updates = suggestedUpdates(prompt);
+      consolidation: () => {
         return {
           operations: [
             {
               option: "merge",
-              experience_ids: ["G6", updates[0]!.temp_id],
+              experience_ids: ["G6", "P1"],
               experience:
                 "When a combinatorial count is found, verify it by an independent method such as brute-force enumeration.",
               reason: "same lesson",
             },
             {
               option: "modify",
-              experience_id: updates[1]!.temp_id,
+              experience_id: "P2",
               experience:
                 "When code needs earlier variables, redefine all imports and values in each execution block.",
               reason: "tightened",
@@ -73,14 +72,29 @@ describe("curator.consolidate", () => {
     });
     expect(result.fallback).toBe(false);
     expect(result.chunks).toBe(1);
-    expect(result.operations.map((op) => op.op)).toEqual(["modify", "modify", "delete"]);
+    // The model rewrote neither over-long entry (G2, G5), so the curator shortened them itself.
+    expect(result.operations.map((op) => [op.op, "id" in op ? op.id : null])).toEqual([
+      ["modify", "G6"],
+      ["modify", "G8"],
+      ["delete", "G3"],
+      ["modify", "G2"],
+      ["modify", "G5"],
+    ]);
     expect(result.operations[0]).toMatchObject({ id: "G6", reason: "same lesson (from proposals p1)" });
     expect(result.operations[1]).toMatchObject({ id: "G8", reason: "tightened (from proposals p2)" });
+    expect(result.operations[3]).toMatchObject({ reason: "shortened to the 32-word limit (was over it)" });
     expect(result.version).toBeGreaterThan(base);
 
     const info = await store.getVersionInfo("math", result.version!);
     expect(info).toMatchObject({ state: "proposed", parent: base, runId: "run-1" });
-    expect(info!.message).toBe("consolidation of 2 proposals: 2 modify, 1 delete");
+    expect(info!.message).toBe("consolidation of 2 proposals: 4 modify, 1 delete");
+    for (const entry of (await store.getVersion("math", result.version!))!.experiences)
+      if (entry.status !== "archived") expect(countWords(entry.text)).toBeLessThanOrEqual(32);
+    // The model was asked to rewrite them first.
+    const rewrites = suggestedUpdates(models.calls[0]!.prompt).filter((u) =>
+      String(u.reason).startsWith("over the 32-word limit"),
+    );
+    expect(rewrites.map((u) => u.experience_id)).toEqual(["G2", "G5"]);
     const snapshot = await store.getVersion("math", result.version!);
     expect(snapshot!.experiences.find((e) => e.id === "G3")!.status).toBe("archived");
     expect(snapshot!.experiences.find((e) => e.id === "G8")!.text).toMatch(
@@ -113,8 +127,8 @@ describe("curator.consolidate", () => {
       ],
     });
     expect(result.fallback).toBe(true);
-    expect(result.operations.map((op) => op.op)).toEqual(["add", "add", "add"]);
-    for (const op of result.operations) {
+    expect(result.operations.map((op) => op.op)).toEqual(["add", "add", "add", "modify", "modify"]);
+    for (const op of result.operations.filter((o) => o.op === "add")) {
       expect(op).toMatchObject({ status: "candidate" });
       expect(countWords((op as { text: string }).text)).toBeLessThanOrEqual(32);
     }
@@ -168,9 +182,10 @@ describe("curator.consolidate", () => {
         if (update.experience_id) expect(shown).toContain(update.experience_id);
       }
     }
-    expect(seen.size).toBe(40);
+    // 40 proposals plus a rewrite request for the over-long G2 (G5, also over, is already targeted by m32).
+    expect(seen.size).toBe(41);
     expect(result.operations.filter((op) => op.op === "add")).toHaveLength(30);
-    expect(result.operations.filter((op) => op.op === "modify")).toHaveLength(10);
+    expect(result.operations.filter((op) => op.op === "modify")).toHaveLength(11);
   });
 
   it("puts a new entry that contradicts an existing one into a mutual-exclusion group with it", async () => {
@@ -208,7 +223,7 @@ describe("curator.consolidate", () => {
   });
 
   it("returns no version when nothing changes", async () => {
-    const curator = createCurator({ store, models: createScriptedModels(), now });
+    const curator = createCurator({ store, models: createScriptedModels(), now, config: { wordLimit: 40 } });
     const head = (await store.getHead("math"))!;
     const result = await curator.consolidate({
       runId: "run-4",

@@ -33,6 +33,7 @@ import { type ConflictCheck, type ConflictPair, detectConflictPairs } from "./de
 import { createEmbeddingCache } from "./embedding-cache.js";
 import { estimateTokens } from "./estimate-tokens.js";
 import { type EmbedFunction, fnv1a } from "./hashing-embedder.js";
+import { limitLibraryEntries } from "./limit-library-entries.js";
 import { fallbackOperations, mapConsolidationAnswer } from "./map-consolidation-answer.js";
 import { planConflictResolution } from "./plan-conflict-resolution.js";
 import { type LifecycleTransition, planLifecycle } from "./plan-lifecycle.js";
@@ -343,6 +344,7 @@ export function createCurator(options: CreateCuratorOptions): Curator {
       embeddings: vectors,
       wordLimit: config.wordLimit,
       nearDuplicateSimilarity: config.duplicates.nearDuplicateSimilarity,
+      minContentWords: config.minContentWords,
       index: { seed: config.indexSeed },
     });
     const notes = [...prepass.notes];
@@ -399,9 +401,11 @@ export function createCurator(options: CreateCuratorOptions): Curator {
       }
     }
     operations.push(...prepass.libraryMerges);
-    const reconciled = reconcileOperations(operations, byId);
+    const reconciled = reconcileOperations(operations, byId, { minContentWords: config.minContentWords });
     notes.push(...reconciled.notes);
-    const checked = await checkConflicts(library, reconciled.operations, false, usage);
+    const limited = limitLibraryEntries(library, reconciled.operations, config.wordLimit);
+    notes.push(...limited.notes);
+    const checked = await checkConflicts(library, limited.operations, false, usage);
     notes.push(...checked.notes);
     const final = checked.operations;
     const base: Omit<ConsolidateResult, "version" | "operations" | "createdIds"> = {

@@ -46,7 +46,7 @@ const duplicatesSchema = z.object({
 const conflictsSchema = z.object({
   enabled: z.boolean().default(true),
   /** Pairs at least this similar (same topic) are conflict candidates for the model check. */
-  topicSimilarity: z.number().min(0).max(1).default(0.75),
+  topicSimilarity: z.number().min(0).max(1).default(0.5),
   /** Opposite phrasings found by the rule scan count only when the texts are at least this similar. */
   ruleScanMinSimilarity: z.number().min(0).max(1).default(0.3),
   /** Nearest neighbours per entry considered as conflict candidates. */
@@ -59,6 +59,8 @@ const conflictsSchema = z.object({
 
 export const curatorConfigSchema = z.object({
   wordLimit: z.number().int().positive().default(32),
+  /** Lessons with fewer content words that do not open with their condition are vague and dropped (0: keep all). */
+  minContentWords: z.number().int().nonnegative().default(4),
   /** No consolidation prompt exceeds this many (estimated) tokens: larger batches are chunked. */
   maxPromptTokens: z.number().int().positive().default(6000),
   /** Library entries shown as context per proposal when the library does not fit in one prompt. */

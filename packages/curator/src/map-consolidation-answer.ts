@@ -145,6 +145,8 @@ export function fallbackOperations(
   const operations: Operation[] = [];
   const notes: string[] = [];
   for (const suggestion of suggestions) {
+    // The curator's own rewrite requests (no source proposal) are handled by the word-limit pass, not kept as copies.
+    if (suggestion.sources.length === 0) continue;
     if (suggestion.option === "delete") {
       notes.push(`${suggestion.tempId} (delete ${suggestion.targetId}) not applied: ${why}`);
       continue;

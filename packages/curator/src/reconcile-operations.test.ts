@@ -55,4 +55,23 @@ describe("reconcileOperations", () => {
       { op: "keep", id: "G3", reason: "k" },
     ]);
   });
+
+  it("drops vague additions and rewrites when asked to", () => {
+    const { operations, notes } = reconcileOperations(
+      [
+        { op: "add", text: "Be careful with calculations.", reason: "x" },
+        { op: "modify", id: "G1", text: "Be careful.", reason: "y" },
+        { op: "add", text: "When rounding money, round once at the end.", reason: "z" },
+      ],
+      library,
+      { minContentWords: 4 },
+    );
+    expect(operations).toEqual([
+      { op: "add", text: "When rounding money, round once at the end.", reason: "z" },
+    ]);
+    expect(notes).toEqual([
+      'too vague to act on, dropped: "Be careful with calculations."',
+      'too vague to act on, dropped: "Be careful."',
+    ]);
+  });
 });

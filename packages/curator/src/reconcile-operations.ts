@@ -1,17 +1,25 @@
 import type { Experience, Operation } from "@tfgrpo/protocol";
 import { normalizeText } from "./text-tokens.js";
+import { isVagueLesson } from "./vague-lesson.js";
 
 /**
  * Makes an operation set from several sources (model chunks, deterministic merges) consistent before the store sees
  * it: the store refuses a set in which one id is both modified and deleted, or merged twice. The first operation on
  * an id wins; a later rewrite of a claimed id is kept as a new candidate (nothing lost), a later delete is dropped, a
- * merge loses the claimed sources. Keeps apply only to ids nothing else touched. Duplicate additions are dropped.
+ * merge loses the claimed sources. Keeps apply only to ids nothing else touched. Duplicate and vague additions (and
+ * vague rewrites) are dropped.
  */
 export function reconcileOperations(
   operations: readonly Operation[],
   library: ReadonlyMap<string, Experience>,
+  options: { minContentWords?: number } = {},
 ): { operations: Operation[]; notes: string[] } {
   const notes: string[] = [];
+  const vague = (text: string) => {
+    if (!isVagueLesson(text, options.minContentWords ?? 0)) return false;
+    notes.push(`too vague to act on, dropped: "${text.slice(0, 60)}"`);
+    return true;
+  };
   const out: Operation[] = [];
   const claimed = new Map<string, string>();
   const texts = new Set<string>();
@@ -28,6 +36,7 @@ export function reconcileOperations(
   for (const op of operations) {
     switch (op.op) {
       case "add":
+        if (vague(op.text)) break;
         if (texts.has(normalizeText(op.text))) {
           notes.push(`an addition repeats an existing text, dropped: "${op.text.slice(0, 60)}"`);
           break;
@@ -36,6 +45,7 @@ export function reconcileOperations(
         out.push(op);
         break;
       case "modify": {
+        if (op.text !== undefined && vague(op.text)) break;
         const by = claimed.get(op.id);
         if (by) {
           if (op.text !== undefined) {

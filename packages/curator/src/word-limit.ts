@@ -36,14 +36,18 @@ export function enforceWordLimit(text: string, limit: number): WordLimitResult {
     kept.push(token);
     if (isWord) counted++;
   }
-  // Prefer ending on a clause boundary when it keeps at least 60% of the budget: a whole clause reads better than a
-  // sentence cut mid-phrase.
+  // Prefer ending on a sentence, else a clause boundary, when it keeps at least 60% of the budget: a whole sentence
+  // or clause reads better than one cut mid-phrase.
   let cut = kept.length;
+  let sentence = -1;
   let seen = 0;
   for (let index = 0; index < kept.length; index++) {
     if (/[\p{L}\p{N}]/u.test(kept[index]!)) seen++;
-    if (/[,;:—]$/.test(kept[index]!) && seen >= Math.ceil(limit * 0.6)) cut = index + 1;
+    if (seen < Math.ceil(limit * 0.6)) continue;
+    if (/[.!?]$/.test(kept[index]!)) sentence = index + 1;
+    else if (/[,;:—]$/.test(kept[index]!)) cut = index + 1;
   }
+  if (sentence > 0) cut = sentence;
   const ending = kept.slice(0, cut);
   // A cut sentence should not end on a dangling function word ("... gaps to.").
   while (
