@@ -4,8 +4,8 @@ import { experienceIdSchema, experienceSchema } from "./schemas/experience.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
 import { taskSchema } from "./schemas/task.js";
-import { usageTotalsSchema } from "./schemas/usage.js";
 import { rewardGradeSchema, trajectorySchema } from "./schemas/trajectory.js";
+import { usageTotalsSchema } from "./schemas/usage.js";
 
 /** A library version as actors read it (immutable, so cacheable by domain + version). */
 export const librarySnapshotSchema = z.object({

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import { serializeError, TfgrpoError } from "../errors.js";
 import { formatZodIssues } from "../safe-parse-json.js";
 import type {
@@ -59,6 +60,8 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
   >();
   const queues = new Map<string, QueueState>();
   const controller = new AbortController();
+  // Every job of the process shares this signal, and each may listen to it: no listener limit applies.
+  setMaxListeners(0, controller.signal);
   const inFlight = new Set<Promise<unknown>>();
   let closed = false;
 
