@@ -27,6 +27,13 @@ describe("parseFaultSpec", () => {
     });
   });
 
+  it("lets the first kind carry a value", () => {
+    expect(parseFaultSpec("rate=0.1,kinds=latency=5")).toEqual({
+      rate: 0.1,
+      kinds: { latency: { meanMs: 5, jitterMs: 2.5 } },
+    });
+  });
+
   it("leaves kinds unset (all kinds) when none is named", () => {
     expect(parseFaultSpec("rate=0.1")).toEqual({ rate: 0.1 });
   });

@@ -119,7 +119,10 @@ export function parseFaultSpec(spec: string): FaultConfig {
         break;
       }
       case "kinds":
-        if (value) enable(value);
+        // "kinds=latency=50": the first kind may carry its own value.
+        if (value?.includes("="))
+          enable(value.slice(0, value.indexOf("=")), value.slice(value.indexOf("=") + 1));
+        else if (value) enable(value);
         break;
       case "seed":
         config.seed = numberValue(spec, "seed", value);
