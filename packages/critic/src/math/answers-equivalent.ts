@@ -21,6 +21,9 @@ export interface Equivalence {
   reason: string;
 }
 
+// Longer answers are compared as text only.
+const maxComparedChars = 2000;
+
 interface Context {
   options: EquivalenceOptions;
   /** Percent marks apply to the top-level value only: "25%" may be 25 or 0.25. */
@@ -42,6 +45,11 @@ export function answersEquivalent(
   const normalizedGold = normalizeAnswer(gold);
   const normalizedPrediction = normalizeAnswer(prediction);
   if (normalizedPrediction.text === "") return { score: 0, reason: "empty answer" };
+  if (normalizedGold.text.length > maxComparedChars || normalizedPrediction.text.length > maxComparedChars) {
+    // No real answer is this long; parsing it would only cost time. Equal text is still equal.
+    const equal = compact(normalizedGold.text) === compact(normalizedPrediction.text);
+    return { score: equal ? 1 : 0, reason: `${equal ? "identical" : "different"} text (too long to parse)` };
+  }
   const context: Context = {
     options,
     goldPercent: normalizedGold.percent,

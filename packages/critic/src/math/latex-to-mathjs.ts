@@ -333,7 +333,8 @@ export function latexToMathjs(latex: string): MathjsExpression | null {
     const expression = sequence(null);
     return expression.trim() === "" ? null : { expression, symbols: [...symbols].sort() };
   } catch (error) {
-    if (error instanceof Unsupported) return null;
+    // Absurdly deep nesting overflows the stack: that is not an expression worth comparing either.
+    if (error instanceof Unsupported || error instanceof RangeError) return null;
     throw error;
   }
 }

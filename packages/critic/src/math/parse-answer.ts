@@ -170,21 +170,30 @@ function enclosesWhole(text: string, width: number): boolean {
  * stays whole.
  */
 export function splitTopLevel(text: string, separator: RegExp): string[] {
+  // Sticky, so each position is tried in place rather than on a copy of the rest of the text (quadratic).
+  const sticky = new RegExp(separator.source.replace(/^\^/, ""), `${separator.flags.replace(/[gy]/g, "")}y`);
   const parts: string[] = [];
   let depth = 0;
   let start = 0;
+  const trySplit = (index: number): number | null => {
+    if (depth !== 0 || index <= start) return null;
+    sticky.lastIndex = index;
+    const match = sticky.exec(text);
+    if (!match || match[0] === "") return null;
+    parts.push(text.slice(start, index));
+    start = index + match[0].length;
+    return start - 1;
+  };
   for (let index = 0; index < text.length; index++) {
     const char = text[index]!;
     if (char === "\\") {
       const escaped = text[index + 1];
       if (escaped === "{") depth++;
       else if (escaped === "}") depth--;
-      else if (depth === 0) {
-        const match = separator.exec(text.slice(index));
-        if (match && index > start) {
-          parts.push(text.slice(start, index));
-          start = index + match[0].length;
-          index = start - 1;
+      else {
+        const next = trySplit(index);
+        if (next !== null) {
+          index = next;
           continue;
         }
       }
@@ -193,13 +202,9 @@ export function splitTopLevel(text: string, separator: RegExp): string[] {
     }
     if ("([{".includes(char)) depth++;
     else if (")]}".includes(char)) depth--;
-    else if (depth === 0) {
-      const match = separator.exec(text.slice(index));
-      if (match && index > start) {
-        parts.push(text.slice(start, index));
-        start = index + match[0].length;
-        index = start - 1;
-      }
+    else {
+      const next = trySplit(index);
+      if (next !== null) index = next;
     }
   }
   parts.push(text.slice(start));

@@ -55,3 +55,86 @@ describe("verifyMath", () => {
     expect(verifyMath("42", long)).toMatchObject({ reward: 1, extracted: "42" });
   });
 });
+
+describe("verifyMath on garbage", () => {
+  // Seeded: the same 3000 pairs every run. Token soup of LaTeX pieces models emit, in any order.
+  const tokens = [
+    "\\frac",
+    "{",
+    "}",
+    "(",
+    ")",
+    "[",
+    "]",
+    "\\sqrt",
+    "^",
+    "_",
+    "x",
+    "2",
+    "3.5",
+    "-",
+    "+",
+    ",",
+    "=",
+    "<",
+  ];
+  tokens.push(
+    "\\le",
+    "\\pm",
+    "\\infty",
+    "\\cup",
+    "\\{",
+    "\\}",
+    "|",
+    "!",
+    "\\pi",
+    "e",
+    "i",
+    "\\text{cm}",
+    "%",
+    "^\\circ",
+  );
+  tokens.push(
+    "\\boxed{",
+    "$",
+    " or ",
+    "\\begin{pmatrix}",
+    "\\\\",
+    "\\end{pmatrix}",
+    "\\log_",
+    "\\sin",
+    "1,000",
+    "\\left(",
+  );
+  tokens.push("\\right)", ".", "\\cdot", "\\binom", "A", "(C)", "\\", "&", "~");
+
+  it("never throws and always rewards within [0, 1]", () => {
+    let seed = 12345;
+    const random = () => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed / 2147483648;
+    };
+    const soup = () =>
+      Array.from(
+        { length: 1 + Math.floor(random() * 14) },
+        () => tokens[Math.floor(random() * tokens.length)],
+      ).join("");
+    for (let n = 0; n < 3000; n++) {
+      const gold = soup();
+      const pred = soup();
+      const verdict = verifyMath(gold, pred);
+      expect(verdict.reward >= 0 && verdict.reward <= 1, `${gold} | ${pred}`).toBe(true);
+    }
+  });
+
+  it("survives absurd nesting and huge numbers", () => {
+    const inputs = [
+      `\\boxed{${"\\sqrt{".repeat(300)}2${"}".repeat(300)}}`,
+      `\\boxed{${"2^{".repeat(490)}2${"}".repeat(490)}}`,
+      "\\frac{".repeat(3000) + "1" + "}{2}".repeat(3000),
+      "\\boxed{9^9^9^9^9}",
+      "\\boxed{1000000!}",
+    ];
+    for (const input of inputs) expect(() => verifyMath("1", input)).not.toThrow();
+  });
+});
