@@ -8,6 +8,7 @@ import { registerLibraryCommand } from "./commands/library.js";
 import { registerReportCommand } from "./commands/report.js";
 import { registerRewardCommand } from "./commands/reward.js";
 import { registerServeCommand } from "./commands/serve.js";
+import { registerSimCommand } from "./commands/sim.js";
 import { registerSolveCommand } from "./commands/solve.js";
 import { registerToolCommand } from "./commands/tool.js";
 
@@ -26,6 +27,7 @@ registerRewardCommand(program);
 registerToolCommand(program);
 registerServeCommand(program);
 registerSolveCommand(program);
+registerSimCommand(program);
 
 try {
   await program.parseAsync(process.argv);
