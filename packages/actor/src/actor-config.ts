@@ -96,7 +96,12 @@ export const actorConfigSchema = z.object({
     .positive()
     .default(60_000)
     .describe("Input + output tokens one rollout may consume over all its model calls"),
-  maxOutputTokensPerCall: z.number().int().positive().default(4096),
+  maxOutputTokensPerCall: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Output tokens per model call; unset, the actor model's maxTokens from models.yaml applies"),
   temperature: z.number().min(0).max(2).default(0.7).describe("Sampling temperature of training rollouts"),
   evalTemperature: z
     .number()

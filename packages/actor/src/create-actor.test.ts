@@ -139,7 +139,7 @@ describe("createActor: a normal rollout", () => {
     expect(first.messages[1]!.content).toBe(question);
     const system = String(first.messages[0]!.content);
     for (const entry of mathLibrary.experiences) expect(system).toContain(`[${entry.id}]. `);
-    expect(first.options).toEqual({ temperature: 0.7, seed: deriveSeed("run-1", "t1", 2), maxTokens: 4096 });
+    expect(first.options).toEqual({ temperature: 0.7, seed: deriveSeed("run-1", "t1", 2) });
   });
 
   it("uses the evaluation temperature for eval and validate, and a given seed and temperature as is", async () => {
@@ -152,6 +152,12 @@ describe("createActor: a normal rollout", () => {
       [0.3, 7],
       [1.1, deriveSeed("run-1", "t1", 2)],
     ]);
+  });
+
+  it("caps output tokens per call only when configured", async () => {
+    const { actor, models } = setup(() => finalMessage("\\boxed{1}"), { maxOutputTokensPerCall: 512 });
+    await actor.rollout(request());
+    expect(models.calls[0]!.options.maxTokens).toBe(512);
   });
 
   it("runs direct mode without tools and without a library", async () => {

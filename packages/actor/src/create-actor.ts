@@ -304,7 +304,9 @@ export function createActor(options: CreateActorOptions): Actor {
         const model = options.models.chat("actor", {
           temperature: prepared.temperature,
           seed: prepared.seed,
-          maxTokens: config.maxOutputTokensPerCall,
+          ...(config.maxOutputTokensPerCall === undefined
+            ? {}
+            : { maxTokens: config.maxOutputTokensPerCall }),
         });
         modelName = modelNameOf(model);
         const prompt = render(prepared, request, toolset.tools);
