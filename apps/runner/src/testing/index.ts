@@ -1,1 +1,1 @@
-export {};
+export { repositoryRoot, runCli, type SpawnedCli, spawnCli } from "./spawn-cli.js";

@@ -1,0 +1,124 @@
+import { existsSync } from "node:fs";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
+import { createStore, type Store } from "@tfgrpo/store";
+import { beforeAll, describe, expect, it } from "vitest";
+import { spawnCli } from "../testing/spawn-cli.js";
+
+const domain = "math";
+let directory: string;
+let train: string;
+let val: string;
+
+beforeAll(async () => {
+  directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-learn-"));
+  train = path.join(directory, "train.jsonl");
+  val = path.join(directory, "val.jsonl");
+  await writeSuiteJsonl(train, createSuite({ domain, seed: 3, size: 6, split: "train" }));
+  await writeSuiteJsonl(val, createSuite({ domain, seed: 3, size: 6, split: "val" }));
+});
+
+const learnArgs = (db: string, runId: string) => [
+  "learn",
+  "--sim",
+  "--seed",
+  "3",
+  "--domain",
+  domain,
+  "--train",
+  train,
+  "--val",
+  val,
+  "--epochs",
+  "2",
+  "--batch-size",
+  "3",
+  "--group-size",
+  "4",
+  "--concurrency",
+  "6",
+  "--db",
+  db,
+  "--run-id",
+  runId,
+];
+
+/** What must be equal between two runs of the same seed: every version's lineage, state and operations, and the head. */
+async function libraryHistory(store: Store) {
+  const versions = await store.listVersions(domain);
+  const head = await store.getHead(domain);
+  return {
+    versions: versions.map((v) => ({
+      version: v.version,
+      parent: v.parent,
+      state: v.state,
+      ops: v.ops,
+      decision: v.gate?.decision,
+    })),
+    head:
+      head?.experiences.map((e) => ({
+        id: e.id,
+        text: e.text,
+        status: e.status,
+        conflictGroup: e.conflictGroup,
+      })) ?? null,
+  };
+}
+
+describe("tfgrpo learn on the simulated world", () => {
+  it("runs every step, records each rollout once, and resumes after kill -9 to the same libraries as an uninterrupted run", async () => {
+    const runId = "learn-resume-test";
+    const straightDb = path.join(directory, "straight", "tfgrpo.db");
+    const crashedDb = path.join(directory, "crashed", "tfgrpo.db");
+
+    const straight = spawnCli(learnArgs(straightDb, runId));
+    const crashed = spawnCli(learnArgs(crashedDb, runId));
+    // Kill the second run mid-epoch: once the second step's rollouts are under way.
+    await new Promise<void>((resolve, reject) => {
+      const timer = setInterval(() => {
+        if (/step 2 rollouts: [1-9]/.test(crashed.output.stderr)) {
+          clearInterval(timer);
+          crashed.child.kill("SIGKILL");
+          resolve();
+        } else if (crashed.child.exitCode !== null) {
+          clearInterval(timer);
+          reject(new Error(`the run ended before it could be killed:\n${crashed.output.stderr}`));
+        }
+      }, 50);
+    });
+    await crashed.exited;
+    expect(await straight.exited, straight.output.stderr).toBe(0);
+
+    const resumed = spawnCli(["learn", "--sim", "--resume", runId, "--db", crashedDb]);
+    expect(await resumed.exited, resumed.output.stderr).toBe(0);
+    expect(resumed.output.stderr).toContain(`resuming run ${runId}`);
+    expect(resumed.output.stdout).toMatch(/report: .*\.html/);
+
+    const a = await createStore(straightDb, { mustExist: true });
+    const b = await createStore(crashedDb, { mustExist: true });
+    try {
+      const history = await libraryHistory(a);
+      expect(history.versions.length).toBeGreaterThan(0);
+      expect(history.versions.some((v) => v.state === "committed")).toBe(true);
+      expect(await libraryHistory(b)).toEqual(history);
+
+      for (const store of [a, b]) {
+        const run = await store.getRun(runId);
+        expect(run?.status).toBe("finished");
+        // 2 epochs x 2 batches of 3 tasks x 4 attempts, each rollout stored exactly once under its job id.
+        const trainRollouts = (await store.listTrajectories({ runId })).filter((t) => t.step !== undefined);
+        expect(trainRollouts).toHaveLength(2 * 2 * 3 * 4);
+        expect(new Set(trainRollouts.map((t) => t.id)).size).toBe(trainRollouts.length);
+        expect(trainRollouts.every((t) => t.reward !== undefined)).toBe(true);
+        const steps = (await store.listRunStateKeys(runId)).filter((k) => k.startsWith("step/"));
+        expect(steps).toHaveLength(4);
+      }
+      expect(existsSync(path.join(directory, "crashed", "reports", `${runId}.html`))).toBe(true);
+    } finally {
+      await a.close();
+      await b.close();
+    }
+  }, 600_000);
+});

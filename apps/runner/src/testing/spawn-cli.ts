@@ -1,0 +1,49 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+const cli = path.join(repositoryRoot, "apps/runner/src/cli.ts");
+// An absolute loader URL, so the CLI runs from any working directory.
+const tsx = pathToFileURL(createRequire(path.join(repositoryRoot, "package.json")).resolve("tsx")).href;
+
+export interface SpawnedCli {
+  child: ChildProcess;
+  output: { stdout: string; stderr: string };
+  exited: Promise<number | null>;
+}
+
+/** Starts `tfgrpo <args>` as its own process (TypeScript sources through tsx), collecting its output. */
+export function spawnCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): SpawnedCli {
+  const child = spawn(process.execPath, ["--conditions=source", "--import", tsx, cli, ...args], {
+    cwd: options.cwd ?? repositoryRoot,
+    env: { ...process.env, ...options.env },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  const output = { stdout: "", stderr: "" };
+  child.stdout?.on("data", (chunk: Buffer) => {
+    output.stdout += chunk.toString();
+  });
+  child.stderr?.on("data", (chunk: Buffer) => {
+    output.stderr += chunk.toString();
+  });
+  const exited = new Promise<number | null>((resolve, reject) => {
+    child.once("error", reject);
+    child.once("exit", (code) => resolve(code));
+  });
+  return { child, output, exited };
+}
+
+/** Runs `tfgrpo <args>` to the end. */
+export async function runCli(
+  args: readonly string[],
+  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const spawned = spawnCli(args, options);
+  const code = await spawned.exited;
+  return { code, ...spawned.output };
+}
