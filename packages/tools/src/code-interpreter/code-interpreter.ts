@@ -45,6 +45,16 @@ export const codeInterpreterOptionsSchema = z.object({
     .describe("Processes and threads the code may run at once"),
   fileSizeMb: z.number().int().positive().default(64).describe("Largest file the code may write"),
   scratchMb: z.number().int().positive().default(128).describe("Size of the private /scratch and /tmp"),
+  totalMemoryMb: z
+    .number()
+    .int()
+    .positive()
+    .optional()
+    .describe("Memory of the whole sandbox where cgroups allow; default memoryMb + 2 x scratchMb + 256"),
+  cgroups: z
+    .boolean()
+    .default(true)
+    .describe("Give each sandbox its own pids and memory cgroups when possible"),
   openFiles: z.number().int().positive().default(256),
   allowUnsandboxed: z
     .boolean()
@@ -95,6 +105,7 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
     fileSizeMb: config.fileSizeMb,
     openFiles: config.openFiles,
     scratchMb: config.scratchMb,
+    totalMemoryMb: config.totalMemoryMb ?? config.memoryMb + 2 * config.scratchMb + 256,
   };
   const killOutputBytes = config.killOutputBytes ?? Math.max(1024 * 1024, 50 * config.maxOutputBytes);
   const sessions = new Set<CodeSession>();
@@ -106,7 +117,13 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
         details: { field: "pythonPath", pythonPath: config.pythonPath },
       });
     }
-    const base = { pythonPath: config.pythonPath, setprivPath: config.setprivPath, asRoot, uidPool };
+    const base = {
+      pythonPath: config.pythonPath,
+      setprivPath: config.setprivPath,
+      asRoot,
+      uidPool,
+      cgroups: config.cgroups,
+    };
     const reasons: string[] = [];
     const bwrapPath = findExecutable(config.bwrapPath ?? "bwrap");
     if (process.platform !== "linux") reasons.push(`bubblewrap needs Linux, this is ${process.platform}`);

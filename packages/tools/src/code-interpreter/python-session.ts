@@ -225,6 +225,7 @@ export function createPythonSession(options: SessionOptions): CodeSession {
     const marker = Buffer.from(`\0TFGRPO-END:${nonce}\0`);
     const stdout = createCappedOutput(options.maxOutputBytes);
     const stderr = createCappedOutput(options.maxOutputBytes);
+    const countersBefore = await proc.spec.cgroup?.counters();
 
     const outcome = await new Promise<CellOutcome>((resolve) => {
       let stdoutDone = false;
@@ -275,20 +276,28 @@ export function createPythonSession(options: SessionOptions): CodeSession {
       proc.child.stdin!.write(`${JSON.stringify({ nonce, code })}\n`);
     });
 
+    // The cgroup counters say exactly whether the pids or memory limit of the whole sandbox was hit in this cell.
+    const countersAfter = countersBefore ? await proc.spec.cgroup?.counters() : undefined;
+    const processLimitHit =
+      !!countersAfter && countersAfter.processLimitHits > countersBefore!.processLimitHits;
+    const outOfMemory = !!countersAfter && countersAfter.outOfMemoryKills > countersBefore!.outOfMemoryKills;
+
     let result: Omit<CodeResult, "stdout" | "stderr" | "durationMs" | "truncated" | "sandbox">;
     if (outcome.kind === "done") {
+      // A process of the cell killed for memory is a kill even when the cell itself went on.
+      const limit = outcome.limit ?? (outOfMemory ? "memory" : null);
       result = {
         exitCode: outcome.exitCode,
         signal: null,
-        killed: outcome.limit !== null,
-        ...(outcome.limit
-          ? { killedReason: outcome.limit, notice: limitNotice(outcome.limit, options) }
-          : {}),
+        killed: limit !== null,
+        ...(limit ? { killedReason: limit, notice: limitNotice(limit, options) } : {}),
       };
     } else {
       // The process is gone or must go: the session's variables are lost.
       let reason: KilledReason | undefined;
-      if (outcome.kind === "timeout") {
+      if (outcome.kind === "timeout" && processLimitHit) reason = "processes";
+      else if (outcome.kind === "timeout" && outOfMemory) reason = "memory";
+      else if (outcome.kind === "timeout") {
         // A fork bomb looks like a timeout from outside. Failed forks in its output, or a process count at the
         // limit, tell them apart (the count alone is a snapshot of a bomb whose processes come and go).
         const forkFailed = /Cannot fork|fork: (retry|Resource temporarily unavailable)|BlockingIOError/.test(
@@ -304,6 +313,7 @@ export function createPythonSession(options: SessionOptions): CodeSession {
       if (outcome.kind === "exit") {
         const { exitCode, signal: exitSignal } = exitStatus(outcome, proc.spec.sandbox);
         reason = exitSignal ? signalReason(exitSignal) : undefined;
+        if (exitSignal === "SIGKILL" && outOfMemory) reason = "memory";
         lostReason = exitSignal
           ? `it was ended by ${exitSignal}`
           : `the Python process exited with code ${exitCode}`;

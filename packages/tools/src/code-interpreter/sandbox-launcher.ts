@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { lstatSync, readlinkSync, realpathSync } from "node:fs";
 import { chmod, chown, mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -5,6 +6,12 @@ import path from "node:path";
 import type { SandboxKind } from "./code-result.js";
 import { killProcessesOfUid, listProcessesOfUid } from "./process-table.js";
 import { pythonDriverSource } from "./python-driver.js";
+import {
+  createSandboxCgroup,
+  detectCgroupSupport,
+  joinCgroupArgs,
+  type SandboxCgroup,
+} from "./sandbox-cgroup.js";
 import type { UidPool } from "./uid-pool.js";
 
 export interface SandboxLimits {
@@ -14,6 +21,8 @@ export interface SandboxLimits {
   fileSizeMb: number;
   openFiles: number;
   scratchMb: number;
+  /** Memory of the whole sandbox (all its processes and its tmpfs), enforced where cgroups are available. */
+  totalMemoryMb: number;
 }
 
 /** How to start one sandboxed Python driver, and how to clean up after it. */
@@ -25,6 +34,8 @@ export interface LaunchSpec {
   sandbox: SandboxKind;
   /** The unprivileged uid the code runs as, when the launcher switched to one (we are root). */
   uid: number | undefined;
+  /** The sandbox's own cgroups, when the machine allows them. */
+  cgroup: SandboxCgroup | undefined;
   /** After the process is gone: kill anything left under its uid, free the uid, remove temp files. */
   release(): Promise<void>;
 }
@@ -40,6 +51,8 @@ export interface LauncherOptions {
   /** True when this process runs as root: code is then switched to an unprivileged uid from `uidPool`. */
   asRoot: boolean;
   uidPool: UidPool;
+  /** Put each sandbox in its own pids and memory cgroups when the machine lets us (default true). */
+  cgroups?: boolean;
 }
 
 const megabyte = 1024 * 1024;
@@ -61,8 +74,12 @@ function cleanEnvironment(home: string, tmp: string): Record<string, string> {
   };
 }
 
-async function driverConfig(limits: SandboxLimits, options: { reap: boolean; uid: number | undefined }) {
-  let processes = limits.maxProcesses;
+async function driverConfig(
+  limits: SandboxLimits,
+  options: { reap: boolean; uid: number | undefined; cgroup: SandboxCgroup | undefined },
+) {
+  // With a pids cgroup (same capacity, exact counter) the cgroup should refuse a fork before RLIMIT_NPROC does.
+  let processes = limits.maxProcesses + (options.cgroup ? 1 : 0);
   if (options.uid === undefined && typeof process.getuid === "function") {
     // Without a uid of our own, RLIMIT_NPROC counts every process of the user, so allow for those running now.
     processes += (await listProcessesOfUid(process.getuid())).length;
@@ -79,6 +96,26 @@ async function driverConfig(limits: SandboxLimits, options: { reap: boolean; uid
       cpuSecondsHard: Math.max(600, limits.cpuSeconds * 20),
     },
   });
+}
+
+async function sandboxCgroup(
+  options: LauncherOptions,
+  limits: SandboxLimits,
+): Promise<SandboxCgroup | undefined> {
+  if (options.cgroups === false) return undefined;
+  const support = await detectCgroupSupport();
+  if (!support) return undefined;
+  return createSandboxCgroup(support, `tfgrpo-${process.pid}-${randomBytes(6).toString("hex")}`, {
+    // bubblewrap's two processes (outside and pid 1 inside) count here but not under the sandbox uid.
+    maxProcesses: limits.maxProcesses + 2,
+    memoryBytes: limits.totalMemoryMb * megabyte,
+  });
+}
+
+/** The spawn command, joining the sandbox's cgroups first when it has them. */
+function withCgroup(cgroup: SandboxCgroup | undefined, argv: string[]): { command: string; args: string[] } {
+  const full = cgroup ? joinCgroupArgs(cgroup.procsFiles, argv) : argv;
+  return { command: full[0]!, args: full.slice(1) };
 }
 
 function pythonArgs(pythonPath: string, config: string): string[] {
@@ -134,7 +171,8 @@ export function createBubblewrapLauncher(options: LauncherOptions & { bwrapPath:
     kind: "bubblewrap",
     async launch(limits) {
       const uid = options.asRoot ? await options.uidPool.acquire() : undefined;
-      const config = await driverConfig(limits, { reap: true, uid });
+      const cgroup = await sandboxCgroup(options, limits);
+      const config = await driverConfig(limits, { reap: true, uid, cgroup });
       const namespaces = [
         "--unshare-ipc",
         "--unshare-pid",
@@ -191,17 +229,19 @@ export function createBubblewrapLauncher(options: LauncherOptions & { bwrapPath:
         ...pythonArgs(options.pythonPath, config),
       ];
       return {
-        command: options.bwrapPath,
-        args,
+        ...withCgroup(cgroup, [options.bwrapPath, ...args]),
         // bubblewrap's own process (pid 1 of the sandbox) keeps the environment it was started with.
         env: { PATH: "/usr/bin:/bin" },
         cwd: "/",
         sandbox: "bubblewrap",
         uid,
+        cgroup,
         async release() {
-          if (uid === undefined) return;
-          await killProcessesOfUid(uid);
-          options.uidPool.release(uid);
+          if (uid !== undefined) {
+            await killProcessesOfUid(uid);
+            options.uidPool.release(uid);
+          }
+          await cgroup?.remove();
         },
       };
     },
@@ -223,23 +263,25 @@ export function createUnsandboxedLauncher(options: LauncherOptions): SandboxLaun
         await chown(directory, uid, uid);
         await chmod(directory, 0o700);
       }
-      const config = await driverConfig(limits, { reap: false, uid });
+      const cgroup = await sandboxCgroup(options, limits);
+      const config = await driverConfig(limits, { reap: false, uid, cgroup });
       const argv = [
         ...(uid === undefined ? [] : dropPrivileges(options.setprivPath, uid)),
         ...pythonArgs(options.pythonPath, config),
       ];
       return {
-        command: argv[0]!,
-        args: argv.slice(1),
+        ...withCgroup(cgroup, argv),
         env: cleanEnvironment(directory, directory),
         cwd: directory,
         sandbox: "none",
         uid,
+        cgroup,
         async release() {
           if (uid !== undefined) {
             await killProcessesOfUid(uid);
             options.uidPool.release(uid);
           }
+          await cgroup?.remove();
           await rm(directory, { recursive: true, force: true });
         },
       };

@@ -46,7 +46,15 @@ export function probeSandbox(key: string, launcher: SandboxLauncher): Promise<Sa
 async function runProbe(launcher: SandboxLauncher): Promise<SandboxProbe> {
   const session = createPythonSession({
     launcher,
-    limits: { memoryMb: 512, cpuSeconds: 10, maxProcesses: 8, fileSizeMb: 1, openFiles: 64, scratchMb: 1 },
+    limits: {
+      memoryMb: 512,
+      cpuSeconds: 10,
+      maxProcesses: 8,
+      fileSizeMb: 1,
+      openFiles: 64,
+      scratchMb: 1,
+      totalMemoryMb: 1024,
+    },
     timeoutMs: 15_000,
     maxOutputBytes: 4096,
     killOutputBytes: 65_536,

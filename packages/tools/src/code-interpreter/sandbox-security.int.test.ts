@@ -1,14 +1,24 @@
+import { readdir } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodeInterpreter } from "./code-interpreter.js";
 import { listProcessesInUidRange } from "./process-table.js";
+import { detectCgroupSupport } from "./sandbox-cgroup.js";
 import { defaultSandboxUidRange } from "./uid-pool.js";
 
 // The acceptance tests of the sandbox: every one runs real Python in real bubblewrap on this machine.
 
 const sandboxProcesses = () =>
   listProcessesInUidRange(defaultSandboxUidRange.first, defaultSandboxUidRange.size);
+const cgroupSupport = await detectCgroupSupport();
+const sandboxCgroups = async () => {
+  const parents = [
+    ...new Set([cgroupSupport?.pids, cgroupSupport?.memory].filter((dir) => dir !== undefined)),
+  ];
+  const names = await Promise.all(parents.map((dir) => readdir(dir)));
+  return names.flat().filter((name) => name.startsWith(`tfgrpo-${process.pid}-`));
+};
 
 describe("code interpreter sandbox (real bubblewrap)", () => {
   // Limits other than time must end these cells, so the timeout is generous (a loaded CI machine is slow);
@@ -31,8 +41,9 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   afterAll(async () => {
     await Promise.all([interpreter.close(), impatient.close()]);
     await new Promise((resolve) => server.close(resolve));
-    // The host stays healthy: nothing the sandboxed code started is still running.
+    // The host stays healthy: nothing the sandboxed code started is still running, no sandbox cgroup is left.
     expect(await sandboxProcesses()).toEqual([]);
+    expect(await sandboxCgroups()).toEqual([]);
   });
 
   it("runs in bubblewrap as an unprivileged user", async () => {
@@ -139,6 +150,32 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
     expect(result.killedReason).toBe("memory");
     expect(result.stderr).toContain("MemoryError");
   });
+
+  // Where the machine lets us create cgroups (this one and CI do, as root), the sandbox as a whole has a memory
+  // limit: processes that each stay under their own address-space limit still cannot add up past it.
+  it.skipIf(!cgroupSupport?.memory)(
+    "stops many processes that together exceed the sandbox memory",
+    async () => {
+      const together = createCodeInterpreter({ timeoutMs: 60_000, memoryMb: 256, totalMemoryMb: 300 });
+      const code = [
+        "import os",
+        "children = []",
+        "for _ in range(4):",
+        "    pid = os.fork()",
+        "    if pid == 0:",
+        "        block = bytearray(150 * 1024 * 1024)",
+        "        for i in range(0, len(block), 4096):",
+        "            block[i] = 1",
+        "        os._exit(0)",
+        "    children.append(pid)",
+        "print(sorted(os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1]) for pid in children))",
+      ].join("\n");
+      const result = await together.run(code);
+      await together.close();
+      expect(result).toMatchObject({ killed: true, killedReason: "memory", exitCode: 0 });
+      expect(result.stdout).toContain("-9");
+    },
+  );
 
   it("stops an infinite loop at the wall-clock limit", async () => {
     const loop = createCodeInterpreter({ timeoutMs: 2000, cpuSeconds: 60 });
