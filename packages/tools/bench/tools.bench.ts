@@ -6,10 +6,15 @@ import { createCodeInterpreter } from "../src/code-interpreter/code-interpreter.
 import { htmlToMarkdown } from "../src/web-fetch/html-to-markdown.js";
 import { createBm25Index } from "../src/web-search/bm25-index.js";
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 const summary = (times: number[]) => {
   const sorted = [...times].sort((a, b) => a - b);
-  return { p50Ms: quantile(sorted, 0.5).toFixed(1), p95Ms: quantile(sorted, 0.95).toFixed(1), runs: times.length };
+  return {
+    p50Ms: quantile(sorted, 0.5).toFixed(1),
+    p95Ms: quantile(sorted, 0.95).toFixed(1),
+    runs: times.length,
+  };
 };
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
@@ -30,7 +35,11 @@ async function sandboxRows() {
     fresh.push(ms);
     startup.push(result.startupMs ?? 0);
   }
-  rows.push({ case: `fresh sandbox per call (${sandbox}), print(1)`, ...summary(fresh), "start-up p50 ms": summary(startup).p50Ms });
+  rows.push({
+    case: `fresh sandbox per call (${sandbox}), print(1)`,
+    ...summary(fresh),
+    "start-up p50 ms": summary(startup).p50Ms,
+  });
 
   const session = interpreter.session();
   await session.run("x = 0");
@@ -41,7 +50,9 @@ async function sandboxRows() {
   rows.push({ case: "first `import sympy` in a session", p50Ms: sympyMs.toFixed(1), runs: 1 });
   const solve: number[] = [];
   for (let i = 0; i < 10; i++) {
-    solve.push((await timed(() => session.run(`sympy.solve(sympy.Symbol('t')**2 - ${i + 2}, sympy.Symbol('t'))`)))[0]);
+    solve.push(
+      (await timed(() => session.run(`sympy.solve(sympy.Symbol('t')**2 - ${i + 2}, sympy.Symbol('t'))`)))[0],
+    );
   }
   rows.push({ case: "warm session, sympy.solve of a quadratic", ...summary(solve) });
   await session.close();
@@ -49,7 +60,11 @@ async function sandboxRows() {
   for (const parallel of [4, 8]) {
     const sessions = Array.from({ length: parallel }, () => interpreter.session());
     const [ms] = await timed(() => Promise.all(sessions.map((each) => each.run("print(1)"))));
-    rows.push({ case: `${parallel} sessions started at once (wall time for all)`, p50Ms: ms.toFixed(1), runs: 1 });
+    rows.push({
+      case: `${parallel} sessions started at once (wall time for all)`,
+      p50Ms: ms.toFixed(1),
+      runs: 1,
+    });
     await Promise.all(sessions.map((each) => each.close()));
   }
   await interpreter.close();
@@ -67,8 +82,9 @@ function corpusRows() {
   const documents = Array.from({ length: 5000 }, (_, i) => ({
     url: `http://corpus.test/doc/${i}`,
     title: Array.from({ length: 5 }, () => vocabulary[next() % vocabulary.length]).join(" "),
-    text: Array.from({ length: 30 }, () =>
-      `${Array.from({ length: 12 }, () => vocabulary[next() % vocabulary.length]).join(" ")}.`,
+    text: Array.from(
+      { length: 30 },
+      () => `${Array.from({ length: 12 }, () => vocabulary[next() % vocabulary.length]).join(" ")}.`,
     ).join(" "),
   }));
   const [buildMs, index] = (() => {
