@@ -153,7 +153,14 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
   }
 
   function launcher(): Promise<SandboxLauncher> {
-    launcherPromise ??= chooseLauncher();
+    if (!launcherPromise) {
+      const chosen = chooseLauncher();
+      launcherPromise = chosen;
+      // A refusal is decided again on the next call (the sandbox may have been set up meanwhile).
+      chosen.catch(() => {
+        if (launcherPromise === chosen) launcherPromise = undefined;
+      });
+    }
     return launcherPromise;
   }
 

@@ -32,13 +32,18 @@ export function isExecutable(file: string): boolean {
 
 /**
  * Starts the real sandbox once and runs a trivial cell in it: bubblewrap may be installed and still fail
- * (user namespaces disabled, seccomp in a container). The answer is cached per configuration for the process.
+ * (user namespaces disabled, seccomp in a container). A success is cached per configuration for the process.
  */
 export function probeSandbox(key: string, launcher: SandboxLauncher): Promise<SandboxProbe> {
   let probe = probes.get(key);
   if (!probe) {
     probe = runProbe(launcher);
     probes.set(key, probe);
+    // Only success is remembered: a failure may be passing (a start-up timeout on a loaded machine), and
+    // probing again costs one sandbox start.
+    void probe.then((result) => {
+      if (!result.available) probes.delete(key);
+    });
   }
   return probe;
 }
