@@ -1,7 +1,7 @@
 import { actorRollout, createInProcessBus, type JobResult, type Trajectory } from "@tfgrpo/protocol";
 import { describe, expect, it } from "vitest";
 import { createActor } from "./create-actor.js";
-import { serveActor } from "./serve-actor.js";
+import { actorSubjects, serveActor } from "./serve-actor.js";
 import { createScriptedModels, finalMessage } from "./testing/index.js";
 
 const request = (attempt: number) => ({
@@ -38,5 +38,28 @@ describe("serveActor on the in-process Bus", () => {
     await handle.close();
     await expect(bus.request(actorRollout, request(4))).rejects.toThrow(/no handler/);
     await bus.close();
+  });
+});
+
+describe("actorSubjects", () => {
+  it("fails a job whose rollout was cut short by the worker shutting down", async () => {
+    const actor = createActor({
+      models: createScriptedModels(
+        (_messages, _call, signal) =>
+          new Promise((_, reject) => {
+            if (signal?.aborted) reject(signal.reason);
+            signal?.addEventListener("abort", () => reject(signal.reason));
+          }),
+      ),
+    });
+    const [job] = actorSubjects(actor, { modes: ["job"] });
+    const controller = new AbortController();
+    const context = { jobId: "j1", attempt: 1, working: () => {}, signal: controller.signal };
+    const running = (job!.handler as (input: unknown, context: unknown) => Promise<unknown>)(
+      request(0),
+      context,
+    );
+    controller.abort(new Error("worker is shutting down"));
+    await expect(running).rejects.toThrow(/worker is shutting down/);
   });
 });

@@ -30,8 +30,16 @@ export function actorSubjects(actor: Actor, options: ActorSubjectsOptions = {}):
       defineServedSubject({
         subject: actorRollout,
         mode: "job",
-        handler: (request, context) =>
-          actor.rollout(request, { signal: context.signal, onProgress: () => context.working() }),
+        handler: async (request, context) => {
+          const trajectory = await actor.rollout(request, {
+            signal: context.signal,
+            onProgress: () => context.working(),
+          });
+          // A rollout cut short because this worker is shutting down says nothing about the policy: fail the job
+          // so the queue gives it to another worker, rather than storing an "error" trajectory as its result.
+          if (context.signal.aborted) throw context.signal.reason;
+          return trajectory;
+        },
         ...concurrency,
       }),
     );
