@@ -216,7 +216,7 @@ export function registerSolveCommand(program: Command): void {
       "task domain: picks the tools and the role prompt (default: the library's, else math)",
     )
     .option("--library <ref>", "library version to inject: math@head, math@v3 or none", "none")
-    .option("--config <file>", `models config (default: ${defaultModelsConfig})`)
+    .option("--config <file>", "models config (default: examples/models.sim.yaml, the sim)")
     .option("--db <path>", "database to read the library from (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
     .option("--sim", "start the SIMULATED world (model server and web corpus) in this process")
     .option("--sim-seed <n>", "seed of the simulated world", positiveInteger)
