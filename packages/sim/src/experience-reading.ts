@@ -1,5 +1,5 @@
 import type { FallProbabilities } from "./behaviour.js";
-import { matchConcept } from "./pitfalls/concept.js";
+import { type ConceptMatch, matchConcept } from "./pitfalls/concept.js";
 import type { Pitfall } from "./pitfalls/pitfall.js";
 import type { ExperienceLine } from "./text/experience-lines.js";
 import { type NormalizedText, normalizeText } from "./text/normalize-text.js";
@@ -27,13 +27,27 @@ export function normalizedLine(text: string): NormalizedText {
   return hit;
 }
 
+// The same (pitfall, line) pairs come back in every request of a run: match each pair once.
+const matchCache = new Map<string, ConceptMatch>();
+
+function cachedMatch(pitfall: Pitfall, text: string): ConceptMatch {
+  const key = `${pitfall.id}\u0000${text}`;
+  let hit = matchCache.get(key);
+  if (!hit) {
+    if (matchCache.size > 50_000) matchCache.clear();
+    hit = matchConcept(pitfall.concept, normalizedLine(text));
+    matchCache.set(key, hit);
+  }
+  return hit;
+}
+
 /** What the experience lines of a prompt say about one pitfall. */
 export function readPitfall(pitfall: Pitfall, lines: readonly ExperienceLine[]): PitfallReading {
   const helping: string[] = [];
   const hurting: string[] = [];
   const neutral: string[] = [];
   for (const line of lines) {
-    const match = matchConcept(pitfall.concept, normalizedLine(line.text));
+    const match = cachedMatch(pitfall, line.text);
     if (!match.matched) continue;
     if (match.direction === "helps") helping.push(line.id);
     else if (match.direction === "hurts") hurting.push(line.id);

@@ -122,6 +122,33 @@ function slip(value: string, unit: number): string {
 
 export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
   const { seed, world, behaviour, noise } = options;
+  // All rollouts of a library version share one system prompt: parse it and read its lines once.
+  const linesBySystem = new Map<string, ExperienceLine[]>();
+  const readings = new WeakMap<readonly ExperienceLine[], Map<string, PitfallReading>>();
+
+  function linesOf(system: string): ExperienceLine[] {
+    let lines = linesBySystem.get(system);
+    if (!lines) {
+      if (linesBySystem.size >= 256) linesBySystem.delete(linesBySystem.keys().next().value!);
+      lines = parseExperienceLines(system).filter((line) => line.id.startsWith("G"));
+      linesBySystem.set(system, lines);
+    }
+    return lines;
+  }
+
+  function reading(pitfall: Pitfall, lines: readonly ExperienceLine[]): PitfallReading {
+    let byPitfall = readings.get(lines);
+    if (!byPitfall) {
+      byPitfall = new Map();
+      readings.set(lines, byPitfall);
+    }
+    let out = byPitfall.get(pitfall.id);
+    if (!out) {
+      out = readPitfall(pitfall, lines);
+      byPitfall.set(pitfall.id, out);
+    }
+    return out;
+  }
 
   function decide(
     pitfalls: readonly Pitfall[],
@@ -131,15 +158,15 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
     direct: boolean,
   ): Decision[] {
     return pitfalls.map((pitfall) => {
-      const reading = readPitfall(pitfall, lines);
-      const probability = (direct ? behaviour.directFall : behaviour.fall)[reading.status];
+      const read = reading(pitfall, lines);
+      const probability = (direct ? behaviour.directFall : behaviour.fall)[read.status];
       // One draw per (seed, request seed, question, pitfall) shared by every status, so adding a helpful lesson
       // can only remove mistakes for a given seed: paired comparisons stay clean.
       const fallen = unitFrom("fall", seed, requestSeed, question, pitfall.id) < probability;
       const cited = fallen
-        ? reading.hurting.slice(0, 1)
-        : [...reading.helping.slice(0, 2), ...reading.neutral.slice(0, 1)];
-      return { pitfall, reading, fallen, cited };
+        ? read.hurting.slice(0, 1)
+        : [...read.helping.slice(0, 2), ...read.neutral.slice(0, 1)];
+      return { pitfall, reading: read, fallen, cited };
     });
   }
 
@@ -313,7 +340,7 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
       const turn = request.messages.filter((m) => m.role === "assistant").length;
       const tools = toolNames(request);
       const ctx: TurnContext = {
-        lines: parseExperienceLines(systemText(request)).filter((line) => line.id.startsWith("G")),
+        lines: linesOf(systemText(request)),
         tools,
         exchanges: exchangesOf(request),
         requestSeed,

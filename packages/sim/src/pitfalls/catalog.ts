@@ -17,15 +17,30 @@ export interface LessonClassification {
   match: ConceptMatch;
 }
 
+// Library lines and proposals recur across calls (every prompt repeats the library): classify each text once.
+const classified = new Map<string, readonly LessonClassification[]>();
+
 /**
  * Which pitfall concepts a text talks about, strongest first (a merged lesson may cover two). Unrelated text gives
- * an empty list.
+ * an empty list. The result is shared: do not mutate it.
  */
 export function classifyText(
   text: string | NormalizedText,
   pitfalls: readonly Pitfall[] = allPitfalls,
-): LessonClassification[] {
-  const normalized = typeof text === "string" ? normalizeText(text) : text;
+): readonly LessonClassification[] {
+  if (typeof text === "string" && pitfalls === allPitfalls) {
+    let hit = classified.get(text);
+    if (!hit) {
+      if (classified.size > 20_000) classified.clear();
+      hit = classifyUncached(normalizeText(text), pitfalls);
+      classified.set(text, hit);
+    }
+    return hit;
+  }
+  return classifyUncached(typeof text === "string" ? normalizeText(text) : text, pitfalls);
+}
+
+function classifyUncached(normalized: NormalizedText, pitfalls: readonly Pitfall[]): LessonClassification[] {
   const out: LessonClassification[] = [];
   for (const pitfall of pitfalls) {
     const match = matchConcept(pitfall.concept, normalized);
