@@ -1,11 +1,17 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCodeInterpreter } from "./code-interpreter.js";
+import { listProcessesInUidRange } from "./process-table.js";
+import { createUidPool } from "./uid-pool.js";
+
+// Its own uid range (outside the default one), so that "nothing left running" checks see only this file's sandboxes.
+const uidRange = { first: 2_020_000_000, size: 1_000_000 };
+const uidPool = createUidPool(uidRange);
 
 describe("code interpreter sessions (real Python in bubblewrap)", () => {
   // Generous: only the timeout test wants a cell to run out of time, and it has its own interpreter.
-  const interpreter = createCodeInterpreter({ timeoutMs: 60_000, maxOutputBytes: 2000 });
-  const impatient = createCodeInterpreter({ timeoutMs: 2000 });
+  const interpreter = createCodeInterpreter({ uidPool, timeoutMs: 60_000, maxOutputBytes: 2000 });
+  const impatient = createCodeInterpreter({ uidPool, timeoutMs: 2000 });
   afterAll(() => Promise.all([interpreter.close(), impatient.close()]));
 
   it("keeps variables between cells and prints the last expression, like a notebook", async () => {
@@ -99,7 +105,7 @@ describe("code interpreter sessions (real Python in bubblewrap)", () => {
   });
 
   it("refuses to run code when bubblewrap is unavailable, unless explicitly allowed", async () => {
-    const refusing = createCodeInterpreter({ bwrapPath: "/nonexistent/bwrap" });
+    const refusing = createCodeInterpreter({ uidPool, bwrapPath: "/nonexistent/bwrap" });
     const error = await refusing.run("print(1)").catch((caught: unknown) => caught);
     expect(TfgrpoError.hasCode(error, "sandbox_unavailable")).toBe(true);
     expect((error as Error).message).toContain("allowUnsandboxed");
@@ -107,6 +113,7 @@ describe("code interpreter sessions (real Python in bubblewrap)", () => {
     process.env.TFGRPO_TEST_API_KEY = "sk-unsandboxed-secret";
     try {
       const weaker = createCodeInterpreter({
+        uidPool,
         bwrapPath: "/nonexistent/bwrap",
         allowUnsandboxed: true,
         timeoutMs: 60_000,
@@ -125,7 +132,22 @@ describe("code interpreter sessions (real Python in bubblewrap)", () => {
     }
   });
 
+  it("without the sandbox, still ends a timed-out cell whose child escaped into its own session", async () => {
+    const weaker = createCodeInterpreter({
+      uidPool,
+      bwrapPath: "/nonexistent/bwrap",
+      allowUnsandboxed: true,
+      timeoutMs: 2000,
+    });
+    const result = await weaker.run(
+      "import subprocess, time\nsubprocess.Popen(['sleep', '1000'], start_new_session=True)\ntime.sleep(100)",
+    );
+    await weaker.close();
+    expect(result).toMatchObject({ killed: true, killedReason: "timeout", sandbox: "none" });
+    expect(await listProcessesInUidRange(uidRange.first, uidRange.size)).toEqual([]);
+  });
+
   it("rejects invalid options with the field named", () => {
-    expect(() => createCodeInterpreter({ timeoutMs: -1 })).toThrow(/timeoutMs/);
+    expect(() => createCodeInterpreter({ uidPool, timeoutMs: -1 })).toThrow(/timeoutMs/);
   });
 });

@@ -145,6 +145,15 @@ export function createPythonSession(options: SessionOptions): CodeSession {
     child.on("error", () => {
       // Reported as an exit below (spawn failure emits "close" with an error code too).
     });
+    child.on("exit", () => {
+      // "close" waits for the pipes; a process that escaped the kill (possible only without the sandbox's pid
+      // namespace) could hold them open forever, so they are closed from our side after a grace period.
+      const grace = setTimeout(() => {
+        for (const stream of child.stdio) stream?.destroy();
+      }, 2000);
+      grace.unref();
+      child.once("close", () => clearTimeout(grace));
+    });
     child.on("close", (code, signal) => {
       proc.exitCode = code;
       proc.exitSignal = signal;

@@ -5,12 +5,15 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createCodeInterpreter } from "./code-interpreter.js";
 import { listProcessesInUidRange } from "./process-table.js";
 import { detectCgroupSupport } from "./sandbox-cgroup.js";
-import { defaultSandboxUidRange } from "./uid-pool.js";
+import { createUidPool } from "./uid-pool.js";
+
+// Its own uid range (outside the default one), so that "nothing left running" checks see only this file's sandboxes.
+const uidRange = { first: 2_010_000_000, size: 1_000_000 };
+const uidPool = createUidPool(uidRange);
 
 // The acceptance tests of the sandbox: every one runs real Python in real bubblewrap on this machine.
 
-const sandboxProcesses = () =>
-  listProcessesInUidRange(defaultSandboxUidRange.first, defaultSandboxUidRange.size);
+const sandboxProcesses = () => listProcessesInUidRange(uidRange.first, uidRange.size);
 const cgroupSupport = await detectCgroupSupport();
 const sandboxCgroups = async () => {
   const parents = [
@@ -23,8 +26,8 @@ const sandboxCgroups = async () => {
 describe("code interpreter sandbox (real bubblewrap)", () => {
   // Limits other than time must end these cells, so the timeout is generous (a loaded CI machine is slow);
   // the cases that are about time use their own short-timeout interpreter.
-  const interpreter = createCodeInterpreter({ timeoutMs: 60_000, memoryMb: 256, maxProcesses: 16 });
-  const impatient = createCodeInterpreter({ timeoutMs: 3000, memoryMb: 256, maxProcesses: 16 });
+  const interpreter = createCodeInterpreter({ uidPool, timeoutMs: 60_000, memoryMb: 256, maxProcesses: 16 });
+  const impatient = createCodeInterpreter({ uidPool, timeoutMs: 3000, memoryMb: 256, maxProcesses: 16 });
   let server: Server;
   let port: number;
   let requestsSeen = 0;
@@ -51,7 +54,8 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
     const result = await interpreter.run("import os\nprint(os.getuid(), os.getgid(), os.getcwd())");
     expect(result.exitCode).toBe(0);
     const [uid, gid, cwd] = result.stdout.trim().split(" ");
-    expect(Number(uid)).toBeGreaterThan(0);
+    expect(Number(uid)).toBeGreaterThanOrEqual(uidRange.first);
+    expect(Number(uid)).toBeLessThan(uidRange.first + uidRange.size);
     expect(gid).toBe(uid);
     expect(cwd).toBe("/scratch");
   });
@@ -105,7 +109,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   it("keeps environment secrets invisible, including through /proc", async () => {
     process.env.TFGRPO_TEST_API_KEY = "sk-test-secret-do-not-leak-8f2a";
     try {
-      const isolated = createCodeInterpreter({ timeoutMs: 60_000 });
+      const isolated = createCodeInterpreter({ uidPool, timeoutMs: 60_000 });
       const code = [
         "import os",
         "print(dict(os.environ))",
@@ -156,7 +160,12 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   it.skipIf(!cgroupSupport?.memory)(
     "stops many processes that together exceed the sandbox memory",
     async () => {
-      const together = createCodeInterpreter({ timeoutMs: 60_000, memoryMb: 256, totalMemoryMb: 300 });
+      const together = createCodeInterpreter({
+        uidPool,
+        timeoutMs: 60_000,
+        memoryMb: 256,
+        totalMemoryMb: 300,
+      });
       const code = [
         "import os",
         "children = []",
@@ -178,7 +187,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   );
 
   it("stops an infinite loop at the wall-clock limit", async () => {
-    const loop = createCodeInterpreter({ timeoutMs: 2000, cpuSeconds: 60 });
+    const loop = createCodeInterpreter({ uidPool, timeoutMs: 2000, cpuSeconds: 60 });
     const result = await loop.run("while True:\n    pass");
     await loop.close();
     expect(result).toMatchObject({
@@ -190,7 +199,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   });
 
   it("stops a busy loop at the CPU limit", async () => {
-    const cpu = createCodeInterpreter({ timeoutMs: 60_000, cpuSeconds: 1 });
+    const cpu = createCodeInterpreter({ uidPool, timeoutMs: 60_000, cpuSeconds: 1 });
     const result = await cpu.run("while True:\n    pass");
     await cpu.close();
     expect(result).toMatchObject({ killed: true, killedReason: "cpu", signal: "SIGXCPU" });
@@ -210,7 +219,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   });
 
   it("stops a file larger than the file-size limit", async () => {
-    const small = createCodeInterpreter({ timeoutMs: 60_000, fileSizeMb: 1 });
+    const small = createCodeInterpreter({ uidPool, timeoutMs: 60_000, fileSizeMb: 1 });
     const result = await small.run("open('/scratch/big.bin', 'wb').write(b'x' * 5 * 1024 * 1024)");
     await small.close();
     expect(result).toMatchObject({ killed: true, killedReason: "file_size", exitCode: 1 });
