@@ -190,12 +190,20 @@ export async function rewardGroup(options: {
     };
   });
   await store.putTrajectories(rewarded);
+  // Without ground truth the critic's majority-vote label is what the group advantage compares against.
+  if (reply.pseudoLabel !== undefined && reply.pseudoLabel !== null) {
+    await store.putRunState(options.runId, pseudoLabelKey(groupId), reply.pseudoLabel);
+  }
   if (reply.usage && reply.usage.calls > 0) {
     await store.recordUsage(options.runId, [
       { id: `reward/${groupId}`, role: "judge", model: "judge", ...withoutCalls(reply.usage) },
     ]);
   }
   return rewarded;
+}
+
+export function pseudoLabelKey(groupId: string): string {
+  return `pseudo-label/${groupId}`;
 }
 
 function withoutCalls(usage: ReturnType<typeof emptyUsageTotals>) {

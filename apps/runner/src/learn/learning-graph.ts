@@ -15,7 +15,13 @@ import {
 } from "@tfgrpo/protocol";
 import type { Store } from "@tfgrpo/store";
 import { seededRandom, seedFrom } from "../metrics/seeded-random.js";
-import { evaluateLibraries, type LibraryUnderTest, rewardGroup, runRollouts } from "./evaluate-libraries.js";
+import {
+  evaluateLibraries,
+  type LibraryUnderTest,
+  pseudoLabelKey,
+  rewardGroup,
+  runRollouts,
+} from "./evaluate-libraries.js";
 import type { LearnOptions } from "./learn-options.js";
 import { mapWithConcurrency } from "./map-with-concurrency.js";
 import type { StepRecord } from "./step-record.js";
