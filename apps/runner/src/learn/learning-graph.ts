@@ -221,7 +221,7 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
         const trajectories: Trajectory[] = await store.listTrajectories({ runId, groupId: group.groupId });
         const task = taskById.get(group.taskId)!;
         const pseudoLabel =
-          trajectories.find((t) => t.rewardInfo?.pseudoLabel)?.rewardInfo?.extracted ?? null;
+          ((await store.getRunState(runId, pseudoLabelKey(group.groupId))) as string | undefined) ?? null;
         try {
           advice = await bus.request(criticGroupAdvice, {
             runId,

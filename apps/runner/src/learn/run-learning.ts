@@ -111,7 +111,7 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
   try {
     const existing = resuming ? await graph.getState(config) : null;
     const input =
-      existing && existing.values && Object.keys(existing.values).length > 0
+      existing?.values && Object.keys(existing.values).length > 0
         ? null
         : initialLearnState(await store.getHeadVersion(learnOptions.domain));
     const final = await graph.invoke(input, {
