@@ -8,19 +8,11 @@ import {
   TfgrpoError,
   type UsageTotals,
 } from "@tfgrpo/protocol";
-import { z } from "zod";
 import { decideGate } from "./acceptance-gate.js";
 import { applyConflictPlan } from "./apply-conflict-plan.js";
-import { type Chunk, chunkByPromptSize } from "./chunk-by-prompt-size.js";
 import { conflictAnswerSchema, conflictCheckMessages } from "./conflict-check-prompt.js";
-import { consolidationPrepass, type PrepassResult, type Suggestion } from "./consolidation-prepass.js";
-import {
-  consolidationAnswerSchema,
-  consolidationMessages,
-  consolidationOverhead,
-  experienceLine,
-  suggestionLine,
-} from "./consolidation-prompt.js";
+import { consolidationPrepass, type PrepassResult } from "./consolidation-prepass.js";
+import { consolidationAnswerSchema, consolidationMessages } from "./consolidation-prompt.js";
 import { type CreditObservation, compareExperienceIds, creditDeltas } from "./credit-deltas.js";
 import { type CuratorConfig, type CuratorConfigInput, resolveCuratorConfig } from "./curator-config.js";
 import {
@@ -31,15 +23,14 @@ import {
 } from "./curator-dependencies.js";
 import { type ConflictCheck, type ConflictPair, detectConflictPairs } from "./detect-conflict-pairs.js";
 import { createEmbeddingCache } from "./embedding-cache.js";
-import { estimateTokens } from "./estimate-tokens.js";
 import { type EmbedFunction, fnv1a } from "./hashing-embedder.js";
 import { limitLibraryEntries } from "./limit-library-entries.js";
 import { fallbackOperations, mapConsolidationAnswer } from "./map-consolidation-answer.js";
 import { planConflictResolution } from "./plan-conflict-resolution.js";
+import { planConsolidationChunks } from "./plan-consolidation-chunks.js";
 import { type LifecycleTransition, planLifecycle } from "./plan-lifecycle.js";
 import { type ProjectedEntry, projectLibrary } from "./project-library.js";
 import { reconcileOperations } from "./reconcile-operations.js";
-import { createSimilarityIndex } from "./similarity-index.js";
 
 export interface CreateCuratorOptions {
   store: CuratorStore;
@@ -276,57 +267,6 @@ export function createCurator(options: CreateCuratorOptions): Curator {
     };
   }
 
-  function planChunks(
-    domain: string,
-    live: readonly Experience[],
-    suggestions: readonly Suggestion[],
-    vectors: Map<string, Float32Array>,
-  ): Chunk<Suggestion>[] {
-    const lineTokens = new Map(
-      live.map((entry) => [entry.id, estimateTokens(`${experienceLine(entry.id, entry.text)}\n`)]),
-    );
-    // The schema travels in the system message when the provider has no json_schema mode: budget for it.
-    const overhead =
-      estimateTokens(consolidationOverhead(domain, config.wordLimit)) +
-      estimateTokens(JSON.stringify(z.toJSONSchema(consolidationAnswerSchema))) +
-      64;
-    const index =
-      live.length > 0
-        ? createSimilarityIndex(
-            live.map((entry) => vectors.get(entry.text)!),
-            { seed: config.indexSeed },
-          )
-        : null;
-    const context = new Map<string, { required: string[]; optional: string[] }>();
-    for (const suggestion of suggestions) {
-      const required = suggestion.targetId ? [suggestion.targetId] : [];
-      const vector = suggestion.text !== undefined ? vectors.get(suggestion.text) : undefined;
-      const optional =
-        index && vector && config.contextNeighbours > 0
-          ? index.neighbours(vector, { k: config.contextNeighbours }).map((hit) => live[hit.index]!.id)
-          : [];
-      context.set(suggestion.tempId, { required, optional });
-    }
-    // Related suggestions next to each other (same target or same nearest entry), so they meet in one prompt.
-    const anchor = (suggestion: Suggestion) => {
-      const own = context.get(suggestion.tempId)!;
-      return own.required[0] ?? own.optional[0] ?? "~";
-    };
-    const ordered = [...suggestions].sort(
-      (a, b) =>
-        compareExperienceIds(anchor(a), anchor(b)) || Number(a.tempId.slice(1)) - Number(b.tempId.slice(1)),
-    );
-    return chunkByPromptSize({
-      items: ordered,
-      itemTokens: (suggestion) => estimateTokens(`${suggestionLine(suggestion, config.wordLimit)},\n`),
-      contextOf: (suggestion) => context.get(suggestion.tempId)!,
-      contextTokens: (id) => lineTokens.get(id) ?? 0,
-      allContext: live.map((entry) => entry.id),
-      overhead,
-      maxTokens: config.maxPromptTokens,
-    });
-  }
-
   async function consolidate(input: ConsolidateInput): Promise<ConsolidateResult> {
     const library = await loadLibrary(input.domain, input.baseVersion);
     const byId = new Map(library.map((entry) => [entry.id, entry]));
@@ -350,7 +290,16 @@ export function createCurator(options: CreateCuratorOptions): Curator {
     const notes = [...prepass.notes];
     const operations: Operation[] = [];
     let fallback = false;
-    const chunks = planChunks(input.domain, live, prepass.suggestions, vectors);
+    const chunks = planConsolidationChunks({
+      domain: input.domain,
+      live,
+      suggestions: prepass.suggestions,
+      vectors,
+      wordLimit: config.wordLimit,
+      maxPromptTokens: config.maxPromptTokens,
+      contextNeighbours: config.contextNeighbours,
+      indexSeed: config.indexSeed,
+    });
     for (const [chunkIndex, chunk] of chunks.entries()) {
       const where = chunks.length > 1 ? `chunk ${chunkIndex + 1}/${chunks.length}: ` : "";
       if (chunk.oversize)

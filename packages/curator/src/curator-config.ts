@@ -47,7 +47,8 @@ const conflictsSchema = z.object({
   enabled: z.boolean().default(true),
   /** Pairs at least this similar (same topic) are conflict candidates for the model check. */
   topicSimilarity: z.number().min(0).max(1).default(0.5),
-  /** Opposite phrasings found by the rule scan count only when the texts are at least this similar. */
+  /** Opposite phrasings found by the rule scan are conflicts at topicSimilarity; from this similarity up they are
+   * checked by the model first. */
   ruleScanMinSimilarity: z.number().min(0).max(1).default(0.3),
   /** Nearest neighbours per entry considered as conflict candidates. */
   neighbours: z.number().int().positive().default(5),

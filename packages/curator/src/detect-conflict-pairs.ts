@@ -58,7 +58,8 @@ export interface DetectConflictPairsResult {
 /**
  * Finds pairs of entries that may contradict without comparing every pair:
  * - the rule scan (inverted index on actions) finds opposite phrasings ("always X" / "never X"), which count as
- *   conflicts when the texts are also on a similar topic;
+ *   conflicts when the texts are on the same topic (similarity >= topicSimilarity), and go first to the model check
+ *   when they are only loosely related (>= ruleScanMinSimilarity);
  * - the similarity index gives each focused entry its nearest same-topic neighbours, which a model checks, most
  *   suspicious first (a weak opposite hint, then similarity), within a budget of model calls.
  * Entries already in the same conflict group are not re-examined.
@@ -79,10 +80,17 @@ export async function detectConflictPairs(
 
   const pairs: ConflictPair[] = [];
   const taken = new Set<string>();
+  // Opposite phrasings on a clearly shared topic are conflicts outright; on a looser one ("When A, always X" vs
+  // "When B, never X") they go to the model check first in line.
+  const ruleHints: { a: number; b: number; similarity: number; hint: string | null }[] = [];
   for (const hit of findOppositePhrasings(signatures, { accept: inFocus })) {
     const similarity = index.similarity(hit.a, hit.b);
     if (similarity < input.ruleScanMinSimilarity) continue;
     taken.add(`${hit.a}:${hit.b}`);
+    if (similarity < input.topicSimilarity) {
+      ruleHints.push({ a: hit.a, b: hit.b, similarity, hint: hit.action });
+      continue;
+    }
     pairs.push({
       a: hit.a,
       b: hit.b,
@@ -92,11 +100,12 @@ export async function detectConflictPairs(
     });
   }
 
-  const candidates = index
+  const similar = index
     .pairs({ threshold: input.topicSimilarity, accept: inFocus, maxPerItem: input.neighbours })
     .filter((pair) => !taken.has(`${pair.a}:${pair.b}`))
     .map((pair) => ({ ...pair, hint: oppositeAction(signatures[pair.a]!, signatures[pair.b]!, "weak") }))
     .sort((x, y) => Number(y.hint !== null) - Number(x.hint !== null) || y.similarity - x.similarity);
+  const candidates = [...ruleHints.sort((x, y) => y.similarity - x.similarity), ...similar];
   const budget = input.check ? Math.min(input.maxModelChecks, candidates.length) : 0;
   const toCheck = candidates.slice(0, budget);
   let next = 0;
@@ -121,6 +130,6 @@ export async function detectConflictPairs(
     pairs,
     unchecked: candidates.length - budget,
     modelChecks: budget,
-    candidates: candidates.length + taken.size,
+    candidates: candidates.length + taken.size - ruleHints.length,
   };
 }

@@ -245,6 +245,9 @@ export function createSimilarityIndex(
     return Math.ceil(FILTER_BITS * angle + 2 * Math.sqrt(FILTER_BITS * angle * (1 - angle)));
   };
 
+  const visited = new Int32Array(size);
+  let queryStamp = 0;
+
   return {
     size,
     dimensions,
@@ -254,6 +257,28 @@ export function createSimilarityIndex(
       let candidates = 0;
       let compared = 0;
       const found: SimilarPair[] = [];
+      // With maxPerItem, each item keeps its k best partners (similarities in descending order); once an item's list
+      // is full, a pair is skipped unless its Hamming distance could beat the k-th best of one of its two items.
+      const k = maxPerItem ?? 0;
+      const best = new Float64Array(size * k).fill(Number.NEGATIVE_INFINITY);
+      const partner = new Int32Array(size * k).fill(-1);
+      const limits = Array.from({ length: 101 }, (_, step) => maxHamming(Math.max(threshold, step / 100)));
+      const limitOf = (item: number) => {
+        const kth = best[item * k + k - 1]!;
+        return kth === Number.NEGATIVE_INFINITY ? limit : limits[Math.max(0, Math.floor(kth * 100))]!;
+      };
+      const keep = (item: number, other: number, similarity: number) => {
+        const base = item * k;
+        if (similarity <= best[base + k - 1]!) return;
+        let at = k - 1;
+        while (at > 0 && best[base + at - 1]! < similarity) {
+          best[base + at] = best[base + at - 1]!;
+          partner[base + at] = partner[base + at - 1]!;
+          at--;
+        }
+        best[base + at] = similarity;
+        partner[base + at] = other;
+      };
       // marks[j] === i: j was already seen as a partner of i (dedupe across tables without a Set of pairs).
       const marks = new Int32Array(size).fill(-1);
       // Each pair is examined once per table, from its smaller index: all of a small bucket, or a window around the
@@ -274,11 +299,16 @@ export function createSimilarityIndex(
             candidates++;
             if (marks[j] === i) continue;
             marks[j] = i;
-            if (hamming(i, j) > limit) continue;
+            const distance = hamming(i, j);
+            if (distance > (k > 0 ? Math.max(limitOf(i), limitOf(j)) : limit)) continue;
             if (accept && !accept(i, j)) continue;
             compared++;
             const similarity = dot(i, j);
-            if (similarity >= threshold) found.push({ a: i, b: j, similarity });
+            if (similarity < threshold) continue;
+            if (k > 0) {
+              keep(i, j, similarity);
+              keep(j, i, similarity);
+            } else found.push({ a: i, b: j, similarity });
           }
         }
       }
@@ -286,28 +316,25 @@ export function createSimilarityIndex(
         counters.candidates = candidates;
         counters.compared = compared;
       }
-      if (maxPerItem === undefined)
-        return found.sort((x, y) => y.similarity - x.similarity || x.a - y.a || x.b - y.b);
-      // Keep a pair if it is in the top k of either item: a k-nearest-neighbour graph, bounded at n * k pairs.
-      const perItem = new Map<number, SimilarPair[]>();
-      for (const pair of found) {
-        for (const item of [pair.a, pair.b]) {
-          let list = perItem.get(item);
-          if (!list) {
-            list = [];
-            perItem.set(item, list);
+      if (k > 0) {
+        // A k-nearest-neighbour graph: a pair is kept if it is in the top k of either item (at most n * k pairs).
+        const seen = new Set<number>();
+        for (let item = 0; item < size; item++) {
+          for (let at = 0; at < k; at++) {
+            const other = partner[item * k + at]!;
+            if (other < 0) break;
+            const a = Math.min(item, other);
+            const b = Math.max(item, other);
+            if (seen.has(a * size + b)) continue;
+            seen.add(a * size + b);
+            found.push({ a, b, similarity: best[item * k + at]! });
           }
-          list.push(pair);
         }
       }
-      const kept = new Set<SimilarPair>();
-      for (const list of perItem.values()) {
-        list.sort((x, y) => y.similarity - x.similarity || x.a - y.a || x.b - y.b);
-        for (const pair of list.slice(0, maxPerItem)) kept.add(pair);
-      }
-      return [...kept].sort((x, y) => y.similarity - x.similarity || x.a - y.a || x.b - y.b);
+      return found.sort((x, y) => y.similarity - x.similarity || x.a - y.a || x.b - y.b);
     },
     neighbours(query, { k, threshold = -1, accept }) {
+      if (k <= 0 || size === 0) return [];
       const self = typeof query === "number" ? query : -1;
       let vector: ArrayLike<number>;
       let querySources = sources;
@@ -333,14 +360,28 @@ export function createSimilarityIndex(
           { words: queryPlain, stride: FILTER_WORDS },
         ];
       }
-      const seen = new Set<number>();
+      // visited[index] === stamp: already visited in this query (no Set to allocate per query).
+      const stamp = ++queryStamp;
+      // The k best so far, most similar first (k is small: insertion beats sorting every visited item).
       const found: { index: number; similarity: number }[] = [];
       const visit = (index: number) => {
-        if (index === self || seen.has(index)) return;
-        seen.add(index);
+        if (index === self || visited[index] === stamp) return;
+        visited[index] = stamp;
         if (accept && !accept(index)) return;
         const similarity = dotWith(index, vector);
-        if (similarity >= threshold) found.push({ index, similarity });
+        if (similarity < threshold) return;
+        if (found.length === k && similarity <= found[k - 1]!.similarity) return;
+        let at = found.length < k ? found.length : k - 1;
+        if (found.length < k) found.push({ index, similarity });
+        while (
+          at > 0 &&
+          (found[at - 1]!.similarity < similarity ||
+            (found[at - 1]!.similarity === similarity && found[at - 1]!.index > index))
+        ) {
+          found[at] = found[at - 1]!;
+          at--;
+        }
+        found[at] = { index, similarity };
       };
       for (const table of tables) {
         const sketch = querySources[table.source]!;
@@ -363,7 +404,7 @@ export function createSimilarityIndex(
         for (let position = Math.max(from, low - window); position < Math.min(to, low + window); position++)
           visit(table.order[position]!);
       }
-      return found.sort((x, y) => y.similarity - x.similarity || x.index - y.index).slice(0, k);
+      return found;
     },
   };
 }
