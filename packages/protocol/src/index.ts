@@ -90,12 +90,16 @@ export {
 } from "./schemas/usage.js";
 export {
   actorRollout,
+  conflictPairSchema,
   creditObservationSchema,
   criticGroupAdvice,
   criticReward,
+  curatorConflicts,
   curatorConsolidate,
   curatorCredit,
   curatorGate,
+  curatorLifecycle,
+  curatorMerge,
   type ExperienceLine,
   experienceLineSchema,
   type GroupAdviceResult,

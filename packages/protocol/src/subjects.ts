@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { defineSubject } from "./bus/subject.js";
-import { experienceIdSchema, experienceSchema } from "./schemas/experience.js";
+import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./schemas/experience.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
 import { taskSchema } from "./schemas/task.js";
@@ -157,6 +157,83 @@ export const curatorGate = defineSubject(
     candidateScores: z.array(z.number()),
     headScores: z.array(z.number()),
     stage: z.enum(["precheck", "full"]),
+    precheck: gateDecisionSchema
+      .optional()
+      .describe("The pre-check decision that led to this full validation, stored with the final decision"),
   }),
   gateDecisionSchema,
+);
+
+/** Lifecycle moves on evidence (candidate -> active -> probation -> archived), written as a new version. */
+export const curatorLifecycle = defineSubject(
+  "tfgrpo.curator.lifecycle",
+  z.object({
+    domain: z.string(),
+    version: z.number().int().nonnegative().optional().describe("Defaults to the head"),
+    state: z
+      .enum(["proposed", "committed"])
+      .optional()
+      .describe("State of the version written; default committed"),
+    runId: z.string().optional(),
+  }),
+  z.object({
+    /** The version written, or null when nothing moved. */
+    version: z.number().int().nonnegative().nullable(),
+    transitions: z.array(
+      z.object({
+        id: experienceIdSchema,
+        from: experienceStatusSchema,
+        to: experienceStatusSchema,
+        reason: z.string(),
+      }),
+    ),
+  }),
+);
+
+export const conflictPairSchema = z.object({
+  a: z.string(),
+  b: z.string(),
+  similarity: z.number(),
+  source: z.enum(["rule", "model"]),
+  reason: z.string(),
+});
+
+/** Contradiction scan of a library: conflicting entries resolved on evidence or put in mutual-exclusion groups. */
+export const curatorConflicts = defineSubject(
+  "tfgrpo.curator.conflicts",
+  z.object({
+    domain: z.string(),
+    version: z.number().int().nonnegative().optional().describe("Defaults to the head"),
+    apply: z
+      .enum(["proposed", "committed"])
+      .optional()
+      .describe("Write the result as a version; default: report only"),
+    runId: z.string().optional(),
+  }),
+  z.object({
+    version: z.number().int().nonnegative().nullable(),
+    operations: z.array(operationSchema),
+    notes: z.array(z.string()),
+    pairs: z.array(conflictPairSchema),
+    usage: usageTotalsSchema.optional(),
+  }),
+);
+
+/** Imports another domain's entries through consolidation and the conflict check (`tfgrpo library merge`). */
+export const curatorMerge = defineSubject(
+  "tfgrpo.curator.merge",
+  z.object({
+    from: z.string().describe("Domain whose head is imported"),
+    into: z.string(),
+    runId: z.string().optional(),
+    commit: z.boolean().optional().describe("Commit the merged version (default) or leave it proposed"),
+  }),
+  z.object({
+    version: z.number().int().nonnegative().nullable(),
+    committed: z.boolean(),
+    imported: z.number().int().nonnegative(),
+    operations: z.array(operationSchema),
+    notes: z.array(z.string()),
+    usage: usageTotalsSchema.optional(),
+  }),
 );
