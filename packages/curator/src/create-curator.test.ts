@@ -374,11 +374,12 @@ describe("curator.gate", () => {
       candidateScores: [1, 1, 0, 1],
       headScores: [1, 1, 0, 1],
       stage: "full",
-      precheck,
+      // No `precheck` given: this curator remembers the one it judged (a caller across processes passes it).
     });
     const info = await store.getVersionInfo("math", version);
     expect(info!.state).toBe("committed");
     expect(info!.gate!.details!.precheck).toMatchObject({ stage: "precheck", candidateScore: 0.5 });
+    expect(precheck.candidateScore).toBe(0.5);
   });
 
   it("a failed pre-check rejects the version without a full validation", async () => {

@@ -163,6 +163,7 @@ export function createCurator(options: CreateCuratorOptions): Curator {
   const now = options.now ?? (() => new Date());
   const embeddings = createEmbeddingCache(options.embed ?? ((texts) => models.embed([...texts])));
   const conflictCache = new Map<string, { conflict: boolean; reason: string }>();
+  const prechecks = new Map<string, GateDecision>();
 
   async function loadLibrary(domain: string, version: number | null): Promise<Experience[]> {
     if (version === null) return [];
@@ -480,6 +481,7 @@ export function createCurator(options: CreateCuratorOptions): Curator {
   }
 
   async function gate(input: GateInput): Promise<GateDecision> {
+    const key = `${input.domain}@${input.candidateVersion}`;
     const decision = decideGate({
       candidateScores: input.candidateScores,
       headScores: input.headScores,
@@ -491,9 +493,16 @@ export function createCurator(options: CreateCuratorOptions): Curator {
       headVersion: input.headVersion,
       candidateVersion: input.candidateVersion,
     };
-    if (input.precheck) details.precheck = input.precheck;
+    // The pre-check's numbers travel with the final decision: given by the caller, else remembered from this process.
+    const precheck = input.stage === "full" ? (input.precheck ?? prechecks.get(key)) : undefined;
+    if (precheck) details.precheck = precheck;
     const full: GateDecision = { ...decision, details };
-    if (details.final === false) return full;
+    if (details.final === false) {
+      prechecks.set(key, full);
+      if (prechecks.size > 1000) prechecks.delete(prechecks.keys().next().value!);
+      return full;
+    }
+    prechecks.delete(key);
     const state = full.decision === "commit" ? "committed" : "rejected";
     try {
       await store.setVersionState(input.domain, input.candidateVersion, state, full);

@@ -16,13 +16,14 @@ const gateSchema = z.object({
   tolerance: z.number().min(0).max(1).default(0.02),
   precheck: z
     .object({
-      enabled: z.boolean().default(false),
+      /** Judge pre-check requests (the runner decides whether to make one); false lets every pre-check pass. */
+      enabled: z.boolean().default(true),
       /** Held-out tasks the runner uses for the cheap minibatch pre-check. */
       tasks: z.number().int().positive().default(8),
       /** The pre-check only filters out clear losers: it fails when the candidate is worse by more than this. */
       tolerance: z.number().min(0).max(1).default(0.1),
     })
-    .default({ enabled: false, tasks: 8, tolerance: 0.1 }),
+    .default({ enabled: true, tasks: 8, tolerance: 0.1 }),
 });
 
 const lifecycleSchema = z.object({
