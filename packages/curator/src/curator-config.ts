@@ -4,7 +4,7 @@ import { z } from "zod";
 /** Deep-partial input form of a zod object schema whose fields all have defaults. */
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
 
-const gateSchema = z.object({
+const gateSchema = z.strictObject({
   mode: z
     .enum(["better-by-margin", "not-worse-within-tolerance", "always"])
     .default("better-by-margin")
@@ -26,7 +26,7 @@ const gateSchema = z.object({
     .default({ enabled: true, tasks: 8, tolerance: 0.1 }),
 });
 
-const lifecycleSchema = z.object({
+const lifecycleSchema = z.strictObject({
   /** Rollouts an entry must have been shown in before its mean delta is trusted for a promotion or demotion. */
   minEvidence: z.number().int().positive().default(4),
   /** A candidate becomes active when its mean reward delta vs its groups is at least this. */
@@ -39,12 +39,12 @@ const lifecycleSchema = z.object({
   probationVersions: z.number().int().positive().default(10),
 });
 
-const duplicatesSchema = z.object({
+const duplicatesSchema = z.strictObject({
   /** Cosine similarity at or above which two texts are near duplicates. */
   nearDuplicateSimilarity: z.number().min(0).max(1).default(0.9),
 });
 
-const conflictsSchema = z.object({
+const conflictsSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Pairs at least this similar (same topic) are conflict candidates for the model check. */
   topicSimilarity: z.number().min(0).max(1).default(0.5),
@@ -59,7 +59,7 @@ const conflictsSchema = z.object({
   resolveMargin: z.number().min(0).default(0.15),
 });
 
-export const curatorConfigSchema = z.object({
+export const curatorConfigSchema = z.strictObject({
   wordLimit: z.number().int().positive().default(32),
   /** Lessons with fewer content words that do not open with their condition are vague and dropped (0: keep all). */
   minContentWords: z.number().int().nonnegative().default(4),

@@ -60,7 +60,9 @@ describe("mapConsolidationAnswer", () => {
         reason: "overlap",
       },
     ]);
-    expect(notes).toEqual([]);
+    expect(notes).toEqual([
+      "the model left out 3 suggestion(s), not applied: P1 (add), P2 (modify G2), P3 (delete G3)",
+    ]);
     expect(operations).toEqual([
       { op: "add", text: "When unsure, test a small case.", status: "candidate", reason: "new" },
       {
@@ -156,6 +158,7 @@ describe("mapConsolidationAnswer", () => {
       "operation 4 (merge): G77 is not a live library entry or a suggestion, left out of the merge",
       "operation 4 (merge): text over 32 words, shortened",
       "operation 5 (delete): suggestion P1 declined (from proposals a, b)",
+      "the model left out 2 suggestion(s), not applied: P2 (modify G2), P3 (delete G3)",
     ]);
     expect(operations).toHaveLength(1);
     expect(operations[0]).toMatchObject({ op: "modify", id: "G1" });

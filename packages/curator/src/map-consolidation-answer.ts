@@ -41,6 +41,11 @@ export function mapConsolidationAnswer(input: {
     return limited.text;
   };
 
+  const referenced = new Set<string>();
+  for (const answer of input.answer.operations) {
+    if ("experience_id" in answer) referenced.add(answer.experience_id.trim());
+    if ("experience_ids" in answer) for (const id of answer.experience_ids) referenced.add(id.trim());
+  }
   input.answer.operations.forEach((answer, index) => {
     const where = `operation ${index + 1} (${answer.option})`;
     const reason = answer.reason?.trim() || `curator ${answer.option}`;
@@ -129,6 +134,19 @@ export function mapConsolidationAnswer(input: {
       }
     }
   });
+  // A suggestion the answer never names was left out by the model (its judgement, not a failure): say so.
+  const left = input.suggestions.filter((suggestion) => !referenced.has(suggestion.tempId));
+  if (left.length > 0) {
+    const shown = left
+      .slice(0, 12)
+      .map(
+        (suggestion) =>
+          `${suggestion.tempId} (${suggestion.option}${suggestion.targetId ? ` ${suggestion.targetId}` : ""})`,
+      );
+    notes.push(
+      `the model left out ${left.length} suggestion(s), not applied: ${shown.join(", ")}${left.length > 12 ? ", ..." : ""}`,
+    );
+  }
   return { operations, notes };
 }
 

@@ -1,0 +1,144 @@
+import { existsSync } from "node:fs";
+import { mkdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { ImportSource, MergeLibrariesResult } from "@tfgrpo/curator";
+import { domainSchema, TfgrpoError } from "@tfgrpo/protocol";
+import { parseLibraryFile, parseStoreUrl } from "@tfgrpo/store";
+import { Command } from "commander";
+import { createCuratorRuntime } from "../roles/curator.js";
+import { startSimWorld } from "../runtime/start-sim-world.js";
+import { resolveDatabase } from "./library.js";
+
+export interface LibraryMergeOptions {
+  /** A domain in the database, or a library file (.json / .md). */
+  from: string;
+  into: string;
+  db?: string;
+  config?: string;
+  sim?: boolean;
+  /** false: leave the merged version proposed (for a validation gate). */
+  commit?: boolean;
+  runId?: string;
+}
+
+export interface LibraryMergeOutput {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+}
+
+function parseDomain(value: string, flag: string): string {
+  const parsed = domainSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_input", `${flag} ${value}: ${parsed.error.issues[0]!.message}`, {
+      details: { [flag.replace(/^--/, "")]: value },
+    });
+  }
+  return parsed.data;
+}
+
+/** `--from web` names a library; `--from file.json` (or any existing path) a library file, validated whole first. */
+async function importSource(from: string): Promise<string | ImportSource> {
+  const looksLikeFile = /[/\\]|\.(json|md|markdown|txt)$/i.test(from) || existsSync(from);
+  if (!looksLikeFile) return parseDomain(from, "--from");
+  let text: string;
+  try {
+    text = await readFile(from, "utf8");
+  } catch (error) {
+    throw new TfgrpoError("not_found", `cannot read ${from}: ${(error as Error).message}`, {
+      details: { file: from },
+    });
+  }
+  const parsed = parseLibraryFile(text, { file: from, format: "auto" });
+  return {
+    label: path.basename(from),
+    // As from a domain: proven and untried entries travel, those on probation or archived stay home.
+    entries: parsed.entries
+      .filter((entry) => ["active", "candidate"].includes(entry.fields.status ?? "active"))
+      .map((entry) => ({ id: entry.id, text: entry.text })),
+  };
+}
+
+/**
+ * `tfgrpo library merge --from web --into math`: another library's entries enter this one through the curator's
+ * consolidation (duplicates folded, word limit, model review) and conflict check, as candidates that must earn their
+ * place. The merged version is committed unless --no-commit leaves it proposed for a validation gate.
+ */
+export async function libraryMerge(
+  options: LibraryMergeOptions,
+  output: LibraryMergeOutput = {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+  },
+): Promise<MergeLibrariesResult> {
+  const into = parseDomain(options.into, "--into");
+  const from = await importSource(options.from);
+  if (from === into) throw new TfgrpoError("invalid_input", `--from and --into are both ${into}`);
+  const db = resolveDatabase(options);
+  const { path: file } = parseStoreUrl(db);
+  if (file !== ":memory:") await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  const log = (line: string) => output.stderr(`${line}\n`);
+  const sim = options.sim ? await startSimWorld({ seed: 1 }) : null;
+  try {
+    if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
+    const runtime = await createCuratorRuntime({
+      db,
+      ...((options.config ?? sim?.config) ? { modelsConfig: options.config ?? sim!.config } : {}),
+      log,
+    });
+    try {
+      const result = await runtime.curator.mergeLibraries({
+        from,
+        into,
+        commit: options.commit !== false,
+        ...(options.runId ? { runId: options.runId } : {}),
+      });
+      const label = typeof from === "string" ? from : from.label;
+      for (const note of result.notes) log(`curator: ${note}`);
+      const counts = new Map<string, number>();
+      for (const op of result.operations) counts.set(op.op, (counts.get(op.op) ?? 0) + 1);
+      const summary = [...counts].map(([op, n]) => `${n} ${op}`).join(", ") || "no operations";
+      output.stdout(
+        result.version === null
+          ? `merged ${result.imported} entries of ${label} into ${into}: nothing new (every entry already there)\n`
+          : `merged ${result.imported} entries of ${label} into ${into} as v${result.version} (${summary}); ` +
+              `${result.committed ? "committed, now the head" : "proposed, not committed (--no-commit)"}; ` +
+              `${result.createdIds.length} new candidate(s)\n`,
+      );
+      return result;
+    } finally {
+      await runtime.close();
+    }
+  } finally {
+    await sim?.close();
+  }
+}
+
+/**
+ * Adds `merge` to the `library` command (registered in commands/library.ts); creates `library` if it is not there,
+ * so the order of registration in cli.ts only needs this line after registerLibraryCommand.
+ */
+export function registerLibraryMergeCommand(program: Command): void {
+  let library = program.commands.find((command) => command.name() === "library");
+  if (!library) {
+    library = new Command("library").description("Inspect and manage the versioned experience libraries");
+    program.addCommand(library);
+  }
+  library
+    .command("merge")
+    .description(
+      "Merge another library (a domain, or a library file) into this one through consolidation and the conflict check",
+    )
+    .requiredOption(
+      "--from <domain|file>",
+      "the library to import: a domain in the database, or a .json/.md file",
+    )
+    .requiredOption("--into <domain>", "the library that receives the entries (created if it does not exist)")
+    .option("--db <path>", "database file or sqlite:// URL (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
+    .option("--config <file>", "models config (models.yaml) for the curator (and embedder) roles")
+    .option("--sim", "start the SIMULATED model server in-process and use examples/models.sim.yaml")
+    .option("--no-commit", "leave the merged version proposed, for a validation gate")
+    .option("--run-id <id>", "run id recorded on the version")
+    .action(async (options: LibraryMergeOptions) => {
+      await libraryMerge(options);
+    });
+}

@@ -1,0 +1,134 @@
+// `tfgrpo serve --role curator --nats URL --db FILE` as a separate process, against a real nats-server and the
+// SIMULATED model server: this process plays the runner and calls the curator's subjects over NATS.
+import { spawn } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createNatsBus, curatorConsolidate, curatorGate, curatorLifecycle } from "@tfgrpo/protocol";
+import { startNatsServer } from "@tfgrpo/protocol/testing";
+import { allPitfalls, createSimServer } from "@tfgrpo/sim";
+import { createStore } from "@tfgrpo/store";
+import { realLibraryPath } from "@tfgrpo/store/testing";
+import { expect, it } from "vitest";
+import { loadCuratorSettings } from "./curator.js";
+
+const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+
+it("tfgrpo serve --role curator consolidates and gates over NATS, writing the workspace database", async () => {
+  await using nats = await startNatsServer();
+  await using sim = await createSimServer({ seed: 5 });
+  const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-curator-role-"));
+  const db = path.join(dir, "workspace.db");
+  const store = await createStore(db);
+  await store.importLibrary("math", {
+    text: await readFile(realLibraryPath("math"), "utf8"),
+    file: "math.json",
+  });
+  const head = (await store.getHeadVersion("math"))!;
+  await store.close();
+  await writeFile(path.join(dir, "curator.yaml"), "curator:\n  wordLimit: 30\n  gate:\n    margin: 0.1\n");
+  const worker = spawn(
+    process.execPath,
+    [
+      "--conditions=source",
+      "--import",
+      "tsx",
+      "apps/runner/src/cli.ts",
+      "serve",
+      "--role",
+      "curator",
+      "--nats",
+      nats.url,
+      "--db",
+      db,
+    ],
+    {
+      cwd: repositoryRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: {
+        ...process.env,
+        SIM_PORT: String(sim.port),
+        TFGRPO_CURATOR_CONFIG: path.join(dir, "curator.yaml"),
+        TFGRPO_NATS_URL: "",
+      },
+    },
+  );
+  let stderr = "";
+  const serving = new Promise<void>((resolve, reject) => {
+    worker.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      if (stderr.includes("serving")) resolve();
+    });
+    worker.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
+  });
+  const runner = await createNatsBus({ servers: nats.url, name: "curator-role-test" });
+  try {
+    await serving;
+    expect(stderr).toContain("tfgrpo.curator.consolidate (requests)");
+    expect(stderr).toContain("tfgrpo.curator.merge (requests)");
+    const pitfall = allPitfalls.find((p) => p.domain === "math")!;
+    const reply = await runner.request(curatorConsolidate, {
+      runId: "run-role",
+      domain: "math",
+      baseVersion: head,
+      proposals: pitfall.lessons.map((text, index) => ({
+        proposalId: `p${index}`,
+        op: "add" as const,
+        text,
+        reason: "found in a group",
+        groupId: `g${index}`,
+        taskId: `t${index}`,
+      })),
+    });
+    expect(reply.version).not.toBeNull();
+    expect(reply.usage?.calls).toBeGreaterThan(0);
+    // Settings from TFGRPO_CURATOR_CONFIG: the prompt states a 30-word limit; a 0.05 gain is below the 0.1 margin.
+    const gate = await runner.request(curatorGate, {
+      domain: "math",
+      candidateVersion: reply.version!,
+      headVersion: head,
+      candidateScores: [0.55, 0.5],
+      headScores: [0.5, 0.45],
+      stage: "full",
+    });
+    expect(gate).toMatchObject({ decision: "reject", margin: 0.1 });
+    const lifecycle = await runner.request(curatorLifecycle, { domain: "math" });
+    expect(lifecycle.transitions).toEqual([]);
+
+    const check = await createStore(db);
+    try {
+      expect((await check.getVersionInfo("math", reply.version!))!.state).toBe("rejected");
+      expect(await check.getHeadVersion("math")).toBe(head);
+      const entries = (await check.getVersion("math", reply.version!))!.experiences;
+      for (const entry of entries.filter((e) => e.status !== "archived"))
+        expect(entry.text.split(/\s+/).length).toBeLessThanOrEqual(30);
+    } finally {
+      await check.close();
+    }
+  } finally {
+    await runner.close();
+    worker.kill("SIGTERM");
+    await new Promise((resolve) => (worker.exitCode === null ? worker.once("exit", resolve) : resolve(null)));
+    await rm(dir, { recursive: true, force: true });
+  }
+});
+
+it("reads curator settings (top level or under curator:) and rejects unknown keys, naming the file", async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-curator-settings-"));
+  try {
+    await writeFile(path.join(dir, "ok.json"), JSON.stringify({ wordLimit: 24, gate: { mode: "always" } }));
+    expect(await loadCuratorSettings(path.join(dir, "ok.json"))).toEqual({
+      wordLimit: 24,
+      gate: { mode: "always" },
+    });
+    await writeFile(path.join(dir, "nested.yaml"), "curator:\n  activeBudget:\n    maxEntries: 20\n");
+    expect(await loadCuratorSettings(path.join(dir, "nested.yaml"))).toEqual({
+      activeBudget: { maxEntries: 20 },
+    });
+    await writeFile(path.join(dir, "bad.yaml"), "wordLimt: 3\n");
+    await expect(loadCuratorSettings(path.join(dir, "bad.yaml"))).rejects.toThrow(/bad\.yaml: .*wordLimt/);
+  } finally {
+    await rm(dir, { recursive: true, force: true });
+  }
+});

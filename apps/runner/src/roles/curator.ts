@@ -1,0 +1,141 @@
+import { readFile } from "node:fs/promises";
+import { fileURLToPath } from "node:url";
+import {
+  type Curator,
+  type CuratorConfigInput,
+  createCurator,
+  createHashingEmbedder,
+  curatorConfigSchema,
+  curatorSubjects,
+} from "@tfgrpo/curator";
+import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
+import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { createStore, type Store } from "@tfgrpo/store";
+import { parse as parseYaml } from "yaml";
+import { type RoleOptions, registerRole } from "./registry.js";
+
+/** The models config used when none is given: every role on the sim server (SIM_PORT). */
+const simModelsConfig = fileURLToPath(new URL("../../../../examples/models.sim.yaml", import.meta.url));
+
+/** Optional curator settings (`TFGRPO_CURATOR_CONFIG`, YAML or JSON): word limit, budgets, gate, thresholds. */
+export async function loadCuratorSettings(file: string): Promise<CuratorConfigInput> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new TfgrpoError(
+      "invalid_config",
+      `cannot read curator settings ${file}: ${(error as Error).message}`,
+      {
+        details: { file },
+      },
+    );
+  }
+  let value: unknown;
+  if (/\.json$/i.test(file)) {
+    const parsed = safeParseJson(text);
+    if (!parsed.success)
+      throw new TfgrpoError("invalid_config", `${file}: ${parsed.error}`, { details: { file } });
+    value = parsed.value;
+  } else {
+    try {
+      value = parseYaml(text);
+    } catch (error) {
+      throw new TfgrpoError("invalid_config", `${file}: invalid YAML: ${(error as Error).message}`, {
+        details: { file },
+      });
+    }
+  }
+  // The file may hold the curator settings at the top level or under `curator:`.
+  const settings = (value as { curator?: unknown } | null)?.curator ?? value ?? {};
+  const parsed = curatorConfigSchema.safeParse(settings);
+  if (!parsed.success) {
+    throw new TfgrpoError("invalid_config", `${file}: ${formatZodIssues(parsed.error.issues)}`, {
+      details: { file },
+    });
+  }
+  return settings as CuratorConfigInput;
+}
+
+export interface CuratorRuntimeOptions {
+  /** Workspace database: the curator is the only writer of libraries, so it needs the store itself. */
+  db: string;
+  /** models.yaml; default examples/models.sim.yaml. */
+  modelsConfig?: string;
+  settings?: CuratorConfigInput;
+  log: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface CuratorRuntime {
+  curator: Curator;
+  models: Models;
+  store: Store;
+  close(): Promise<void>;
+}
+
+/**
+ * A curator with what it runs on: the store of the workspace database, the curator (and embedder) models of a
+ * models.yaml, and its settings. Without an embedder role, duplicate and conflict blocking use the local hashing
+ * embedding (word overlap, no semantics). Used by `tfgrpo serve --role curator`, in-process runs and
+ * `tfgrpo library merge`.
+ */
+export async function createCuratorRuntime(options: CuratorRuntimeOptions): Promise<CuratorRuntime> {
+  const env = options.env ?? process.env;
+  const modelsConfig = await loadModelsConfig(options.modelsConfig ?? simModelsConfig, { env });
+  const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
+  const settings =
+    options.settings ??
+    (env.TFGRPO_CURATOR_CONFIG ? await loadCuratorSettings(env.TFGRPO_CURATOR_CONFIG) : {});
+  const hasEmbedder = modelsConfig.roles.embedder !== undefined;
+  if (!hasEmbedder)
+    options.log("curator: no embedder role configured; duplicates and conflicts use word overlap");
+  const store = await createStore(options.db);
+  const curator = createCurator({
+    store,
+    models,
+    ...(hasEmbedder ? {} : { embed: createHashingEmbedder() }),
+    config: settings,
+    logger: {
+      info: () => {},
+      warn: (message, fields) =>
+        options.log(`curator: ${message}${fields ? ` ${JSON.stringify(fields)}` : ""}`),
+    },
+  });
+  return {
+    curator,
+    models,
+    store,
+    async close() {
+      await store.close();
+    },
+  };
+}
+
+/**
+ * `tfgrpo serve --role curator --nats URL --db FILE [--config models.yaml]`: consolidation, credit, lifecycle,
+ * conflict checks, gate decisions and library merges (`tfgrpo.curator.*`) for the runs on the Bus.
+ */
+registerRole("curator", async (options: RoleOptions) => {
+  const db = options.db ?? process.env.TFGRPO_DB;
+  if (!db) {
+    throw new TfgrpoError(
+      "invalid_config",
+      "the curator writes the experience libraries and needs the workspace database: pass --db (or set TFGRPO_DB)",
+      { details: { role: "curator" } },
+    );
+  }
+  const runtime = await createCuratorRuntime({
+    db,
+    ...(options.config ? { modelsConfig: options.config } : {}),
+    log: options.log,
+  });
+  options.log(`curator: models from ${options.config ?? simModelsConfig}, libraries in ${db}`);
+  return {
+    subjects: curatorSubjects(
+      runtime.curator,
+      options.concurrency === undefined ? {} : { concurrency: options.concurrency },
+    ),
+    close: runtime.close,
+  };
+});
