@@ -454,6 +454,35 @@ describe("curator.mergeLibraries and curator.detectConflicts", () => {
     expect(again.version).toBeNull();
   });
 
+  it("merges into a domain that does not exist yet, and imports entries given directly (a file's)", async () => {
+    const curator = createCurator({
+      store,
+      models: createScriptedModels({
+        consolidation: (prompt) => ({
+          operations: suggestedUpdates(prompt).map((u) => ({ option: "keep", experience_id: u.temp_id })),
+        }),
+      }),
+      now,
+    });
+    const result = await curator.mergeLibraries({
+      from: {
+        label: "notes.json",
+        entries: [
+          { id: "G0", text: "When a table spans pages, read every page before summing a column." },
+          { text: "When a search fails twice, rephrase with the official name of the thing sought." },
+        ],
+      },
+      into: "fresh",
+    });
+    expect(result).toMatchObject({ imported: 2, committed: true });
+    const head = (await store.getHead("fresh"))!;
+    expect(head.version).toBe(result.version);
+    expect(head.experiences.map((e) => [e.status, e.provenance.fromOps[0]])).toEqual([
+      ["candidate", "add: imported from notes.json G0 (from proposals notes.json:G0)"],
+      ["candidate", "add: imported from notes.json (from proposals notes.json:1)"],
+    ]);
+  });
+
   it("finds contradictions in a library, resolves by evidence or groups, and writes them when asked", async () => {
     await store.importLibrary("toy", {
       text: JSON.stringify({
