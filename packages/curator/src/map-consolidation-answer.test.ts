@@ -166,6 +166,16 @@ describe("mapConsolidationAnswer", () => {
   });
 });
 
+describe("left-out suggestions", () => {
+  it("counts a suggestion the model wrote out again (without its id) as taken", () => {
+    const { notes } = map([
+      { option: "add", experience: "When a table is long, filter its rows with code.", reason: "kept" },
+      { option: "keep", experience_id: "P2" },
+    ]);
+    expect(notes).toEqual(["the model left out 1 suggestion(s), not applied: P3 (delete G3)"]);
+  });
+});
+
 describe("fallbackOperations", () => {
   it("keeps additions and rewrites as candidates and applies no deletion", () => {
     const { operations, notes } = fallbackOperations(

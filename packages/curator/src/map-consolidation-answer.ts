@@ -1,7 +1,7 @@
 import type { Experience, Operation } from "@tfgrpo/protocol";
 import type { Suggestion } from "./consolidation-prepass.js";
 import type { ConsolidationAnswer } from "./consolidation-prompt.js";
-import { normalizeText } from "./text-tokens.js";
+import { contentStems, normalizeText } from "./text-tokens.js";
 import { enforceWordLimit } from "./word-limit.js";
 
 export interface MappedAnswer {
@@ -42,10 +42,22 @@ export function mapConsolidationAnswer(input: {
   };
 
   const referenced = new Set<string>();
+  const answerTexts: Set<string>[] = [];
   for (const answer of input.answer.operations) {
     if ("experience_id" in answer) referenced.add(answer.experience_id.trim());
     if ("experience_ids" in answer) for (const id of answer.experience_ids) referenced.add(id.trim());
+    if ("experience" in answer) answerTexts.push(new Set(contentStems(answer.experience)));
   }
+  // A model may also take a suggestion by writing it out again (an add with its text) instead of naming its id.
+  const writtenOut = (suggestion: Suggestion) => {
+    if (suggestion.text === undefined) return false;
+    const stems = new Set(contentStems(suggestion.text));
+    return answerTexts.some((text) => {
+      let shared = 0;
+      for (const stem of stems) if (text.has(stem)) shared++;
+      return shared / Math.max(1, new Set([...stems, ...text]).size) >= 0.6;
+    });
+  };
   input.answer.operations.forEach((answer, index) => {
     const where = `operation ${index + 1} (${answer.option})`;
     const reason = answer.reason?.trim() || `curator ${answer.option}`;
@@ -135,7 +147,9 @@ export function mapConsolidationAnswer(input: {
     }
   });
   // A suggestion the answer never names was left out by the model (its judgement, not a failure): say so.
-  const left = input.suggestions.filter((suggestion) => !referenced.has(suggestion.tempId));
+  const left = input.suggestions.filter(
+    (suggestion) => !referenced.has(suggestion.tempId) && !writtenOut(suggestion),
+  );
   if (left.length > 0) {
     const shown = left
       .slice(0, 12)
