@@ -186,7 +186,7 @@ export function createActor(options: CreateActorOptions): Actor {
         `rollout ${describeRequest(request)} asks for library ${domain}@v${version} but the actor has no library source`,
       );
     }
-    const snapshot = await library(domain, version);
+    const snapshot = await library(domain, version, request.library.statsRevision);
     if (!snapshot) {
       throw new TfgrpoError(
         "not_found",

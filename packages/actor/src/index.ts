@@ -57,6 +57,7 @@ export { extractBoxedAnswer } from "./extract-boxed-answer.js";
 export { extractCitations } from "./extract-citations.js";
 export { type FormatTrajectoryOptions, formatTrajectory } from "./format-trajectory.js";
 export {
+  type CachedLibraryLoader,
   createBusLibraryLoader,
   createLibraryCache,
   type LibraryCacheOptions,

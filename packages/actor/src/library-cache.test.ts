@@ -86,3 +86,21 @@ describe("createBusLibraryLoader", () => {
     await bus.close();
   });
 });
+
+it("keys snapshots by stats revision: a new revision reloads, the same one never expires", async () => {
+  let clock = 0;
+  const loads: string[] = [];
+  const cached = createLibraryCache(
+    async (domain, version) => {
+      loads.push(`${domain}@${version}`);
+      return snapshot(version);
+    },
+    { maxAgeMs: 10, now: () => clock },
+  );
+  await cached("math", 1, "run/c0");
+  clock = 1000;
+  await cached("math", 1, "run/c0");
+  expect(loads).toHaveLength(1);
+  await cached("math", 1, "run/c1");
+  expect(loads).toHaveLength(2);
+});

@@ -3,6 +3,13 @@ import { type Bus, type LibrarySnapshot, libraryGet } from "@tfgrpo/protocol";
 /** Reads one immutable library version; null when it does not exist. */
 export type LibraryLoader = (domain: string, version: number) => Promise<LibrarySnapshot | null>;
 
+/** A cached reader; `statsRevision` (from the rollout request) pins the stats a snapshot must carry. */
+export type CachedLibraryLoader = (
+  domain: string,
+  version: number,
+  statsRevision?: string,
+) => Promise<LibrarySnapshot | null>;
+
 export interface LibraryCacheOptions {
   /** Versions kept at most (least recently used go first). */
   maxVersions?: number;
@@ -18,15 +25,20 @@ export interface LibraryCacheOptions {
  * Caches library snapshots by (domain, version): versions are immutable, so rollouts of one version share one read.
  * Concurrent reads of one version share one load; a failed load or a missing version is not cached.
  */
-export function createLibraryCache(load: LibraryLoader, options: LibraryCacheOptions = {}): LibraryLoader {
+export function createLibraryCache(
+  load: LibraryLoader,
+  options: LibraryCacheOptions = {},
+): CachedLibraryLoader {
   const maxVersions = options.maxVersions ?? 16;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   const now = options.now ?? Date.now;
   const cache = new Map<string, { loading: Promise<LibrarySnapshot | null>; loadedAt: number }>();
-  return (domain, version) => {
-    const key = `${domain}@${version}`;
+  return (domain, version, statsRevision) => {
+    const key = `${domain}@${version}#${statsRevision ?? ""}`;
     const hit = cache.get(key);
-    if (hit && now() - hit.loadedAt < maxAgeMs) {
+    // With a stats revision the snapshot is exactly right for as long as the revision is asked for: no expiry, so
+    // a run's prompts do not depend on timing. Without one, stats are refreshed by age.
+    if (hit && (statsRevision !== undefined || now() - hit.loadedAt < maxAgeMs)) {
       // Map order is insertion order: re-inserting marks the entry as recently used.
       cache.delete(key);
       cache.set(key, hit);

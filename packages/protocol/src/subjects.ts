@@ -31,7 +31,18 @@ export const rolloutRequestSchema = z.object({
   epoch: z.number().int().nonnegative().optional(),
   step: z.number().int().nonnegative().optional(),
   /** null: no library (the baseline). Otherwise the immutable version to read. */
-  library: z.object({ domain: z.string(), version: z.number().int().nonnegative() }).nullable(),
+  library: z
+    .object({
+      domain: z.string(),
+      version: z.number().int().nonnegative(),
+      statsRevision: z
+        .string()
+        .optional()
+        .describe(
+          "Names the state of the entries' stats (which credit updates have been applied). A worker's cached snapshot of another revision is reloaded, so a rollout ranks entries by exactly the stats its request implies.",
+        ),
+    })
+    .nullable(),
   mode: z.enum(["tools", "direct"]).optional(),
   temperature: z.number().min(0).max(2).optional(),
   seed: z.number().int().optional(),

@@ -17,7 +17,7 @@ import { runJobs } from "./run-jobs.js";
 export interface LibraryUnderTest {
   /** How the library is shown in tables: `none`, `math@v3`... */
   label: string;
-  library: { domain: string; version: number } | null;
+  library: { domain: string; version: number; statsRevision?: string } | null;
 }
 
 export interface TaskEvaluation {

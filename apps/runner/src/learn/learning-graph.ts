@@ -5,6 +5,7 @@ import {
   curatorConsolidate,
   curatorCredit,
   curatorGate,
+  curatorLifecycle,
   type GateDecision,
   type GroupAdviceResult,
   type Proposal,
@@ -145,7 +146,11 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
             attempt,
             epoch: state.epoch,
             step: state.step,
-            library: state.headVersion === null ? null : { domain, version: state.headVersion },
+            // Stats as of the credit of the previous step: exactly what this step's rollouts may rank by.
+            library:
+              state.headVersion === null
+                ? null
+                : { domain, version: state.headVersion, statsRevision: statsRevision(runId, state.step - 1) },
             mode: options.mode,
             temperature: options.temperature,
             seed: seedFrom(options.seed, state.step, taskId, attempt),
@@ -191,7 +196,28 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
         await store.putRunState(runId, creditKey, { observations: observations.length });
       }
     }
+    // Lifecycle moves (candidate -> active, active -> probation -> archived...) follow the evidence just credited.
+    // They are bookkeeping on measured stats, committed directly; new content still waits for the gate.
+    let headVersion = state.headVersion;
+    if (headVersion !== null) {
+      const lifecycleKey = `lifecycle/s${state.step}`;
+      let moved = (await store.getRunState(runId, lifecycleKey)) as { version: number | null } | undefined;
+      if (!moved) {
+        const reply = await bus.request(curatorLifecycle, {
+          domain,
+          version: headVersion,
+          state: "committed",
+          runId,
+        });
+        for (const t of reply.transitions)
+          log(`step ${state.step}: lifecycle ${t.id} ${t.from} -> ${t.to}: ${t.reason}`);
+        moved = { version: reply.version };
+        await store.putRunState(runId, lifecycleKey, moved);
+      }
+      if (moved.version !== null) headVersion = moved.version;
+    }
     return {
+      headVersion,
       groups: groups.map(({ groupId, taskId, trajectories }) => ({
         groupId,
         taskId,
@@ -284,9 +310,10 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
   };
 
   const label = (version: number | null) => (version === null ? "none" : `${domain}@v${version}`);
-  const underTest = (version: number | null): LibraryUnderTest => ({
+  // Validation runs after this step's credit.
+  const underTestAt = (version: number | null, step: number): LibraryUnderTest => ({
     label: label(version),
-    library: version === null ? null : { domain, version },
+    library: version === null ? null : { domain, version, statsRevision: statsRevision(runId, step) },
   });
 
   const evaluate = async (
@@ -303,7 +330,7 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
       // Keyed by library, not by step: the head's score on the same tasks and seeds is measured once and reused.
       evaluationId: name,
       tasks,
-      libraries: versions.map(underTest),
+      libraries: versions.map((version) => underTestAt(version, state.step)),
       k: options.valK,
       temperature: options.evalTemperature,
       seed: seedFrom(options.seed, "validation"),
@@ -459,6 +486,11 @@ async function recordRoleUsage(
 ) {
   const { calls: _calls, ...totals } = usage;
   await store.recordUsage(runId, [{ id, role, model: role, ...totals }]);
+}
+
+/** Names "the stats after the credit of step N" for the actors' snapshot caches. */
+function statsRevision(runId: string, step: number): string {
+  return `${runId}/credit-${step}`;
 }
 
 export function groupIdOf(runId: string, step: number, taskId: string): string {
