@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
+import { createStore } from "@tfgrpo/store";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { createProgress } from "../cli-output/progress.js";
 import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
@@ -73,7 +74,11 @@ export async function learn(
 ) {
   const log = (line: string) => output.stderr.write(`${line}\n`);
   const db = resolveDatabase(options);
-  const sim = options.sim ? await startSimWorld({ seed: options.seed }) : null;
+  // A resumed run talks to the same simulated world it started with: the seed it was started with, not the CLI's.
+  const simSeed = options.resume
+    ? ((await storedRunOptions(db, options.resume))?.seed ?? options.seed)
+    : options.seed;
+  const sim = options.sim ? await startSimWorld({ seed: simSeed }) : null;
   try {
     if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
     const config = options.config ?? sim?.config;
@@ -154,6 +159,17 @@ export async function learn(
     return outcome;
   } finally {
     await sim?.close();
+  }
+}
+
+async function storedRunOptions(db: string, runId: string): Promise<LearnOptions | null> {
+  const store = await createStore(db, { mustExist: true });
+  try {
+    const run = await store.getRun(runId);
+    const parsed = learnOptionsSchema.safeParse(run?.config.options);
+    return parsed.success ? parsed.data : null;
+  } finally {
+    await store.close();
   }
 }
 

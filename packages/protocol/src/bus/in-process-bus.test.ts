@@ -60,3 +60,31 @@ describe("in-process bus", () => {
     await bus.close();
   });
 });
+
+describe("in-process bus isolation", () => {
+  it("runs handlers and jobs outside the caller's async context, as another process would", async () => {
+    const { AsyncLocalStorage } = await import("node:async_hooks");
+    const storage = new AsyncLocalStorage<string>();
+    const bus = createInProcessBus();
+    const seen: (string | undefined)[] = [];
+    await bus.handle(double, async ({ n }) => {
+      seen.push(storage.getStore());
+      return { n };
+    });
+    await bus.work(double, async ({ n }) => {
+      seen.push(storage.getStore());
+      return { n };
+    });
+    const results: JobResult<{ n: number }>[] = [];
+    await storage.run("caller-context", async () => {
+      await bus.request(double, { n: 1 });
+      await bus.consumeResults(double, "r", async (result) => {
+        results.push(result);
+      });
+      await bus.enqueue(double, [{ id: "j", input: { n: 2 } }], { replyTo: "r" });
+      while (results.length === 0) await new Promise((r) => setTimeout(r, 5));
+    });
+    expect(seen).toEqual([undefined, undefined]);
+    await bus.close();
+  });
+});

@@ -1,3 +1,4 @@
+import { AsyncResource } from "node:async_hooks";
 import { setMaxListeners } from "node:events";
 import { serializeError, TfgrpoError } from "../errors.js";
 import { formatZodIssues } from "../safe-parse-json.js";
@@ -59,6 +60,11 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
     { run: AnyHandler; concurrency: number; inFlight: number; waiting: (() => void)[] }[]
   >();
   const queues = new Map<string, QueueState>();
+  // Handlers run in the async context the Bus was created in, not the caller's, as they would in another process:
+  // a caller's AsyncLocalStorage state (e.g. the LangGraph run config of the node that dispatched a rollout) must
+  // not leak into the role, where a nested graph would take it for its parent's and share its checkpoints.
+  const isolation = new AsyncResource("tfgrpo-in-process-bus");
+  const isolated = <T>(fn: () => Promise<T>): Promise<T> => isolation.runInAsyncScope(fn);
   const controller = new AbortController();
   // Every job of the process shares this signal, and each may listen to it: no listener limit applies.
   setMaxListeners(0, controller.signal);
@@ -93,7 +99,7 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
   const deliver = (state: QueueState, replyTo: string, result: JobResult<unknown>) => {
     const consumer = state.consumers.get(replyTo);
     if (consumer) {
-      void track(consumer(result).catch(() => redeliverLater(state, replyTo, result)));
+      void track(isolated(() => consumer(result)).catch(() => redeliverLater(state, replyTo, result)));
     } else {
       const list = state.results.get(replyTo) ?? [];
       list.push(result);
@@ -122,7 +128,7 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
       const context: JobContext = { jobId: job.id, attempt: 1, working: () => {}, signal: controller.signal };
       const run = (async (): Promise<JobResult<unknown>> => {
         try {
-          const output = validate(subject, "output", await worker.run(job.input, context));
+          const output = validate(subject, "output", await isolated(() => worker.run(job.input, context)));
           return { jobId: job.id, ok: true, output, attempt: 1 };
         } catch (error) {
           return { jobId: job.id, ok: false, error: serializeError(error), attempt: 1 };
@@ -158,7 +164,7 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
       options.signal?.addEventListener("abort", abortFromCaller, { once: true });
       let timer: NodeJS.Timeout | undefined;
       try {
-        const call = entry.run(structuredClone(valid), { signal: local.signal });
+        const call = isolated(() => entry.run(structuredClone(valid), { signal: local.signal }));
         const timeout = new Promise<never>((_, reject) => {
           timer = setTimeout(() => {
             // Reject before aborting: a handler that rejects on abort must not win the race with its own error.
