@@ -42,3 +42,11 @@ describe("utility scores", () => {
     expect(utilityScore(s, 10, { kind: "beta", c: 1 })).toBe(betaScore(s, 1));
   });
 });
+
+it("reads a float-rounding residue of sumDelta as no difference", () => {
+  // 0.75 - 0.7 - 0.05 is -4.163e-17 in floating point: the rollouts matched their group mean exactly.
+  const sumDelta = 0.75 - 0.7 - 0.05;
+  expect(sumDelta).not.toBe(0);
+  expect(meanDelta({ shown: 3, success: 2, sumDelta, lastUsedVersion: 1 })).toBe(0);
+  expect(meanDelta({ shown: 2, success: 2, sumDelta: 0.5, lastUsedVersion: 1 })).toBe(0.25);
+});

@@ -13,7 +13,11 @@ export function successRate(stats: ExperienceStats): number {
 
 /** Mean of (rollout reward - its group's mean reward) over the rollouts that showed the entry. */
 export function meanDelta(stats: ExperienceStats): number {
-  return stats.shown === 0 ? 0 : stats.sumDelta / stats.shown;
+  if (stats.shown === 0) return 0;
+  // sumDelta adds up (reward - group mean) terms whose true sum is often exactly 0 (every rollout of a group saw the
+  // entry); float rounding leaves a -1e-17 that must not read as "did worse than its group".
+  const mean = stats.sumDelta / stats.shown;
+  return Math.abs(mean) < 1e-9 ? 0 : mean;
 }
 
 /**
