@@ -1,17 +1,28 @@
 #!/usr/bin/env node
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { Command } from "commander";
-import { registerDemoCommand } from "./commands/demo.js";
-import { registerEvalCommand } from "./commands/eval.js";
-import { registerLearnCommand } from "./commands/learn.js";
-import { registerLibraryCommand } from "./commands/library.js";
-import { registerLibraryMergeCommand } from "./commands/library-merge.js";
-import { registerReportCommand } from "./commands/report.js";
-import { registerRewardCommand } from "./commands/reward.js";
-import { registerServeCommand } from "./commands/serve.js";
-import { registerSimCommand } from "./commands/sim.js";
-import { registerSolveCommand } from "./commands/solve.js";
-import { registerToolCommand } from "./commands/tool.js";
+
+type Register = (program: Command) => void;
+
+/**
+ * Each command's module is imported only when that command runs (or for the full --help): the roles' dependencies
+ * (LangChain, sandbox, NATS...) make importing everything cost seconds at every start.
+ */
+const commands: Record<string, () => Promise<Register[]>> = {
+  demo: async () => [(await import("./commands/demo.js")).registerDemoCommand],
+  learn: async () => [(await import("./commands/learn.js")).registerLearnCommand],
+  eval: async () => [(await import("./commands/eval.js")).registerEvalCommand],
+  report: async () => [(await import("./commands/report.js")).registerReportCommand],
+  library: async () => [
+    (await import("./commands/library.js")).registerLibraryCommand,
+    (await import("./commands/library-merge.js")).registerLibraryMergeCommand,
+  ],
+  reward: async () => [(await import("./commands/reward.js")).registerRewardCommand],
+  tool: async () => [(await import("./commands/tool.js")).registerToolCommand],
+  serve: async () => [(await import("./commands/serve.js")).registerServeCommand],
+  solve: async () => [(await import("./commands/solve.js")).registerSolveCommand],
+  sim: async () => [(await import("./commands/sim.js")).registerSimCommand],
+};
 
 const program = new Command()
   .name("tfgrpo")
@@ -19,17 +30,9 @@ const program = new Command()
   .showHelpAfterError()
   .configureHelp({ sortSubcommands: true });
 
-registerDemoCommand(program);
-registerLearnCommand(program);
-registerEvalCommand(program);
-registerReportCommand(program);
-registerLibraryCommand(program);
-registerLibraryMergeCommand(program);
-registerRewardCommand(program);
-registerToolCommand(program);
-registerServeCommand(program);
-registerSolveCommand(program);
-registerSimCommand(program);
+const requested = process.argv.slice(2).find((argument) => !argument.startsWith("-"));
+const names = requested !== undefined && requested in commands ? [requested] : Object.keys(commands);
+for (const name of names) for (const register of await commands[name]!()) register(program);
 
 try {
   await program.parseAsync(process.argv);
