@@ -1,5 +1,6 @@
 // Retrieval benchmark: experience selection per task over a 10,000-entry library built from the two real
-// libraries (shared/data), duplicated with varied wording and stats, with precomputed unit embeddings.
+// libraries (test-data/youtu-agent-libraries), duplicated with varied wording and stats, with precomputed unit
+// embeddings.
 // Run: pnpm --filter @tfgrpo/actor bench
 import os from "node:os";
 import { performance } from "node:perf_hooks";

@@ -4,6 +4,7 @@
 import { readFile } from "node:fs/promises";
 import { performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
+import { readRealLibrary } from "@tfgrpo/protocol/testing";
 import { z } from "zod";
 import { parseModelsConfigYaml } from "../src/config/load-models-config.js";
 import { parseModelsConfig } from "../src/config/parse-models-config.js";
@@ -11,9 +12,7 @@ import { createModels } from "../src/create-models.js";
 import { repairJson } from "../src/repair-json.js";
 import { startScriptedOpenAIServer } from "../src/testing/index.js";
 
-const library = JSON.parse(
-  await readFile(new URL("../../../../shared/data/youtu-agent-libraries/web.json", import.meta.url), "utf8"),
-) as Record<string, string>;
+const library = readRealLibrary("web");
 const exampleYaml = await readFile(
   fileURLToPath(new URL("../../../examples/models.yaml", import.meta.url)),
   "utf8",

@@ -1,7 +1,7 @@
-import { readFile } from "node:fs/promises";
 import { inspect } from "node:util";
 import { tool } from "@langchain/core/tools";
 import { TfgrpoError } from "@tfgrpo/protocol";
+import { readRealLibrary } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { parseModelsConfig } from "./config/parse-models-config.js";
@@ -13,9 +13,7 @@ const criticKey = "dsk-critic-SECRET-fedcba987654";
 const env = { TEST_API_KEY: apiKey, CRITIC_API_KEY: criticKey };
 const prices = { input: 0.4, cachedInput: 0.1, output: 1.6 };
 
-const mathLibrary = JSON.parse(
-  await readFile(new URL("../../../../shared/data/youtu-agent-libraries/math.json", import.meta.url), "utf8"),
-) as Record<string, string>;
+const mathLibrary = readRealLibrary("math");
 
 /** Everything a test needs: a scripted server, models pointed at it, and the delays the backoff asked for. */
 function setup(

@@ -1,6 +1,6 @@
 // Benchmark of the sim world: CPU per simulated call by kind (in process), HTTP throughput with the real openai
 // client, and world / suite generation. `pnpm bench` (or `pnpm --filter @tfgrpo/sim bench`) prints a table.
-import { readFileSync } from "node:fs";
+import { readRealLibrary } from "@tfgrpo/protocol/testing";
 import OpenAI from "openai";
 import {
   allPitfalls,
@@ -48,11 +48,7 @@ async function measureAsync(
   rows.push({ name, calls, meanMicros: (elapsed * 1000) / calls, perSecond: (calls * 1000) / elapsed });
 }
 
-const realMath = Object.entries(
-  JSON.parse(
-    readFileSync(new URL("../../../../shared/data/youtu-agent-libraries/math.json", import.meta.url), "utf8"),
-  ) as Record<string, string>,
-).map(([id, text]) => `[${id}]. ${text}`);
+const realMath = Object.entries(readRealLibrary("math")).map(([id, text]) => `[${id}]. ${text}`);
 
 const coldStart = performance.now();
 createWorld(987_654);

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readRealLibrary } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { cosineSimilarity, embeddingToBase64, embedText } from "./embeddings.js";
 import { allPitfalls } from "./pitfalls/catalog.js";
@@ -44,14 +44,7 @@ describe("embedText", () => {
   });
 
   it("ranks a task's own lesson first among real library lines", () => {
-    const library = Object.values(
-      JSON.parse(
-        readFileSync(
-          new URL("../../../../shared/data/youtu-agent-libraries/math.json", import.meta.url),
-          "utf8",
-        ),
-      ) as Record<string, string>,
-    );
+    const library = Object.values(readRealLibrary("math"));
     const lesson = allPitfalls[0]!.lessons[0]!;
     const question = embedText("How many multiples of 7 lie between 14 and 91, inclusive?");
     const scores = [lesson, ...library].map((text) => cosineSimilarity(question, embedText(text)));

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readRealLibrary } from "@tfgrpo/protocol/testing";
 import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimServer, type SimServer } from "./server.js";
@@ -13,10 +13,7 @@ let client: OpenAI;
 const pythonCache = new Map<string, string>();
 
 function realLibrary(name: "math" | "web"): EpisodeExperience[] {
-  const url = new URL(`../../../../shared/data/youtu-agent-libraries/${name}.json`, import.meta.url);
-  return Object.entries(JSON.parse(readFileSync(url, "utf8")) as Record<string, string>).map(
-    ([id, text]) => ({ id, text }),
-  );
+  return Object.entries(readRealLibrary(name)).map(([id, text]) => ({ id, text }));
 }
 
 beforeAll(async () => {

@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readRealLibrary } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { testTrajectory } from "../testing/test-trajectory.js";
 import { advantagePrompt } from "./advantage-prompt.js";
@@ -7,12 +7,7 @@ import { renderTrajectory } from "./render-trajectory.js";
 import { summaryPrompt } from "./summary-prompt.js";
 
 // Real experience text learned by DeepSeek with the paper's reference implementation.
-const library = JSON.parse(
-  readFileSync(
-    new URL("../../../../../shared/data/youtu-agent-libraries/math.json", import.meta.url),
-    "utf8",
-  ),
-) as Record<string, string>;
+const library = readRealLibrary("math");
 const experiences = Object.entries(library).map(([id, text]) => ({ id, text }));
 
 const lastUser = (messages: { role: string; content: string }[]) =>

@@ -101,7 +101,7 @@ function opposite(text: string): string {
 /**
  * A synthetic library and batch at any scale, for benchmarks and scale tests: templated lessons (condition, action,
  * purpose) with a controlled share of paraphrases (near duplicates) and reversed instructions (conflicts). It is not
- * realistic prose; the real libraries in ../shared/data are used for that.
+ * realistic prose; the real libraries in test-data/youtu-agent-libraries are used for that.
  */
 export function syntheticLibrary(options: {
   size: number;

@@ -1,14 +1,10 @@
-import { readFileSync } from "node:fs";
+import { readRealLibrary } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { allPitfalls, classifyText, genericLessons } from "./catalog.js";
 import { matchConcept } from "./concept.js";
 
 function realLibrary(name: "math" | "web"): string[] {
-  const text = readFileSync(
-    new URL(`../../../../../shared/data/youtu-agent-libraries/${name}.json`, import.meta.url),
-    "utf8",
-  );
-  return Object.values(JSON.parse(text) as Record<string, string>);
+  return Object.values(readRealLibrary(name));
 }
 
 describe("pitfall concepts", () => {
