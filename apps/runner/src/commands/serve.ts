@@ -4,6 +4,7 @@ import { pathToFileURL } from "node:url";
 import { type Bus, createBus, type ServeEvent, serveSubjects, TfgrpoError } from "@tfgrpo/protocol";
 import { type Command, InvalidArgumentError } from "commander";
 import { loadRole } from "../roles/registry.js";
+import { natsSettingsFromEnv } from "../runtime/nats-settings.js";
 
 export interface ServeOptions {
   role: string;
@@ -85,7 +86,9 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
   }
   const name = `tfgrpo serve ${options.role} ${os.hostname()}:${process.pid}`;
   const bus = await (
-    dependencies.connect ?? ((servers, connectionName) => createBus({ nats: servers, name: connectionName }))
+    dependencies.connect ??
+    ((servers, connectionName) =>
+      createBus({ nats: servers, name: connectionName, ...natsSettingsFromEnv() }))
   )(nats, name);
   let role: Awaited<ReturnType<typeof factory>> | undefined;
   try {

@@ -1,6 +1,7 @@
 import { type Bus, createBus, type Handle, libraryGet, serveSubjects } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { loadRole, type RoleInstance } from "../roles/registry.js";
+import { natsSettingsFromEnv } from "./nats-settings.js";
 
 export interface RuntimeOptions {
   /** Workspace database (file path or sqlite:// URL). */
@@ -36,7 +37,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     await store.close();
   };
   try {
-    bus = await createBus({ nats: options.nats, name: `tfgrpo runner ${process.pid}` });
+    bus = await createBus({
+      nats: options.nats,
+      name: `tfgrpo runner ${process.pid}`,
+      ...(options.nats ? natsSettingsFromEnv() : {}),
+    });
     opened.handles.push(
       await bus.handle(libraryGet, async ({ domain, version }) =>
         version === "head" ? store.getHead(domain) : store.getVersion(domain, version),
