@@ -581,7 +581,10 @@ export async function createSimServer(options: SimServerOptions): Promise<SimSer
       else sendError(response, 500, `sim server bug: ${(error as Error).message}`, "server_error");
     });
   });
-  server.keepAliveTimeout = 5_000;
+  // Idle keep-alive sockets stay open well past clients' own idle timeouts (undici: 4 s): a server that closes an
+  // idle socket first races the client's next request on it, which then fails with ECONNRESET.
+  server.keepAliveTimeout = 120_000;
+  server.headersTimeout = 125_000;
 
   const host = options.host ?? "127.0.0.1";
   await new Promise<void>((resolve, reject) => {
