@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -15,8 +15,8 @@ import {
 import { createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
 import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { createToolResources, createToolset, type ToolsConfig, toolsConfigSchema } from "@tfgrpo/tools";
-import { parse as parseYaml } from "yaml";
 import { z } from "zod";
+import { readSettingsFile } from "./read-settings-file.js";
 import { type RoleOptions, registerRole } from "./registry.js";
 
 /** The models config used when none is given: every role on the sim server (SIM_PORT). */
@@ -32,33 +32,7 @@ const actorSettingsSchema = z.object({
 export type ActorSettings = { actor?: ActorConfigInput; tools?: ToolsConfig };
 
 export async function loadActorSettings(file: string): Promise<ActorSettings> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new TfgrpoError(
-      "invalid_config",
-      `cannot read actor settings ${file}: ${(error as Error).message}`,
-      {
-        details: { file },
-      },
-    );
-  }
-  let value: unknown;
-  if (/\.json$/i.test(file)) {
-    const parsed = safeParseJson(text);
-    if (!parsed.success)
-      throw new TfgrpoError("invalid_config", `${file}: ${parsed.error}`, { details: { file } });
-    value = parsed.value;
-  } else {
-    try {
-      value = parseYaml(text);
-    } catch (error) {
-      throw new TfgrpoError("invalid_config", `${file}: invalid YAML: ${(error as Error).message}`, {
-        details: { file },
-      });
-    }
-  }
+  const value = await readSettingsFile(file, "actor");
   const parsed = actorSettingsSchema.safeParse(value ?? {});
   if (!parsed.success) {
     throw new TfgrpoError("invalid_config", `${file}: ${formatZodIssues(parsed.error.issues)}`, {

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import {
@@ -10,9 +9,9 @@ import {
   type RewardFunction,
 } from "@tfgrpo/critic";
 import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
-import { domainSchema, formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
-import { parse as parseYaml } from "yaml";
+import { domainSchema, formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
+import { readSettingsFile } from "./read-settings-file.js";
 import { type RoleOptions, registerRole } from "./registry.js";
 
 /** The models config used when none is given: every role on the sim server (SIM_PORT). */
@@ -40,33 +39,7 @@ export const criticSettingsSchema = z.strictObject({
 export type CriticSettings = z.infer<typeof criticSettingsSchema>;
 
 export async function loadCriticSettings(file: string): Promise<CriticSettings> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new TfgrpoError(
-      "invalid_config",
-      `cannot read critic settings ${file}: ${(error as Error).message}`,
-      {
-        details: { file },
-      },
-    );
-  }
-  let value: unknown;
-  if (/\.json$/i.test(file)) {
-    const parsed = safeParseJson(text);
-    if (!parsed.success)
-      throw new TfgrpoError("invalid_config", `${file}: ${parsed.error}`, { details: { file } });
-    value = parsed.value;
-  } else {
-    try {
-      value = parseYaml(text);
-    } catch (error) {
-      throw new TfgrpoError("invalid_config", `${file}: invalid YAML: ${(error as Error).message}`, {
-        details: { file },
-      });
-    }
-  }
+  const value = await readSettingsFile(file, "critic");
   const parsed = criticSettingsSchema.safeParse(value ?? {});
   if (!parsed.success) {
     throw new TfgrpoError("invalid_config", `${file}: ${formatZodIssues(parsed.error.issues)}`, {

@@ -1,4 +1,3 @@
-import { readFile } from "node:fs/promises";
 import { fileURLToPath } from "node:url";
 import {
   type Curator,
@@ -9,9 +8,9 @@ import {
   curatorSubjects,
 } from "@tfgrpo/curator";
 import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
-import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
-import { parse as parseYaml } from "yaml";
+import { readSettingsFile } from "./read-settings-file.js";
 import { type RoleOptions, registerRole } from "./registry.js";
 
 /** The models config used when none is given: every role on the sim server (SIM_PORT). */
@@ -19,33 +18,7 @@ const simModelsConfig = fileURLToPath(new URL("../../../../examples/models.sim.y
 
 /** Optional curator settings (`TFGRPO_CURATOR_CONFIG`, YAML or JSON): word limit, budgets, gate, thresholds. */
 export async function loadCuratorSettings(file: string): Promise<CuratorConfigInput> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new TfgrpoError(
-      "invalid_config",
-      `cannot read curator settings ${file}: ${(error as Error).message}`,
-      {
-        details: { file },
-      },
-    );
-  }
-  let value: unknown;
-  if (/\.json$/i.test(file)) {
-    const parsed = safeParseJson(text);
-    if (!parsed.success)
-      throw new TfgrpoError("invalid_config", `${file}: ${parsed.error}`, { details: { file } });
-    value = parsed.value;
-  } else {
-    try {
-      value = parseYaml(text);
-    } catch (error) {
-      throw new TfgrpoError("invalid_config", `${file}: invalid YAML: ${(error as Error).message}`, {
-        details: { file },
-      });
-    }
-  }
+  const value = await readSettingsFile(file, "curator");
   // The file may hold the curator settings at the top level or under `curator:`.
   const settings = (value as { curator?: unknown } | null)?.curator ?? value ?? {};
   const parsed = curatorConfigSchema.safeParse(settings);
