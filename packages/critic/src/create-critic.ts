@@ -4,6 +4,7 @@ import {
   emptyUsageTotals,
   type GroupAdviceResult,
   type groupAdviceRequestSchema,
+  mapWithConcurrency,
   type RewardResult,
   type Task,
   TfgrpoError,
@@ -15,7 +16,6 @@ import type { z } from "zod";
 import type { CriticLogger } from "./critic-logger.js";
 import type { CriticModels } from "./critic-models.js";
 import { homogeneousReason } from "./group-filter.js";
-import { mapWithConcurrency } from "./map-with-concurrency.js";
 import { answersEquivalent, type EquivalenceOptions } from "./math/answers-equivalent.js";
 import { extractAnswer } from "./math/extract-answer.js";
 import { advantageAnswerSchema, advantagePrompt } from "./prompts/advantage-prompt.js";

@@ -24,6 +24,7 @@ export {
 export { defineSubject, type Subject } from "./bus/subject.js";
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
 export { type DatasetProblem, type LoadDatasetOptions, loadDataset, parseDataset } from "./load-dataset.js";
+export { mapWithConcurrency } from "./map-with-concurrency.js";
 export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from "./safe-parse-json.js";
 export { type DatasetLine, datasetLineSchema } from "./schemas/dataset-line.js";
 export {

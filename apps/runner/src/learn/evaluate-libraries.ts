@@ -3,6 +3,7 @@ import {
   type Bus,
   criticReward,
   type emptyUsageTotals,
+  mapWithConcurrency,
   type RolloutRequest,
   serializeError,
   type Task,
@@ -11,7 +12,6 @@ import {
 import type { Store } from "@tfgrpo/store";
 import { seedFrom } from "../metrics/seeded-random.js";
 import { failedTrajectory } from "./failed-trajectory.js";
-import { mapWithConcurrency } from "./map-with-concurrency.js";
 import { runJobs } from "./run-jobs.js";
 
 export interface LibraryUnderTest {

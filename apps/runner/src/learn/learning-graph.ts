@@ -8,6 +8,7 @@ import {
   curatorLifecycle,
   type GateDecision,
   type GroupAdviceResult,
+  mapWithConcurrency,
   type Proposal,
   type RolloutRequest,
   type Task,
@@ -24,7 +25,6 @@ import {
   runRollouts,
 } from "./evaluate-libraries.js";
 import type { LearnOptions } from "./learn-options.js";
-import { mapWithConcurrency } from "./map-with-concurrency.js";
 import type { StepRecord } from "./step-record.js";
 
 /**
