@@ -1,36 +1,12 @@
-import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { type CorpusServer, startCorpusServer } from "@tfgrpo/tools/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../testing/spawn-cli.js";
 import { runTool } from "./tool.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-
-function cli(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=source", "--import", "tsx", "apps/runner/src/cli.ts", ...args],
-      {
-        cwd: root,
-        stdio: ["ignore", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const cli = (args: string[]) => runCli(args);
 
 describe("tfgrpo tool run", () => {
   let server: CorpusServer;

@@ -1,1 +1,1 @@
-export { repositoryRoot, runCli, type SpawnedCli, spawnCli } from "./spawn-cli.js";
+export { type CliOptions, repositoryRoot, runCli, type SpawnedCli, spawnCli } from "./spawn-cli.js";

@@ -33,7 +33,8 @@ export function spawnCli(
   });
   const exited = new Promise<number | null>((resolve, reject) => {
     child.once("error", reject);
-    child.once("exit", (code) => resolve(code));
+    // "close", not "exit": the output pipes are drained by then, so nothing the command printed is missed.
+    child.once("close", (code) => resolve(code));
   });
   return { child, output, exited };
 }
@@ -41,7 +42,7 @@ export function spawnCli(
 /** Runs `tfgrpo <args>` to the end. */
 export async function runCli(
   args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
+  options: CliOptions = {},
 ): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const spawned = spawnCli(args, options);
   const code = await spawned.exited;
