@@ -1,12 +1,37 @@
+import { spawn } from "node:child_process";
 import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 import { mathVerifierCases } from "@tfgrpo/critic/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { runCli } from "../testing/spawn-cli.js";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
 /** Runs the real CLI (as `pnpm tfgrpo` does) with the given stdin. */
-const cli = (args: string[], stdin = "") => runCli(args, { stdin });
+function cli(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--conditions=source", "--import", "tsx", "apps/runner/src/cli.ts", ...args],
+      {
+        cwd: root,
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk: Buffer) => {
+      stdout += chunk.toString();
+    });
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+    });
+    child.once("error", reject);
+    child.once("close", (code) => resolve({ code, stdout, stderr }));
+    child.stdin.end(stdin);
+  });
+}
 
 describe("tfgrpo reward", () => {
   let dir: string;
