@@ -14,11 +14,14 @@ export interface SpawnedCli {
   exited: Promise<number | null>;
 }
 
+export interface CliOptions {
+  cwd?: string;
+  /** Added to this process's environment. */
+  env?: NodeJS.ProcessEnv;
+}
+
 /** Starts `tfgrpo <args>` as its own process (TypeScript sources through tsx), collecting its output. */
-export function spawnCli(
-  args: readonly string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv } = {},
-): SpawnedCli {
+export function spawnCli(args: readonly string[], options: CliOptions = {}): SpawnedCli {
   const child = spawn(process.execPath, ["--conditions=source", "--import", tsx, cli, ...args], {
     cwd: options.cwd ?? repositoryRoot,
     env: { ...process.env, ...options.env },
