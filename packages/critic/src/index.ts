@@ -37,6 +37,12 @@ export {
   advantageOperationSchema,
   advantagePrompt,
 } from "./prompts/advantage-prompt.js";
+export {
+  type DirectExperiencesAnswer,
+  type DirectExperiencesPromptInput,
+  directExperiencesAnswerSchema,
+  directExperiencesPrompt,
+} from "./prompts/direct-experiences-prompt.js";
 export { type JudgeVerdict, judgePrompt, judgeVerdictSchema } from "./prompts/judge-prompt.js";
 export {
   experienceLine,
@@ -64,3 +70,8 @@ export {
   type RewardOutcome,
 } from "./rewards/reward-function.js";
 export { type DroppedOperation, type ToProposalsOptions, toProposals } from "./to-proposals.js";
+export {
+  type DirectExperiencesResult,
+  type WriteDirectExperiencesOptions,
+  writeDirectExperiences,
+} from "./write-direct-experiences.js";
