@@ -113,6 +113,19 @@ describe("simulated critic: stage 2 group advantage", () => {
     expect(critic().advantage(advantagePrompt([bad, bad])).operations).toEqual([]);
   });
 
+  it("reflects on a single attempt (G = 1): a failure's visible error becomes a lesson, a success teaches nothing", () => {
+    const { operations } = critic().advantage(advantagePrompt([bad]));
+    expect(operations).toHaveLength(1);
+    expect(operations[0]).toMatchObject({ option: "add", reason: expect.stringContaining("only attempt") });
+    expect(rangeEndpoints.lessons).toContain(operations[0]!.experience);
+    expect(critic().advantage(advantagePrompt([good])).operations).toEqual([]);
+    const unexplained = {
+      reward: 0,
+      summary: "Step 1: ERROR - gave the final answer 7, but the ground truth is 12.",
+    };
+    expect(critic().advantage(advantagePrompt([unexplained])).operations).toEqual([]);
+  });
+
   it("deletes or rewrites a library line that points the wrong way, and rewrites a vague one", () => {
     for (let seed = 0; seed < 6; seed++) {
       const { operations } = critic(quietNoise, seed).advantage(

@@ -115,11 +115,15 @@ export function createSimCritic(options: SimCriticOptions) {
       return { reward: Number(m[1]), errors };
     });
     if (attempts.length === 0) return { operations: [] };
+    // A group of one (the G = 1 ablation) is reflected on alone, as a model given one attempt would: the errors its
+    // summary names become lessons when it failed. A success has no failed attempt to contrast it with, so (as for a
+    // group whose rewards are all equal) nothing is learned from it.
+    const single = attempts.length === 1;
     const best = Math.max(...attempts.map((a) => a.reward));
     const worst = Math.min(...attempts.map((a) => a.reward));
-    if (best === worst) return { operations: [] };
-    const winners = attempts.filter((a) => a.reward === best);
-    const losers = attempts.filter((a) => a.reward < best);
+    if (!single && best === worst) return { operations: [] };
+    const winners = single ? [] : attempts.filter((a) => a.reward === best);
+    const losers = single ? attempts.filter((a) => a.reward < 1) : attempts.filter((a) => a.reward < best);
     const counts = new Map<string, number>();
     for (const loser of losers) for (const id of loser.errors) counts.set(id, (counts.get(id) ?? 0) + 1);
     const pitfalls = [...counts.entries()]
@@ -132,7 +136,9 @@ export function createSimCritic(options: SimCriticOptions) {
     const operations: CriticOperation[] = [];
     for (const pitfall of pitfalls) {
       const reading = readPitfall(pitfall, library);
-      const reason = `Winning attempts ${pitfall.success}; ${losers.length} losing attempt(s) ${pitfall.error.split(";")[0]}.`;
+      const reason = single
+        ? `The only attempt ${pitfall.error.split(";")[0]}.`
+        : `Winning attempts ${pitfall.success}; ${losers.length} losing attempt(s) ${pitfall.error.split(";")[0]}.`;
       const lesson = pick(pitfall.lessons, draw("lesson", pitfall.id));
       if (reading.hurting.length > 0) {
         if (draw("fix-style", pitfall.id) < 0.5) {
