@@ -5,6 +5,7 @@ import { type Command, InvalidArgumentError, Option } from "commander";
 import { createProgress } from "../cli-output/progress.js";
 import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
 import { renderStepTable } from "../learn/render-step-table.js";
+import { directExperiencesAblation, runDirectExperiences } from "../learn/run-direct-experiences.js";
 import { runLearning } from "../learn/run-learning.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
@@ -36,6 +37,8 @@ export interface LearnCommandOptions {
   report?: string;
   temperature: number;
   evalTemperature: number;
+  /** The direct-experiences ablation: write this many lessons in one model call, no rollouts. */
+  directExperiences?: number;
 }
 
 export const positiveInteger = (value: string): number => {
@@ -67,21 +70,37 @@ export function newRunId(kind: string, now: Date = new Date()): string {
   return `${kind}-${now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(3).toString("hex")}`;
 }
 
+/** Where a command writes: the terminal, or anything with `write` (tests, a parent command's log). */
+export interface CommandOutput {
+  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
+  stdout: { write(text: string): unknown };
+}
+
 /** The learn command's work, callable from tests and the demo. */
 export async function learn(
   options: LearnCommandOptions,
-  output = { stderr: process.stderr, stdout: process.stdout },
+  output: CommandOutput = { stderr: process.stderr, stdout: process.stdout },
 ) {
   const log = (line: string) => output.stderr.write(`${line}\n`);
   const db = resolveDatabase(options);
+  const stored = options.resume ? await storedRun(db, options.resume) : null;
   // A resumed run talks to the same simulated world it started with: the seed it was started with, not the CLI's.
-  const simSeed = options.resume
-    ? ((await storedRunOptions(db, options.resume))?.seed ?? options.seed)
-    : options.seed;
+  const simSeed = stored?.options?.seed ?? options.seed;
   const sim = options.sim ? await startSimWorld({ seed: simSeed }) : null;
   try {
     if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
     const config = options.config ?? sim?.config;
+    if (
+      options.resume
+        ? stored?.ablation === directExperiencesAblation
+        : options.directExperiences !== undefined
+    )
+      return await learnDirectExperiences(options, {
+        db,
+        config: config ?? stored?.models ?? undefined,
+        sim,
+        output,
+      });
     let start: Parameters<typeof runLearning>[0]["start"];
     if (!options.resume) {
       for (const [flag, value] of [
@@ -162,12 +181,89 @@ export async function learn(
   }
 }
 
-async function storedRunOptions(db: string, runId: string): Promise<LearnOptions | null> {
+async function storedRun(
+  db: string,
+  runId: string,
+): Promise<{ options: LearnOptions | null; ablation: unknown; models: string | null }> {
   const store = await createStore(db, { mustExist: true });
   try {
     const run = await store.getRun(runId);
     const parsed = learnOptionsSchema.safeParse(run?.config.options);
-    return parsed.success ? parsed.data : null;
+    return {
+      options: parsed.success ? parsed.data : null,
+      ablation: run?.config.ablation,
+      models: typeof run?.config.models === "string" ? run.config.models : null,
+    };
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `learn --direct-experiences N`: the paper's baseline of lessons written without rollouts (one model call, one
+ * committed version; see run-direct-experiences.ts), reported like a learn run.
+ */
+async function learnDirectExperiences(
+  options: LearnCommandOptions,
+  context: {
+    db: string;
+    config: string | undefined;
+    sim: { config: string } | null;
+    output: CommandOutput;
+  },
+) {
+  const { db, config, sim, output } = context;
+  const log = (line: string) => output.stderr.write(`${line}\n`);
+  if (!config) throw new InvalidArgumentError("learn --direct-experiences needs --config (or --sim)");
+  if (options.nats) log("direct experiences: one model call made from this process; --nats is not used");
+  let start: Parameters<typeof runDirectExperiences>[0]["start"];
+  if (!options.resume) {
+    for (const [flag, value] of [
+      ["--domain", options.domain],
+      ["--train", options.train],
+    ] as const) {
+      if (!value) throw new InvalidArgumentError(`learn --direct-experiences needs ${flag}`);
+    }
+    start = {
+      options: learnOptionsSchema.parse({
+        runId: options.runId ?? newRunId("learn"),
+        domain: options.domain,
+        seed: options.seed,
+        groundTruth: options.groundTruth ? "required" : "none",
+        mode: options.mode,
+      }),
+      data: {
+        train: path.resolve(options.train!),
+        ...(options.val ? { val: path.resolve(options.val) } : {}),
+      },
+      lessons: options.directExperiences!,
+      extraConfig: {
+        simulated: Boolean(sim) || /sim/.test(path.basename(config)),
+        models: path.resolve(config),
+      },
+    };
+  }
+  const store = await createStore(db);
+  try {
+    const outcome = await runDirectExperiences({
+      store,
+      modelsConfig: config,
+      ...(start ? { start } : {}),
+      ...(options.resume ? { resume: options.resume } : {}),
+      log,
+    });
+    const simulated = Boolean((await store.getRun(outcome.runId))?.config.simulated);
+    output.stdout.write(
+      `\nrun ${outcome.runId}${simulated ? " (SIMULATED)" : ""}: direct experiences (ablation), no rollouts\n`,
+    );
+    outcome.experiences.forEach((text, index) => {
+      output.stdout.write(`  ${index + 1}. ${text}\n`);
+    });
+    output.stdout.write(`head: ${outcome.options.domain}@v${outcome.headVersion}\n`);
+    const reportFile =
+      options.report ?? path.join(path.dirname(path.resolve(dbFile(db))), "reports", `${outcome.runId}.html`);
+    output.stdout.write(`report: ${await writeReport(store, outcome.runId, reportFile)}\n`);
+    return outcome;
   } finally {
     await store.close();
   }
@@ -204,6 +300,11 @@ export function registerLearnCommand(program: Command): void {
     .option("--nats <url>", "run the graph over NATS (workers: tfgrpo serve --role ...)")
     .option("--budget-usd <usd>", "stop cleanly once the run has spent this much", positiveNumber)
     .option("--no-ground-truth", "learn without answers: majority vote as a pseudo-label (ablation)")
+    .option(
+      "--direct-experiences <n>",
+      "no rollouts: the critic model writes N lessons from training questions in one call, committed as one version (ablation)",
+      positiveInteger,
+    )
     .option("--resume <run>", "continue a run after a crash, from its last checkpoint")
     .option("--run-id <id>", "id of a new run (default: generated)")
     .option("--seed <n>", "seed of batch order and sampling", nonNegativeInteger, 1)

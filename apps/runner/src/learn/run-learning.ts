@@ -5,6 +5,7 @@ import { type Bus, loadDataset, type Task, TfgrpoError } from "@tfgrpo/protocol"
 import type { Store } from "@tfgrpo/store";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 import { createLearningGraph, initialLearnState, type LearnContext } from "./learning-graph.js";
+import { directExperiencesAblation } from "./run-direct-experiences.js";
 import type { StepRecord } from "./step-record.js";
 
 export interface LearnData {
@@ -50,6 +51,11 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     if (!run) throw new TfgrpoError("not_found", `--resume ${options.resume}: no such run in the store`);
     if (run.kind !== "learn")
       throw new TfgrpoError("invalid_input", `--resume ${options.resume}: run is a ${run.kind} run`);
+    if (run.config.ablation === directExperiencesAblation)
+      throw new TfgrpoError(
+        "invalid_input",
+        `--resume ${options.resume}: a direct-experiences run has no learning graph (runDirectExperiences resumes it)`,
+      );
     learnOptions = learnOptionsSchema.parse(run.config.options);
     data = run.config.data as LearnData;
     resuming = true;
