@@ -10,6 +10,7 @@ type Register = (program: Command) => void;
  */
 const commands: Record<string, () => Promise<Register[]>> = {
   demo: async () => [(await import("./commands/demo.js")).registerDemoCommand],
+  ablate: async () => [(await import("./commands/ablate.js")).registerAblateCommand],
   learn: async () => [(await import("./commands/learn.js")).registerLearnCommand],
   eval: async () => [(await import("./commands/eval.js")).registerEvalCommand],
   report: async () => [(await import("./commands/report.js")).registerReportCommand],
