@@ -6,7 +6,14 @@ import { renderEvaluationTable } from "../learn/render-evaluation-table.js";
 import { resolveLibraries, runEvaluation } from "../learn/run-evaluation.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
-import { newRunId, nonNegativeInteger, positiveInteger, temperature } from "./learn.js";
+import {
+  isSimulated,
+  newRunId,
+  nonNegativeInteger,
+  parseRoleList,
+  positiveInteger,
+  temperature,
+} from "./learn.js";
 import { resolveDatabase } from "./library.js";
 
 export interface EvalCommandOptions {
@@ -43,16 +50,13 @@ export async function evaluate(
       db: resolveDatabase(options),
       ...(options.nats ? { nats: options.nats } : {}),
       config,
-      localRoles: options.localRoles
-        .split(",")
-        .map((r) => r.trim())
-        .filter(Boolean),
+      localRoles: parseRoleList(options.localRoles),
       concurrency: options.concurrency,
       log,
     });
     const libraries = await resolveLibraries(runtime.store, options.domain, options.library);
     const runId = options.runId ?? newRunId("eval");
-    const simulated = Boolean(sim) || /sim/.test(path.basename(config));
+    const simulated = isSimulated(config, Boolean(sim));
     await runtime.store.createRun({
       id: runId,
       kind: "eval",

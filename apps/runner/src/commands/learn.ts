@@ -66,6 +66,19 @@ export const temperature = (value: string): number => {
   return parsed;
 };
 
+/** `--local-roles actor, critic` -> ["actor", "critic"]. */
+export function parseRoleList(value: string): string[] {
+  return value
+    .split(",")
+    .map((role) => role.trim())
+    .filter(Boolean);
+}
+
+/** A run is labelled SIMULATED when it started the sim world or uses a sim models config. */
+export function isSimulated(config: string | undefined, startedSim: boolean): boolean {
+  return startedSim || /sim/.test(path.basename(config ?? ""));
+}
+
 export function newRunId(kind: string, now: Date = new Date()): string {
   return `${kind}-${now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(3).toString("hex")}`;
 }
@@ -132,7 +145,7 @@ export async function learn(
         options: learnOptions,
         data: { train: path.resolve(options.train!), val: path.resolve(options.val!) },
         extraConfig: {
-          simulated: Boolean(sim) || /sim/.test(path.basename(config ?? "")),
+          simulated: isSimulated(config, Boolean(sim)),
           models: config ? path.resolve(config) : null,
         },
       };
@@ -141,10 +154,7 @@ export async function learn(
       db,
       ...(options.nats ? { nats: options.nats } : {}),
       ...(config ? { config } : {}),
-      localRoles: options.localRoles
-        .split(",")
-        .map((r) => r.trim())
-        .filter(Boolean),
+      localRoles: parseRoleList(options.localRoles),
       concurrency: options.concurrency,
       log,
     });
@@ -238,7 +248,7 @@ async function learnDirectExperiences(
       },
       lessons: options.directExperiences!,
       extraConfig: {
-        simulated: Boolean(sim) || /sim/.test(path.basename(config)),
+        simulated: isSimulated(config, Boolean(sim)),
         models: path.resolve(config),
       },
     };

@@ -354,44 +354,37 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
     if (stored)
       return { ...stored, headVersion: stored.gate.decision === "commit" ? candidate : state.headVersion };
 
-    let decision: GateDecision | null = null;
-    if (options.precheckSize > 0 && options.precheckSize < context.val.length) {
-      const tasks = context.val.slice(0, options.precheckSize);
+    // Evaluate candidate and head on the same tasks and seeds, then let the curator decide on those numbers.
+    const judge = async (tasks: readonly Task[], name: string, stage: "precheck" | "full") => {
       const [candidateScores, headScores] = await evaluate(
         state,
         tasks,
         [candidate, state.headVersion],
-        "precheck",
+        name,
       );
-      decision = await bus.request(curatorGate, {
+      const gate = await bus.request(curatorGate, {
         domain,
         candidateVersion: candidate,
         headVersion: state.headVersion,
         candidateScores: candidateScores!,
         headScores: headScores!,
-        stage: "precheck",
+        stage,
       });
+      return { gate, candidateScore: average(candidateScores!), headScore: average(headScores!) };
+    };
+
+    let decision: GateDecision | null = null;
+    if (options.precheckSize > 0 && options.precheckSize < context.val.length) {
+      decision = (await judge(context.val.slice(0, options.precheckSize), "precheck", "precheck")).gate;
       log(`step ${state.step}: pre-check ${decision.decision}: ${decision.reason}`);
     }
     let candidateScore = decision?.candidateScore ?? null;
     let headScore = decision?.headScore ?? null;
     if (!decision || decision.decision === "commit") {
-      const [candidateScores, headScores] = await evaluate(
-        state,
-        context.val,
-        [candidate, state.headVersion],
-        "validation",
-      );
-      decision = await bus.request(curatorGate, {
-        domain,
-        candidateVersion: candidate,
-        headVersion: state.headVersion,
-        candidateScores: candidateScores!,
-        headScores: headScores!,
-        stage: "full",
-      });
-      candidateScore = average(candidateScores!);
-      headScore = average(headScores!);
+      const full = await judge(context.val, "validation", "full");
+      decision = full.gate;
+      candidateScore = full.candidateScore;
+      headScore = full.headScore;
     }
     log(
       `step ${state.step}: gate ${decision.decision} v${candidate} (${format(candidateScore)} vs head ${format(headScore)}): ${decision.reason}`,
