@@ -27,14 +27,10 @@ export {
   type LatencyDistribution,
   parseFaultSpec,
 } from "./faults.js";
-export { allPitfalls, classifyText, genericLessons, getPitfall } from "./pitfalls/catalog.js";
-export {
-  type ConceptMatch,
-  type ConceptSpec,
-  type LessonDirection,
-  matchConcept,
-} from "./pitfalls/concept.js";
+export { allPitfalls, getPitfall } from "./pitfalls/catalog.js";
 export type { Pitfall } from "./pitfalls/pitfall.js";
+export type { LessonReadingSpec } from "./policy/lesson-reading-spec.js";
+export { type LessonEffect, type LessonReading, readLesson } from "./policy/read-lesson.js";
 export { countTokens, createPromptCache, type PromptCache } from "./prompt-cache.js";
 export {
   corpusPageUrl,

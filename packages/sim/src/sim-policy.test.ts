@@ -5,6 +5,7 @@ import { rangeEndpoints } from "./pitfalls/math-pitfalls.js";
 import { snippetVersusOfficial } from "./pitfalls/web-pitfalls.js";
 import { createSimModel } from "./sim-model.js";
 import { createSuite } from "./suites/create-suite.js";
+import { loadLessonBank } from "./testing/lesson-bank.js";
 
 const model = createSimModel({ seed: 1, noise: quietNoise });
 const tools = ["code_interpreter", "web_search", "web_fetch"].map((name) => ({
@@ -46,12 +47,21 @@ const rangeTask = createSuite({ domain: "math", seed: 2, size: 14, split: "train
   (t) => t.meta?.family === "range-multiples",
 )!;
 
+// Lessons written by someone who never read the sim (test-data/lesson-bank).
+const bank = loadLessonBank("math").pitfalls[rangeEndpoints.id]!;
+
+/** The policy's choice shows only in its code: range(a + 1, b) leaves both ends out. */
+function fellIn(out: { toolCalls: { arguments: string }[] }): boolean {
+  const code = JSON.parse(out.toolCalls[0]!.arguments).code as string;
+  if (/range\(-?\d+ \+ 1, -?\d+\)/.test(code)) return true;
+  expect(code).toMatch(/range\(-?\d+, -?\d+ \+ 1\)/);
+  return false;
+}
+
 function fallRate(experiences: string[], mostUseful: string[] = []): number {
   let fallen = 0;
   for (let seed = 0; seed < 300; seed++) {
-    const out = model.complete(request(rangeTask.question, { experiences, mostUseful, seed }));
-    if (out.content!.includes(rangeEndpoints.approach.fallen)) fallen++;
-    else expect(out.content).toContain(rangeEndpoints.approach.avoided);
+    if (fellIn(model.complete(request(rangeTask.question, { experiences, mostUseful, seed })))) fallen++;
   }
   return fallen / 300;
 }
@@ -63,42 +73,61 @@ describe("simulated policy: pitfalls and experiences", () => {
     expect(rate).toBeLessThan(0.9);
   });
 
-  it("rarely falls when a lesson addresses it, in any paraphrase or position", () => {
+  it("rarely falls when a lesson addresses it, in any wording or position", () => {
     for (const lesson of [
-      rangeEndpoints.lessons[0]!,
+      bank.correct[0]!,
       "Inclusive intervals: tally both ends too; the first and last numbers are part of the count.",
-      `${rangeEndpoints.merged[0]} Also keep intermediate values exact and round only at the end.`,
+      "Use range(lo, hi + 1) when both bounds belong to the count.",
+      `${bank.correct[2]} Also keep intermediate values exact and round only at the end.`,
     ]) {
       expect(fallRate(["Be careful with calculations.", lesson]), lesson).toBeLessThan(0.15);
     }
-    expect(fallRate([], [rangeEndpoints.lessons[1]!])).toBeLessThan(0.15);
+    expect(fallRate([], [bank.correct[1]!])).toBeLessThan(0.15);
   });
 
-  it("falls more often when a lesson points the wrong way, and halfway for a vague one", () => {
-    expect(fallRate([rangeEndpoints.opposite[0]!])).toBeGreaterThan(0.88);
-    const vague = fallRate([rangeEndpoints.vague[0]!]);
-    expect(vague).toBeGreaterThan(0.3);
-    expect(vague).toBeLessThan(0.6);
+  it("falls more often when a lesson points the wrong way, and a vague one helps only a little", () => {
+    expect(fallRate([bank.harmful[0]!])).toBeGreaterThan(0.88);
+    const none = fallRate([]);
+    const vague = fallRate(["When counting over a range, think about the endpoints."]);
+    expect(vague).toBeLessThan(none);
+    expect(vague).toBeGreaterThan(0.6);
+    const stub = fallRate([bank.stubs[0]!]);
+    expect(stub).toBeGreaterThan(0.6);
   });
 
-  it("is not helped by unrelated lessons", () => {
+  it("is not helped by lessons about other things", () => {
     expect(fallRate(["When reducing a negative number modulo m, give the least nonnegative residue."])).toBe(
       fallRate([]),
     );
+    expect(fallRate(loadLessonBank("math").unrelated.slice(0, 10))).toBe(fallRate([]));
   });
 
-  it("cites the experience it applied", () => {
-    const seed = [...Array(50).keys()].find((s) => {
-      const out = model.complete(
-        request(rangeTask.question, { experiences: ["Be careful.", rangeEndpoints.lessons[0]!], seed: s }),
-      );
-      return out.content!.includes(rangeEndpoints.approach.avoided);
-    })!;
-    const out = model.complete(
-      request(rangeTask.question, { experiences: ["Be careful.", rangeEndpoints.lessons[0]!], seed }),
+  it("cites the experience it applied, and does not explain its choice", () => {
+    const experiences = ["Be careful.", bank.correct[0]!];
+    const seed = [...Array(50).keys()].find(
+      (s) => !fellIn(model.complete(request(rangeTask.question, { experiences, seed: s }))),
+    )!;
+    const first = model.complete(request(rangeTask.question, { experiences, seed }));
+    expect(first.content).not.toMatch(/endpoint|inclusive|exclud/i);
+    const call = first.toolCalls[0]!;
+    const final = model.complete(
+      request(rangeTask.question, {
+        experiences,
+        seed,
+        history: [
+          {
+            role: "assistant",
+            content: first.content,
+            tool_calls: [
+              { id: call.id, type: "function", function: { name: call.name, arguments: call.arguments } },
+            ],
+          },
+          { role: "tool", tool_call_id: call.id, content: JSON.stringify({ stdout: "12\n", exitCode: 0 }) },
+        ],
+      }),
     );
-    expect(out.content).toContain(`${rangeEndpoints.approach.avoided} [G1]`);
-    expect(out.content).not.toContain("[G0]");
+    expect(final.content).toContain("[G1]");
+    expect(final.content).not.toContain("[G0]");
   });
 });
 
@@ -236,7 +265,11 @@ describe("simulated policy: web tasks", () => {
     for (let seed = 0; seed < 60; seed++) {
       const careless = run(seed, [], null);
       if (careless.content.includes(`\\boxed{${instance.snippet!.value}}`)) fromSnippet++;
-      const careful = run(seed, [snippetVersusOfficial.lessons[0]!], "http://127.0.0.1:9/corpus");
+      const careful = run(
+        seed,
+        [loadLessonBank("web").pitfalls[snippetVersusOfficial.id]!.correct[0]!],
+        "http://127.0.0.1:9/corpus",
+      );
       if (careful.content.includes(`\\boxed{${instance.answer}}`)) verified++;
     }
     expect(fromSnippet).toBeGreaterThan(40);

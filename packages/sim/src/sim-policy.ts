@@ -1,7 +1,7 @@
 import { safeParseJson } from "@tfgrpo/protocol";
 import type { PolicyBehaviour, SimNoise } from "./behaviour.js";
 import { type ChatRequest, firstUserText, messageText, systemText, toolNames } from "./chat-request.js";
-import { type PitfallReading, readPitfall } from "./experience-reading.js";
+import { fallProbability, type PitfallReading, readPitfall } from "./experience-reading.js";
 import { hexFrom, unitFrom } from "./hash.js";
 import type { Pitfall } from "./pitfalls/pitfall.js";
 import type { MathInstance } from "./suites/math.js";
@@ -104,10 +104,6 @@ function readCodeResult(output: string | null): CodeResult {
   return { ok: true, value: last, reason: "" };
 }
 
-function withCitation(sentence: string, ids: readonly string[]): string {
-  return ids.length > 0 ? `${sentence} ${ids.map((id) => `[${id}]`).join(" ")}` : sentence;
-}
-
 function citedLine(decisions: readonly Decision[]): string {
   const ids = [...new Set(decisions.flatMap((d) => d.cited))];
   return ids.length > 0 ? `Experiences applied: ${ids.map((id) => `[${id}]`).join(", ")}.\n` : "";
@@ -159,7 +155,7 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
   ): Decision[] {
     return pitfalls.map((pitfall) => {
       const read = reading(pitfall, lines);
-      const probability = (direct ? behaviour.directFall : behaviour.fall)[read.status];
+      const probability = fallProbability(direct ? behaviour.directFall : behaviour.fall, read);
       // One draw per (seed, request seed, question, pitfall) shared by every status, so adding a helpful lesson
       // can only remove mistakes for a given seed: paired comparisons stay clean.
       const fallen = unitFrom("fall", seed, requestSeed, question, pitfall.id) < probability;
@@ -168,13 +164,6 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
         : [...read.helping.slice(0, 2), ...read.neutral.slice(0, 1)];
       return { pitfall, reading: read, fallen, cited };
     });
-  }
-
-  function approach(decision: Decision): string {
-    return withCitation(
-      decision.fallen ? decision.pitfall.approach.fallen : decision.pitfall.approach.avoided,
-      decision.cited,
-    );
   }
 
   function makeCall(
@@ -201,14 +190,15 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
       !ctx.tools.has(codeTool),
     );
     const fallen = new Set(decisions.filter((d) => d.fallen).map((d) => d.pitfall.id));
-    const plan = decisions.map(approach).join("\n");
+    // The policy does not explain its choices: what it did shows only in its code, its output and its answer.
+    const plan = family.describe(params);
     const code = family.code(params, fallen);
     if (!ctx.tools.has(codeTool)) {
       let value = family.evaluate(params, fallen);
       const slipDraw = unitFrom("slip", seed, ctx.requestSeed, instance.question);
       if (slipDraw < behaviour.directSlip) value = slip(value, slipDraw / behaviour.directSlip);
       return {
-        content: `${plan}\n${family.describe(params)} Working it out by hand, I get ${value}.\n${citedLine(decisions)}\\boxed{${value}}`,
+        content: `${plan} Working it out by hand (the computation, written as code):\n\`\`\`python\n${code}\`\`\`\nI get ${value}.\n${citedLine(decisions)}\\boxed{${value}}`,
         toolCalls: [],
       };
     }
@@ -217,7 +207,7 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
       makeCall(codeTool, { code }, [ctx.requestSeed, instance.question, turnKey, ctx.turn], ctx.malformed);
     if (runs.length === 0 || ctx.looping) {
       return {
-        content: `I'll solve this with the code interpreter.\n${plan}\n${family.describe(params)}`,
+        content: `I'll solve this with the code interpreter. ${plan}`,
         toolCalls: [call("run")],
       };
     }
@@ -245,11 +235,10 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
     const target: WebSource =
       outdatedDecision?.fallen && instance.outdated ? instance.outdated : instance.primary;
 
-    const finish = (value: string | null, sourceText: string, before: Decision[]): ActorTurn => {
-      const sentences = [...before, ...(unitDecision ? [unitDecision] : [])].map(approach);
+    const finish = (value: string | null, sourceText: string): ActorTurn => {
       if (value === null) {
         return {
-          content: `${sentences.join("\n")}\nI could not find ${instance.subject}.\n\\boxed{unknown}`,
+          content: `I could not find ${instance.subject}.\n\\boxed{unknown}`,
           toolCalls: [],
         };
       }
@@ -262,18 +251,14 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
         ? ` ${instance.unit.page}${unitDecision && !unitDecision.fallen ? `, which is ${answer} ${instance.unit.asked}` : ""}`
         : "";
       return {
-        content: `${sentences.join("\n")}\n${sourceText} gives ${value}${unitText}.\n${citedLine(decisions)}Final answer: \\boxed{${answer}}`,
+        content: `${sourceText} gives ${value}${unitText}.\n${citedLine(decisions)}Final answer: \\boxed{${answer}}`,
         toolCalls: [],
       };
     };
 
     if (direct) {
       const source = snippetDecision?.fallen && instance.snippet ? instance.snippet : target;
-      return finish(
-        source.value,
-        "Answering from memory without tools, what I recall",
-        decisions.filter((d) => d !== unitDecision),
-      );
+      return finish(source.value, "Answering from memory without tools, what I recall");
     }
     const searches = ctx.exchanges.filter((e) => e.name === searchTool);
     const fetches = ctx.exchanges.filter((e) => e.name === fetchTool);
@@ -287,9 +272,8 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
       };
     }
     const searchOutput = searches.map((s) => s.output ?? "").join("\n");
-    const choice = [snippetDecision, outdatedDecision].filter((d): d is Decision => d !== undefined);
     if (snippetDecision?.fallen && instance.snippet) {
-      return finish(instance.snippet.value, `The search snippet (${instance.snippet.url})`, choice);
+      return finish(instance.snippet.value, `The search result (${instance.snippet.url})`);
     }
     // Search results may list pages at the address they are served from (the sim server's /corpus/<host>/<path>):
     // fetch the listed address of the chosen page when there is one, as a model copies a URL from the results.
@@ -301,11 +285,7 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
     const fetchCall = (label: string) =>
       makeCall(fetchTool, { url: fetchUrl }, [...key, label], ctx.malformed);
     if (fetches.length === 0) {
-      const opening = choice.map(approach);
-      return {
-        content: `${[...opening, `Opening ${fetchUrl}.`].join("\n")}`,
-        toolCalls: [fetchCall("fetch")],
-      };
+      return { content: `Opening ${fetchUrl}.`, toolCalls: [fetchCall("fetch")] };
     }
     const page = fetches.at(-1)!.output ?? "";
     const found = page.includes(target.value) || page.includes(target.value.replace(/,/g, ""));
@@ -315,12 +295,12 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
         toolCalls: [fetchCall("refetch")],
       };
     }
-    if (found) return finish(target.value, `The page ${fetchUrl}`, []);
+    if (found) return finish(target.value, `The page ${fetchUrl}`);
     // The page never loaded: fall back on whatever the search results showed.
     const fallback = [instance.snippet, instance.outdated, target].find(
       (source) => source !== undefined && searchOutput.includes(source.value),
     );
-    return finish(fallback?.value ?? null, "The search results", []);
+    return finish(fallback?.value ?? null, "The search results");
   }
 
   interface TurnContext {

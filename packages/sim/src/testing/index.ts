@@ -6,3 +6,12 @@ export {
   type RunSimEpisodeOptions,
   runSimEpisode,
 } from "./run-sim-episode.js";
+export {
+  type LessonBank,
+  type LessonBankHalf,
+  type LessonBankName,
+  lessonBankPath,
+  loadBankLibrary,
+  loadLessonBank,
+  type PitfallLessons,
+} from "./lesson-bank.js";

@@ -1,0 +1,66 @@
+import { readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { z } from "zod";
+
+/**
+ * Lessons written for the sim by an author who never read its source (test-data/lesson-bank/README.md): correct,
+ * harmful, vague and keyword-stub lessons per pitfall, and sound advice on unrelated topics. Tests and benchmarks
+ * measure how the simulated policy reads lessons with them; nothing in the sim itself may read this bank.
+ */
+const pitfallLessonsSchema = z.object({
+  description: z.string(),
+  correct: z.array(z.string()),
+  harmful: z.array(z.string()),
+  vague: z.array(z.string()),
+  stubs: z.array(z.string()),
+});
+
+const lessonBankSchema = z.object({
+  pitfalls: z.record(z.string(), pitfallLessonsSchema),
+  unrelated: z.array(z.string()),
+});
+
+export type PitfallLessons = z.infer<typeof pitfallLessonsSchema>;
+export type LessonBank = z.infer<typeof lessonBankSchema>;
+export type LessonBankHalf = "dev" | "holdout" | "all";
+
+/** `lesson-bank` is the bank the policy's reader was tuned on; `lesson-bank-2`, by another author, never was. */
+export type LessonBankName = "lesson-bank" | "lesson-bank-2";
+
+export function lessonBankPath(name: string, bank: LessonBankName = "lesson-bank"): string {
+  return fileURLToPath(new URL(`../../../../test-data/${bank}/${name}`, import.meta.url));
+}
+
+function half<T>(items: readonly T[], which: LessonBankHalf): T[] {
+  if (which === "all") return [...items];
+  return items.filter((_, index) => index % 2 === (which === "dev" ? 0 : 1));
+}
+
+/** The bank of one domain; `half` keeps the even ("dev") or odd ("holdout") entries of every list. */
+export function loadLessonBank(
+  domain: "math" | "web",
+  which: LessonBankHalf = "all",
+  name: LessonBankName = "lesson-bank",
+): LessonBank {
+  const bank = lessonBankSchema.parse(
+    JSON.parse(readFileSync(lessonBankPath(`${domain}.json`, name), "utf8")),
+  );
+  const pitfalls: Record<string, PitfallLessons> = {};
+  for (const [id, lessons] of Object.entries(bank.pitfalls)) {
+    pitfalls[id] = {
+      description: lessons.description,
+      correct: half(lessons.correct, which),
+      harmful: half(lessons.harmful, which),
+      vague: half(lessons.vague, which),
+      stubs: half(lessons.stubs, which),
+    };
+  }
+  return { pitfalls, unrelated: half(bank.unrelated, which) };
+}
+
+/** A library of the bank's `libraries/` folder in the plain `{"G0": "text"}` form. */
+export function loadBankLibrary(name: string): Record<string, string> {
+  return z
+    .record(z.string(), z.string())
+    .parse(JSON.parse(readFileSync(lessonBankPath(`libraries/${name}.json`), "utf8")));
+}
