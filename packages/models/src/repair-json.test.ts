@@ -60,6 +60,19 @@ describe("repairJson", () => {
     });
   });
 
+  it("quotes bare keys, as models that write JavaScript objects do, without touching strings", () => {
+    const broken = '{operations: [{"option": "add", experience: "When a: b, use c", reason: "x"}]';
+    const repaired = repairJson(broken, {
+      accept: (value) => typeof value === "object" && value !== null && "operations" in value,
+    });
+    expect(repaired).toEqual({
+      ok: true,
+      value: { operations: [{ option: "add", experience: "When a: b, use c", reason: "x" }] },
+      repairs: ["bare-keys", "truncation"],
+    });
+    expect(repairJson('{"a": "{b: 1}"}')).toEqual({ ok: true, value: { a: "{b: 1}" }, repairs: [] });
+  });
+
   it("reports text with no JSON in it", () => {
     expect(repairJson("")).toEqual({ ok: false, error: "the answer is empty" });
     const result = repairJson("The verdict is correct.");

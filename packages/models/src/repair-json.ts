@@ -1,6 +1,6 @@
 import { safeParseJson } from "@tfgrpo/protocol";
 
-export type JsonRepair = "fence" | "prose" | "trailing-commas" | "truncation";
+export type JsonRepair = "fence" | "prose" | "trailing-commas" | "bare-keys" | "truncation";
 
 export type RepairJsonResult =
   | { ok: true; value: unknown; repairs: JsonRepair[] }
@@ -19,7 +19,8 @@ export interface RepairJsonOptions {
 }
 
 /**
- * Recovers the JSON value in a model's answer: code fences, prose around the JSON, trailing commas, and output cut
+ * Recovers the JSON value in a model's answer: code fences, prose around the JSON, trailing commas, unquoted keys
+ * (`{operations: [...]}`, as JavaScript-minded models write), and output cut
  * off by a token limit (open strings and brackets are closed; half-written elements are dropped as needed).
  * Without `accept` the result is only well-formed JSON: the caller still validates its shape.
  */
@@ -46,8 +47,10 @@ export function repairJson(text: string, options: RepairJsonOptions = {}): Repai
       const segment = balancedSegment(candidate.text, start);
       const trailing = candidate.text.slice(start + segment.text.length).trim();
       if (prefix !== "" || trailing !== "") repairs.push("prose");
-      const uncommaed = removeTrailingCommas(segment.text);
-      if (uncommaed !== segment.text) repairs.push("trailing-commas");
+      const commaless = removeTrailingCommas(segment.text);
+      if (commaless !== segment.text) repairs.push("trailing-commas");
+      const uncommaed = quoteBareKeys(commaless);
+      if (uncommaed !== commaless) repairs.push("bare-keys");
       if (segment.complete) {
         const parsed = safeParseJson(uncommaed);
         if (parsed.success && accept(parsed.value)) return { ok: true, value: parsed.value, repairs };
@@ -124,6 +127,39 @@ function removeTrailingCommas(text: string): string {
       const rest = /^\s*([}\]])/.exec(text.slice(index + 1, index + 64));
       if (rest) continue;
     }
+    out += char;
+  }
+  return out;
+}
+
+/** `{key: 1, other_key: 2}` -> `{"key": 1, "other_key": 2}`: identifiers in key position outside strings get quotes. */
+function quoteBareKeys(text: string): string {
+  let out = "";
+  let inString = false;
+  let escaped = false;
+  // Whether the last significant character outside strings opens an object or separates its members.
+  let keyPosition = false;
+  for (let index = 0; index < text.length; index++) {
+    const char = text[index] as string;
+    if (inString) {
+      if (escaped) escaped = false;
+      else if (char === "\\") escaped = true;
+      else if (char === '"') inString = false;
+      out += char;
+      continue;
+    }
+    if (keyPosition) {
+      const bare = /^([A-Za-z_$][\w$-]*)(\s*):/.exec(text.slice(index, index + 128));
+      if (bare) {
+        out += `"${bare[1]}"${bare[2]}:`;
+        index += bare[0].length - 1;
+        keyPosition = false;
+        continue;
+      }
+    }
+    if (char === '"') inString = true;
+    if (char === "{" || char === ",") keyPosition = true;
+    else if (!/\s/.test(char)) keyPosition = false;
     out += char;
   }
   return out;
