@@ -5,9 +5,9 @@ import {
   type SimNoiseOptions,
 } from "./behaviour.js";
 import { type ChatRequest, lastUserText } from "./chat-request.js";
-import { createSimCritic } from "./sim-critic.js";
-import { createSimCurator } from "./sim-curator.js";
-import { writeDirectExperiences } from "./sim-direct-experiences.js";
+import { createSimCritic } from "./critic/sim-critic.js";
+import { createSimCurator } from "./curator/sim-curator.js";
+import { writeDirectExperiences } from "./direct/sim-direct-experiences.js";
 import { judgeAnswer } from "./sim-judge.js";
 import { createSimPolicy, type SimToolCall } from "./sim-policy.js";
 import { renderStructured } from "./structured-output.js";
@@ -67,7 +67,7 @@ export function createSimModel(options: SimModelOptions): SimModel {
   const noise = resolveNoise(options.noise);
   const behaviour: PolicyBehaviour = { ...defaultPolicyBehaviour, ...options.behaviour };
   const policy = createSimPolicy({ seed, world, behaviour, noise });
-  const critic = createSimCritic({ seed, world, noise });
+  const critic = createSimCritic({ seed, noise });
   const curator = createSimCurator({ seed, noise });
 
   const json = (kind: SimCallKind, value: unknown, request: ChatRequest): SimCompletion => ({
@@ -96,7 +96,7 @@ export function createSimModel(options: SimModelOptions): SimModel {
         case "judge":
           return json(kind, judgeAnswer(prompt), request);
         case "direct-experiences":
-          return json(kind, writeDirectExperiences(prompt, { seed, world }), request);
+          return json(kind, writeDirectExperiences(prompt, { seed }), request);
         default: {
           const turn = policy.respond(request);
           return { kind, content: turn.content, toolCalls: turn.toolCalls, structured: false };

@@ -1,0 +1,25 @@
+import type { Finding } from "./finding.js";
+
+/** A critic operation in the contract's shape (stage 2). */
+export interface CriticOperation {
+  option: "add" | "modify" | "delete";
+  experience_id?: string;
+  experience?: string;
+  reason: string;
+}
+
+/** Where an operation came from: the evidence, or one of the noise kinds (for tests and reports, never sent). */
+export type OperationOrigin =
+  | "evidence"
+  | "fallback"
+  | "vague"
+  | "duplicate"
+  | "contradictory"
+  | "wrong-attribution"
+  | "wrong-id";
+
+export interface TracedOperation {
+  operation: CriticOperation;
+  origin: OperationOrigin;
+  finding?: Finding;
+}

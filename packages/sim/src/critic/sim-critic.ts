@@ -1,0 +1,180 @@
+import type { SimNoise } from "../behaviour.js";
+import { hashParts, unitFrom } from "../hash.js";
+import { between, type ExperienceLine, parseExperienceLines } from "../text/experience-lines.js";
+import { applyCriticNoise } from "./critic-noise.js";
+import type { CriticOperation, TracedOperation } from "./critic-operation.js";
+import type { Finding } from "./finding.js";
+import { analyseGroup } from "./group-analysis.js";
+import { type Draw, writeLesson, writeVague } from "./lesson-writer.js";
+import { readLibrary } from "./library-reading.js";
+import { type AttemptEvidence, readAttempts } from "./summary-reading.js";
+import { writeSummary } from "./summary-writer.js";
+import { readTrajectory } from "./trajectory-evidence.js";
+
+export type { CriticOperation, OperationOrigin, TracedOperation } from "./critic-operation.js";
+
+export interface SimCriticOptions {
+  seed: number;
+  noise: SimNoise;
+}
+
+export interface AdvantageTrace {
+  operations: TracedOperation[];
+  findings: Finding[];
+  single: boolean;
+}
+
+const maxOperations = 3;
+
+function clip(text: string, limit = 400): string {
+  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
+}
+
+/**
+ * The simulated critic (SIMULATED: a test world, not a model). It reads only its prompt, as a real critic model
+ * would: stage 1 summarises one rendered trajectory from what it shows (code, outputs, searches, pages, answer
+ * against the ground truth); stage 2 compares the summaries of a group and turns what separates the losing attempts
+ * from the winning ones into at most three operations on the experience library, in its own varied words.
+ */
+export function createSimCritic(options: SimCriticOptions) {
+  const { seed, noise } = options;
+
+  function summarize(prompt: string): string {
+    return writeSummary({
+      evidence: readTrajectory(between(prompt, "trajectory") ?? ""),
+      evaluation: between(prompt, "evaluation") ?? "",
+      groundTruth: between(prompt, "groundtruth"),
+    });
+  }
+
+  function operationsFor(
+    finding: Finding,
+    context: {
+      problem: string;
+      library: ExperienceLine[];
+      losers: AttemptEvidence[];
+      winners: AttemptEvidence[];
+      draw: Draw;
+    },
+  ): TracedOperation[] {
+    const { problem, library, losers, winners, draw } = context;
+    const lesson = writeLesson(finding, problem, draw);
+    const reason = clip(finding.evidence);
+    const reading = readLibrary(library, finding.advice.cues, lesson);
+    const traced = (operation: CriticOperation): TracedOperation => ({
+      operation,
+      origin: "evidence",
+      finding,
+    });
+    const citedByLosers = new Set(losers.flatMap((a) => a.cited));
+    const citedByWinners = new Set(winners.flatMap((a) => a.cited));
+    if (reading.misleading.length > 0) {
+      const target =
+        reading.misleading.find((line) => citedByLosers.has(line.id) && !citedByWinners.has(line.id)) ??
+        reading.misleading[0]!;
+      const blame = citedByLosers.has(target.id)
+        ? `the failing attempts applied [${target.id}], whose advice points the other way`
+        : `[${target.id}] advises the opposite`;
+      if (draw("fix-style", finding.key) < 0.5)
+        return [
+          traced({
+            option: "modify",
+            experience_id: target.id,
+            experience: lesson,
+            reason: clip(`${blame}: ${reason}`),
+          }),
+        ];
+      const out = [
+        traced({ option: "delete", experience_id: target.id, reason: clip(`${blame}: ${reason}`) }),
+      ];
+      if (reading.same.length === 0) out.push(traced({ option: "add", experience: lesson, reason }));
+      return out;
+    }
+    if (reading.same.length > 0) {
+      // The library already says it and the attempts still went wrong: sometimes sharpen the wording.
+      const target = reading.same[0]!;
+      return draw("sharpen", finding.key) < 0.25
+        ? [
+            traced({
+              option: "modify",
+              experience_id: target.id,
+              experience: lesson,
+              reason: clip(`[${target.id}] says this too loosely: ${reason}`),
+            }),
+          ]
+        : [];
+    }
+    if (reading.topical.length > 0) {
+      const target = reading.topical[0]!;
+      return [
+        traced({
+          option: "modify",
+          experience_id: target.id,
+          experience: lesson,
+          reason: clip(`[${target.id}] names the topic without saying what to do: ${reason}`),
+        }),
+      ];
+    }
+    return [traced({ option: "add", experience: lesson, reason })];
+  }
+
+  /** Stage 2 with the origin of each operation (evidence or a noise kind): for tests and benchmarks. */
+  function trace(prompt: string): AdvantageTrace {
+    const problem = between(prompt, "problem") ?? "";
+    const library = parseExperienceLines(between(prompt, "experience") ?? "").filter((line) =>
+      line.id.startsWith("G"),
+    );
+    const attempts = readAttempts(between(prompt, "trajectories") ?? prompt);
+    const none: AdvantageTrace = { operations: [], findings: [], single: attempts.length === 1 };
+    if (attempts.length === 0) return none;
+    const single = attempts.length === 1;
+    const best = Math.max(...attempts.map((a) => a.reward));
+    const worst = Math.min(...attempts.map((a) => a.reward));
+    // Equal rewards give no advantage to learn from; a lone success has no failure to explain.
+    if ((!single && best === worst) || (single && best >= 1)) return none;
+
+    const groupKey = hashParts(...attempts.map((a) => `${a.reward}|${a.summary}`));
+    const draw: Draw = (label, ...extra) => unitFrom("critic", seed, label, problem, groupKey, ...extra);
+    const analysis = analyseGroup(problem, attempts);
+    const operations: TracedOperation[] = [];
+    for (const finding of analysis.findings) {
+      if (operations.length >= maxOperations) break;
+      operations.push(
+        ...operationsFor(finding, {
+          problem,
+          library,
+          losers: analysis.losers,
+          winners: analysis.winners,
+          draw,
+        }),
+      );
+    }
+    if (analysis.findings.length === 0) {
+      // Nothing visible explains the failure: a model asked for lessons still writes something, and it is vague.
+      operations.push({
+        operation: {
+          option: "add",
+          experience: writeVague(problem, draw, analysis.domain),
+          reason: "The summaries do not show where the failing attempts went wrong.",
+        },
+        origin: "fallback",
+      });
+    }
+    const noisy = applyCriticNoise(operations.slice(0, maxOperations), {
+      problem,
+      library,
+      findings: analysis.findings,
+      domain: analysis.domain,
+      single,
+      draw,
+      noise: noise.critic,
+    });
+    return { operations: noisy.slice(0, maxOperations), findings: analysis.findings, single };
+  }
+
+  function advantage(prompt: string): { operations: CriticOperation[] } {
+    return { operations: trace(prompt).operations.map((t) => t.operation) };
+  }
+
+  return { summarize, advantage, trace };
+}
