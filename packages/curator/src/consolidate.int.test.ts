@@ -1,12 +1,14 @@
 // The curator against the sim world (packages/sim: a SIMULATED model behind a real OpenAI-compatible HTTP server)
 // through the real models client and a real SQLite store, with a noisy critic's batch: paraphrased duplicates,
-// exact duplicates, vague advice, contradictory lessons, wrong ids and over-long lessons.
+// exact duplicates, vague advice, contradictory lessons, wrong ids and over-long lessons. The lessons come from the
+// lesson bank (test-data/lesson-bank, written independently of the sim), which also says which pitfall each is about.
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
 import type { Proposal } from "@tfgrpo/protocol";
-import { allPitfalls, classifyText, createSimServer, genericLessons, type SimServer } from "@tfgrpo/sim";
+import { cosineSimilarity, createSimModel, createSimServer, embedText, type SimServer } from "@tfgrpo/sim";
+import { loadLessonBank, type PitfallLessons } from "@tfgrpo/sim/testing";
 import { createStore, type Store } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
@@ -14,10 +16,77 @@ import { createCurator } from "./create-curator.js";
 import { isVagueLesson } from "./vague-lesson.js";
 import { countWords } from "./word-limit.js";
 
-const mathPitfalls = allPitfalls.filter((pitfall) => pitfall.domain === "math");
+const bank = loadLessonBank("math");
+const pitfallIds = Object.keys(bank.pitfalls);
+const lessonsOf = (index: number): PitfallLessons => bank.pitfalls[pitfallIds[index]!]!;
 let directory: string;
 let store: Store;
 let base: number;
+
+/** The simulated curator's own answer to one conflict check (used only to choose the batch's texts). */
+const oracle = createSimModel({ seed: 1 });
+function simSeesConflict(a: string, b: string): boolean {
+  const answer = oracle.complete({
+    model: "sim-curator",
+    messages: [
+      {
+        role: "user",
+        content: `<experience_a id="A">${a}</experience_a>\n<experience_b id="B">${b}</experience_b>`,
+      },
+    ],
+    response_format: { type: "json_object" },
+  });
+  return (JSON.parse(answer.content!) as { conflict: boolean }).conflict;
+}
+
+/** The three texts of `texts` closest to each other: paraphrases a text-only curator can see are duplicates. */
+function closestTriple(texts: readonly string[]): string[] {
+  const vectors = texts.map((text) => embedText(text));
+  const sim = (i: number, j: number) => cosineSimilarity(vectors[i]!, vectors[j]!);
+  let best: number[] = [];
+  let bestScore = -Infinity;
+  for (let i = 0; i < texts.length; i++)
+    for (let j = i + 1; j < texts.length; j++)
+      for (let k = j + 1; k < texts.length; k++) {
+        const score = Math.min(sim(i, j), sim(i, k), sim(j, k));
+        if (score > bestScore) [best, bestScore] = [[i, j, k], score];
+      }
+  return best.map((index) => texts[index]!);
+}
+
+/**
+ * A harmful lesson of a pitfall that visibly contradicts several of its correct lessons, and the three closest of
+ * those correct lessons: a batch majority that contradicts it in words a reader can see.
+ */
+function contradiction(lessons: PitfallLessons): { harmful: string; majority: string[] } {
+  const scored = lessons.harmful.map((harmful) => ({
+    harmful,
+    against: lessons.correct.filter((correct) => simSeesConflict(correct, harmful)),
+  }));
+  scored.sort((a, b) => b.against.length - a.against.length);
+  const { harmful, against } = scored[0]!;
+  return { harmful, majority: closestTriple(against.length >= 3 ? against : lessons.correct) };
+}
+
+/** Which pitfall and kind (correct/harmful) of the bank a text is, by the bank text it shares most words with. */
+const words = (text: string) => new Set(text.toLowerCase().match(/[a-z0-9]+/g) ?? []);
+function ownerOf(text: string): string | null {
+  const mine = words(text);
+  let best: { key: string; score: number } | null = null;
+  for (const [id, lessons] of Object.entries(bank.pitfalls))
+    for (const kind of ["correct", "harmful"] as const)
+      for (const lesson of lessons[kind]) {
+        const theirs = words(lesson);
+        let shared = 0;
+        for (const word of theirs) if (mine.has(word)) shared++;
+        const score = shared / Math.max(1, Math.min(mine.size, theirs.size));
+        if (!best || score > best.score) best = { key: `${id}:${kind}`, score };
+      }
+  return best && best.score >= 0.6 ? best.key : null;
+}
+
+const minority = contradiction(lessonsOf(1));
+const wrongWay = contradiction(lessonsOf(2));
 
 function modelsFor(sim: SimServer) {
   return createModels(
@@ -31,7 +100,7 @@ function modelsFor(sim: SimServer) {
   );
 }
 
-/** What the sim's critic produces with its noise turned up, over a few pitfalls. */
+/** What a noisy critic produces over a few pitfalls. */
 function noisyBatch(): Proposal[] {
   const proposals: Proposal[] = [];
   const add = (text: string, reason: string, extra: Partial<Proposal> = {}) =>
@@ -44,24 +113,30 @@ function noisyBatch(): Proposal[] {
       taskId: `task-${proposals.length}`,
       ...extra,
     });
-  for (const pitfall of mathPitfalls.slice(0, 5)) {
-    // Every group that met the pitfall proposes one of its paraphrases: duplicates the curator must merge.
-    for (const lesson of pitfall.lessons) add(lesson, `attempts that ${pitfall.title} failed`);
-  }
+  const duplicates = [0, 1, 2, 3, 4].map((index) =>
+    index === 1
+      ? minority.majority
+      : index === 2
+        ? wrongWay.majority
+        : closestTriple(lessonsOf(index).correct),
+  );
+  // Every group that met the pitfall proposes a paraphrase: duplicates the curator must merge.
+  duplicates.forEach((texts, index) => {
+    for (const text of texts) add(text, `attempts on ${pitfallIds[index]} failed without this`);
+  });
   // The same lesson, word for word, from two more groups.
-  add(mathPitfalls[0]!.lessons[0]!, "exact duplicate");
-  add(mathPitfalls[0]!.lessons[0]!.toLowerCase(), "exact duplicate, other case");
+  add(duplicates[0]![0]!, "exact duplicate");
+  add(duplicates[0]![0]!.toLowerCase(), "exact duplicate, other case");
   // A minority pointing the wrong way on pitfall 1.
-  add(mathPitfalls[1]!.opposite[0]!, "contradictory");
-  // Vague advice and a wrong id.
-  for (const vague of genericLessons.math.slice(0, 3)) add(vague, "vague");
+  add(minority.harmful, "contradictory");
+  // Vague advice, a bare keyword stub and a wrong id.
+  add(lessonsOf(0).vague[0]!, "vague");
+  add(lessonsOf(3).vague[0]!, "vague");
+  add(lessonsOf(4).stubs[0]!, "stub");
   add("When stuck, rethink.", "wrong id", { op: "modify", id: "G999" });
   add("", "empty", { op: "delete", id: "G998", text: undefined });
   // An over-long lesson.
-  add(
-    `${mathPitfalls[5]!.lessons[0]!} ${mathPitfalls[5]!.lessons[1] ?? ""} Always write this down twice.`,
-    "long",
-  );
+  add(`${lessonsOf(5).correct[0]!} ${lessonsOf(5).correct[1]!} Always write this down twice.`, "long");
   return proposals;
 }
 
@@ -83,7 +158,7 @@ beforeEach(async () => {
     [
       {
         op: "add",
-        text: mathPitfalls[2]!.opposite[0]!,
+        text: wrongWay.harmful,
         status: "active",
         reason: "learned earlier from a noisy batch",
       },
@@ -127,38 +202,39 @@ describe("consolidation over the sim world with a noisy critic", () => {
     // Duplicates merged: at most one live entry per pitfall direction among what this batch created.
     const created = live.filter((entry) => result.createdIds.includes(entry.id));
     expect(created.length).toBeGreaterThan(0);
-    // Vague advice ("Be careful with calculations.") does not make it in, whoever proposed or kept it.
+    // Vague advice and keyword stubs do not make it in, whoever proposed or kept them.
     for (const entry of created) expect(isVagueLesson(entry.text, 4), entry.text).toBe(false);
     expect(result.notes.some((note) => note.includes("too vague to act on"))).toBe(true);
+    // The bank says which pitfall (and which way) each created text is about: one entry each.
     const perConcept = new Map<string, number>();
     for (const entry of created) {
-      const top = classifyText(entry.text)[0];
-      if (!top) continue;
-      const key = `${top.pitfall.id}:${top.match.direction}`;
-      perConcept.set(key, (perConcept.get(key) ?? 0) + 1);
+      const key = ownerOf(entry.text);
+      if (key) perConcept.set(key, (perConcept.get(key) ?? 0) + 1);
     }
+    expect(perConcept.size).toBeGreaterThanOrEqual(5);
     for (const [concept, count] of perConcept) expect(count, concept).toBe(1);
 
     // The wrong-way lesson the majority contradicts is resolved (archived) or put in a group with its rival.
-    const wrongWay = after.find((entry) => entry.text === mathPitfalls[2]!.opposite[0]);
-    expect(wrongWay).toBeDefined();
-    const rivals = live.filter((entry) => {
-      const top = classifyText(entry.text)[0];
-      return top?.pitfall.id === mathPitfalls[2]!.id && top.match.direction === "helps";
-    });
-    if (wrongWay!.status !== "archived") {
-      expect(wrongWay!.conflictGroup).toBeDefined();
-      expect(rivals.some((rival) => rival.conflictGroup === wrongWay!.conflictGroup)).toBe(true);
+    const wrongEntry = after.find((entry) => entry.text === wrongWay.harmful);
+    expect(wrongEntry).toBeDefined();
+    const rivals = live.filter((entry) => ownerOf(entry.text) === `${pitfallIds[2]}:correct`);
+    if (wrongEntry!.status !== "archived") {
+      expect(wrongEntry!.conflictGroup).toBeDefined();
+      expect(rivals.some((rival) => rival.conflictGroup === wrongEntry!.conflictGroup)).toBe(true);
     }
+    // Resolved means gone: the wrong-way text does not live on as the text of a merged entry.
+    for (const entry of live)
+      if (entry.text === wrongWay.harmful) expect(entry.conflictGroup, entry.id).toBeDefined();
     // No two live entries give opposite advice on one pitfall outside a shared exclusion group.
     const byPitfall = new Map<string, typeof live>();
     for (const entry of live) {
-      const top = classifyText(entry.text)[0];
-      if (!top || top.match.direction === "neutral") continue;
-      byPitfall.set(top.pitfall.id, [...(byPitfall.get(top.pitfall.id) ?? []), entry]);
+      const owner = ownerOf(entry.text);
+      if (!owner) continue;
+      const pitfall = owner.split(":")[0]!;
+      byPitfall.set(pitfall, [...(byPitfall.get(pitfall) ?? []), entry]);
     }
     for (const [pitfall, entries] of byPitfall) {
-      const directions = new Set(entries.map((entry) => classifyText(entry.text)[0]!.match.direction));
+      const directions = new Set(entries.map((entry) => ownerOf(entry.text)!.split(":")[1]));
       if (directions.size < 2) continue;
       const groups = new Set(entries.map((entry) => entry.conflictGroup));
       expect(groups.size, `${pitfall}: ${entries.map((e) => e.text).join(" | ")}`).toBe(1);
@@ -208,13 +284,17 @@ describe("consolidation over the sim world with a noisy critic", () => {
 
   it("groups contradictory entries of a library through the sim's conflict check", async () => {
     await using sim = await createSimServer({ seed: 13 });
-    const pitfall = mathPitfalls[3]!;
+    // A correct and a harmful lesson of one pitfall, on one topic by the embeddings, opposite in visible words.
+    const lessons = lessonsOf(3);
+    const [correct, harmful] = lessons.correct
+      .flatMap((c) => lessons.harmful.map((h) => [c, h] as const))
+      .filter(([c, h]) => cosineSimilarity(embedText(c), embedText(h)) >= 0.45 && simSeesConflict(c, h))[0]!;
     const head = (await store.getHeadVersion("math"))!;
     await store.applyOperations(
       "math",
       [
-        { op: "add", text: pitfall.lessons[0]!, status: "candidate", reason: "fallback candidate" },
-        { op: "add", text: pitfall.opposite[0]!, status: "candidate", reason: "fallback candidate" },
+        { op: "add", text: correct, status: "candidate", reason: "fallback candidate" },
+        { op: "add", text: harmful, status: "candidate", reason: "fallback candidate" },
       ],
       { parent: head, state: "committed" },
     );
@@ -225,8 +305,8 @@ describe("consolidation over the sim world with a noisy critic", () => {
     });
     const report = await curator.detectConflicts({ domain: "math", apply: "committed" });
     const after = (await store.getHead("math"))!.experiences;
-    const lesson = after.find((entry) => entry.text === pitfall.lessons[0])!;
-    const opposite = after.find((entry) => entry.text === pitfall.opposite[0])!;
+    const lesson = after.find((entry) => entry.text === correct)!;
+    const opposite = after.find((entry) => entry.text === harmful)!;
     expect(
       report.conflicts.pairs.some(
         (pair) => [pair.a, pair.b].sort().join() === [lesson.id, opposite.id].sort().join(),

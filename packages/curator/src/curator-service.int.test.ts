@@ -16,7 +16,8 @@ import {
   TfgrpoError,
 } from "@tfgrpo/protocol";
 import { startNatsServer } from "@tfgrpo/protocol/testing";
-import { allPitfalls, createSimServer } from "@tfgrpo/sim";
+import { createSimServer } from "@tfgrpo/sim";
+import { loadLessonBank } from "@tfgrpo/sim/testing";
 import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -59,8 +60,9 @@ describe("curator service over NATS", () => {
     const served = await serveSubjects(workerBus, curatorSubjects(curator, { concurrency: 2 }));
     try {
       const head = (await store.getHeadVersion("math"))!;
-      const [pitfall] = allPitfalls.filter((p) => p.domain === "math");
-      const proposals = pitfall!.lessons.map((text, index) => ({
+      // Three correct lessons about one pitfall, from the lesson bank (written independently of the sim).
+      const [pitfall] = Object.values(loadLessonBank("math").pitfalls);
+      const proposals = pitfall!.correct.slice(0, 3).map((text, index) => ({
         proposalId: `p${index}`,
         op: "add" as const,
         text,

@@ -21,8 +21,10 @@ export interface PolicyBehaviour {
 }
 
 export const defaultPolicyBehaviour: PolicyBehaviour = {
-  fall: { none: 0.8, helps: 0.07, neutral: 0.45, hurts: 0.95, conflict: 0.5 },
-  directFall: { none: 0.88, helps: 0.15, neutral: 0.55, hurts: 0.97, conflict: 0.6 },
+  // A lesson that says what to do removes most mistakes, not all (a model does not always follow its prompt); a vague
+  // mention of the topic helps a little (0.8 -> 0.7); lessons pointing both ways leave the policy unsure.
+  fall: { none: 0.8, helps: 0.15, neutral: 0.7, hurts: 0.95, conflict: 0.6 },
+  directFall: { none: 0.88, helps: 0.25, neutral: 0.8, hurts: 0.97, conflict: 0.7 },
   directSlip: 0.15,
 };
 
@@ -35,14 +37,21 @@ export interface SimNoise {
     loop: number;
   };
   critic: {
-    /** "Be careful with calculations." instead of a lesson. */
+    /** A lesson that sounds useful and says nothing specific ("double-check the work"). */
     vague: number;
     /** A paraphrase of a lesson already in the library. */
     duplicate: number;
-    /** A lesson pointing the wrong way. */
+    /** A plausible lesson pointing the wrong way, in varied words. */
     contradictory: number;
+    /** A lesson blaming a cause the evidence does not support (an irrelevant habit or difference). */
+    wrongAttribution: number;
     /** modify/delete of an id that is not in the prompt. */
     wrongId: number;
+    /**
+     * A group of one attempt has no contrast to lean on: the vague, contradictory and wrong-attribution rates are
+     * multiplied by this (capped at 0.95).
+     */
+    singleAttemptScale: number;
   };
   curator: {
     /** Keeps a vague proposal instead of dropping it. */
@@ -56,14 +65,28 @@ export interface SimNoise {
 
 export const defaultNoise: SimNoise = {
   actor: { malformedToolCall: 0, loop: 0 },
-  critic: { vague: 0.1, duplicate: 0.1, contradictory: 0.05, wrongId: 0.05 },
+  critic: {
+    vague: 0.1,
+    duplicate: 0.1,
+    contradictory: 0.1,
+    wrongAttribution: 0.1,
+    wrongId: 0.05,
+    singleAttemptScale: 2.5,
+  },
   curator: { keepVague: 0.05, missedMerge: 0.05, wrongId: 0.02 },
 };
 
 /** No noise at all (tests that need exact behaviour). */
 export const quietNoise: SimNoise = {
   actor: { malformedToolCall: 0, loop: 0 },
-  critic: { vague: 0, duplicate: 0, contradictory: 0, wrongId: 0 },
+  critic: {
+    vague: 0,
+    duplicate: 0,
+    contradictory: 0,
+    wrongAttribution: 0,
+    wrongId: 0,
+    singleAttemptScale: 2.5,
+  },
   curator: { keepVague: 0, missedMerge: 0, wrongId: 0 },
 };
 

@@ -7,7 +7,8 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createNatsBus, curatorConsolidate, curatorGate, curatorLifecycle } from "@tfgrpo/protocol";
 import { startNatsServer } from "@tfgrpo/protocol/testing";
-import { allPitfalls, createSimServer } from "@tfgrpo/sim";
+import { createSimServer } from "@tfgrpo/sim";
+import { loadLessonBank } from "@tfgrpo/sim/testing";
 import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { expect, it } from "vitest";
@@ -67,12 +68,13 @@ it("tfgrpo serve --role curator consolidates and gates over NATS, writing the wo
     await serving;
     expect(stderr).toContain("tfgrpo.curator.consolidate (requests)");
     expect(stderr).toContain("tfgrpo.curator.merge (requests)");
-    const pitfall = allPitfalls.find((p) => p.domain === "math")!;
+    // Three correct lessons about one pitfall, from the lesson bank (written independently of the sim).
+    const [pitfall] = Object.values(loadLessonBank("math").pitfalls);
     const reply = await runner.request(curatorConsolidate, {
       runId: "run-role",
       domain: "math",
       baseVersion: head,
-      proposals: pitfall.lessons.map((text, index) => ({
+      proposals: pitfall!.correct.slice(0, 3).map((text, index) => ({
         proposalId: `p${index}`,
         op: "add" as const,
         text,
