@@ -5,7 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
 import type { Experience, LibrarySnapshot, RolloutRequest, Task, Trajectory } from "@tfgrpo/protocol";
-import { allPitfalls, createSimServer, createSuite, normalizeAnswer, type SimServer } from "@tfgrpo/sim";
+import { createSimServer, createSuite, normalizeAnswer, type SimServer } from "@tfgrpo/sim";
+import { loadLessonBank } from "@tfgrpo/sim/testing";
 import { createToolResources, createToolset, type ToolResources } from "@tfgrpo/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Actor, createActor } from "./create-actor.js";
@@ -19,17 +20,15 @@ let directory: string;
 let actor: Actor;
 const libraries = new Map<string, LibrarySnapshot>();
 
-/** The real library of a domain plus the sim's good lessons for its pitfalls (so the policy has something to cite). */
+/** The real library of a domain plus one good lesson per pitfall (from test-data/lesson-bank), so the policy cites. */
 function libraryWithLessons(domain: "math" | "web"): Experience[] {
   const real = realExperiences(domain);
-  const lessons = allPitfalls
-    .filter((pitfall) => pitfall.domain === domain)
-    .map((pitfall, index) =>
-      makeExperience(`G${100 + index}`, pitfall.lessons[0]!, {
-        domain,
-        status: index === 0 ? "candidate" : "active",
-      }),
-    );
+  const lessons = Object.values(loadLessonBank(domain).pitfalls).map((pitfall, index) =>
+    makeExperience(`G${100 + index}`, pitfall.correct[0]!, {
+      domain,
+      status: index === 0 ? "candidate" : "active",
+    }),
+  );
   return [...real, ...lessons];
 }
 

@@ -11,7 +11,13 @@ import {
   createWorld,
   embedText,
   quietNoise,
+  readLesson,
 } from "../src/index.js";
+import { loadLessonBank } from "../src/testing/index.js";
+
+function readEveryPitfall(text: string): void {
+  for (const pitfall of allPitfalls) readLesson(pitfall.reading, text);
+}
 
 interface Row {
   name: string;
@@ -63,12 +69,17 @@ measure("createSuite web, 100 tasks", 5, (i) =>
 const model = createSimModel({ seed: 1, noise: quietNoise });
 const mathTasks = createSuite({ domain: "math", seed: 1, size: 50, split: "train" });
 const webTasks = createSuite({ domain: "web", seed: 1, size: 50, split: "train" });
-const lessons = allPitfalls.map((p, i) => `[G${27 + i}]. ${p.lessons[0]}`);
+// Lessons written by an author who never read the sim (test-data/lesson-bank): one correct and one harmful per pitfall.
+const bank = [loadLessonBank("math"), loadLessonBank("web")].flatMap((b) => Object.values(b.pitfalls));
+const lessons = bank.map((p, i) => `[G${27 + i}]. ${p.correct[0]}`);
 const system = `You are a solver.\n# Learned Experiences\n${[...realMath, ...lessons].join("\n")}\nCite ids. End with \\boxed{}.`;
 const tools = ["code_interpreter", "web_search", "web_fetch"].map((name) => ({
   type: "function",
   function: { name },
 }));
+measure("policy reads one lesson against every pitfall (cold cache)", 2000, (i) =>
+  readEveryPitfall(`${bank[i % bank.length]!.correct[i % 12]} (${i})`),
+);
 const actorRequest = (question: string, seed: number): ChatRequest => ({
   model: "sim-actor",
   seed,
@@ -117,14 +128,14 @@ measure("critic summary", 2000, () => model.complete(user(trajectory)));
 const attempts = [1, 0, 0, 1]
   .map(
     (reward, i) =>
-      `<attempt index="${i + 1}" reward="${reward}">\nStep 1: Read.\nStep 2: ${reward ? `Chose the right approach: ${allPitfalls[0]!.success}.` : `ERROR - ${allPitfalls[0]!.error}.`}\n</attempt>`,
+      `<attempt index="${i + 1}" reward="${reward}">\nStep 1: Read the problem.\nStep 2: Ran code: count = sum(1 for n in range(${reward ? "12, 96 + 1" : "12 + 1, 96"}) if n % 4 == 0) -> printed ${reward ? 22 : 20}.\nStep 3: Gave the final answer ${reward ? 22 : 20}; the ground truth is 22.\n</attempt>`,
   )
   .join("\n");
 const advantage = `<problem>${mathTasks[0]!.question}</problem>\n<trajectories>\n${attempts}\n</trajectories>\n<groundtruth>14</groundtruth>\n<experience>\n${realMath.join("\n")}\n</experience>`;
 measure("critic group advantage (27-line library)", 2000, () => model.complete(user(advantage)));
-const suggestions = allPitfalls.flatMap((p, i) =>
-  p.lessons.map((text, j) => ({
-    temp_id: `P${i * 4 + j + 1}`,
+const suggestions = bank.flatMap((p, i) =>
+  p.correct.slice(0, 3).map((text, j) => ({
+    temp_id: `P${i * 3 + j + 1}`,
     option: "add",
     experience: text,
     reason: "r",
@@ -137,7 +148,7 @@ measure(`curator consolidation (${suggestions.length} proposals, 38 lines)`, 500
 measure("curator conflict check", 5000, () =>
   model.complete(
     user(
-      `<experience_a id="G1">${allPitfalls[0]!.lessons[0]}</experience_a>\n<experience_b id="G2">${allPitfalls[0]!.opposite[0]}</experience_b>`,
+      `<experience_a id="G1">${bank[0]!.correct[0]}</experience_a>\n<experience_b id="G2">${bank[0]!.harmful[0]}</experience_b>`,
     ),
   ),
 );
@@ -147,7 +158,7 @@ measure("judge", 5000, (i) =>
   ),
 );
 measure("embedding of one lesson (256-d)", 5000, (i) =>
-  embedText(`${allPitfalls[i % allPitfalls.length]!.lessons[0]} ${i}`),
+  embedText(`${bank[i % bank.length]!.correct[0]} ${i}`),
 );
 
 {

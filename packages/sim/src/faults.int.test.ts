@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createSimServer } from "./server.js";
 import { createSuite } from "./suites/create-suite.js";
 
-const tasks = createSuite({ domain: "math", seed: 12, size: 30, split: "test" });
+const tasks = createSuite({ domain: "math", seed: 12, size: 30, split: "train" });
 const tools: OpenAI.Chat.Completions.ChatCompletionTool[] = [
   {
     type: "function",

@@ -4,7 +4,6 @@ import OpenAI from "openai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { cosineSimilarity } from "./embeddings.js";
-import { rangeEndpoints } from "./pitfalls/math-pitfalls.js";
 import { createSimServer, type SimServer } from "./server.js";
 import { createSuite } from "./suites/create-suite.js";
 
@@ -24,7 +23,7 @@ let client: OpenAI;
 const task = createSuite({ domain: "math", seed: 9, size: 7, split: "train" }).find(
   (t) => t.meta?.family === "range-multiples",
 )!;
-const system = `You are a mathematical problem solver.\n# Learned Experiences\n[G0]. ${rangeEndpoints.lessons[0]}\nCite ids like [G0]. End with \\boxed{answer}.`;
+const system = `You are a mathematical problem solver.\n# Learned Experiences\n[G0]. When counting integers in a closed range, include both endpoints: the count is b - a + 1.\nCite ids like [G0]. End with \\boxed{answer}.`;
 
 beforeAll(async () => {
   server = await createSimServer({ seed: 9, now: () => 1_700_000_000_000 });
@@ -145,7 +144,7 @@ describe("sim server with the openai client", () => {
       finish = choice?.finish_reason ?? finish;
       usage = chunk.usage ?? usage;
     }
-    expect(content).toContain("Approach:");
+    expect(content).toContain("code interpreter");
     expect(JSON.parse(args).code).toContain("print(");
     expect(finish).toBe("tool_calls");
     expect(usage?.completion_tokens).toBeGreaterThan(0);
@@ -163,8 +162,8 @@ describe("sim server with the openai client", () => {
 
   it("embeds paraphrases close together (base64 by default, floats on request)", async () => {
     const texts = [
-      rangeEndpoints.lessons[0]!,
-      rangeEndpoints.lessons[1]!,
+      "When counting integers in a closed range, include both endpoints.",
+      "For inclusive ranges of integers, count both endpoints too.",
       "Prefer the most recent census report.",
     ];
     const base64 = await client.embeddings.create({ model: "sim-embed", input: texts });

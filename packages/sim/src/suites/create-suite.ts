@@ -1,7 +1,7 @@
 import { type Task, TfgrpoError } from "@tfgrpo/protocol";
 import { SIMULATED_LABEL } from "../simulated-label.js";
 import { createWorld } from "../world.js";
-import { generateMathInstances, type SuiteSplit, suiteSplits } from "./math.js";
+import { type FamilySplit, generateMathInstances, type SuiteSplit, suiteSplits } from "./math.js";
 import { generateWebInstances } from "./web.js";
 
 export interface CreateSuiteOptions {
@@ -14,7 +14,8 @@ export interface CreateSuiteOptions {
 
 /**
  * Synthetic tasks with ground truth. Train, val and test of one seed are disjoint instances of the same families,
- * so lessons learned on train can generalise to held-out tasks. Tasks are labelled as simulated in `meta`.
+ * so lessons learned on train can generalise to held-out tasks; the math test split also has held-out families
+ * (`meta.familySplit: "out-of-family"`, the others "in-family"). Tasks are labelled as simulated in `meta`.
  */
 export function createSuite(options: CreateSuiteOptions): Task[] {
   const { domain, seed, size, split } = options;
@@ -33,6 +34,8 @@ export function createSuite(options: CreateSuiteOptions): Task[] {
     answer: string;
     family: { id: string };
     activePitfalls: { id: string }[];
+    /** Math only: whether train and validation share the task's family (see `FamilySplit`). */
+    familySplit?: FamilySplit;
   }[];
   if (domain === "math") instances = generateMathInstances(seed, split, size);
   else if (domain === "web") {
@@ -64,6 +67,7 @@ export function createSuite(options: CreateSuiteOptions): Task[] {
       pitfalls: instance.activePitfalls.map((p) => p.id),
       worldSeed: seed,
       split,
+      ...(instance.familySplit ? { familySplit: instance.familySplit } : {}),
     },
   }));
 }

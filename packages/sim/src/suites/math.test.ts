@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { createSuite } from "./create-suite.js";
 import { recognizeMathQuestion, suiteSplits } from "./math.js";
 import { mathFamilies } from "./math-families.js";
+import { mathHeldOutFamilies } from "./math-held-out-families.js";
 
 describe("math suites", () => {
   it("are deterministic for a seed and differ between seeds", () => {
@@ -12,15 +13,19 @@ describe("math suites", () => {
     expect(b.map((t) => t.question)).not.toEqual(a.map((t) => t.question));
   });
 
-  it("keeps train, val and test disjoint while covering every family in each", () => {
+  it("keeps train, val and test disjoint while covering every family in each (test: the held-out ones too)", () => {
     const splits = suiteSplits.map((split) => createSuite({ domain: "math", seed: 3, size: 42, split }));
     const questions = splits.map((tasks) => new Set(tasks.map((t) => t.question)));
     for (const set of questions) expect(set.size).toBe(42);
     expect([...questions[0]!].filter((q) => questions[1]!.has(q) || questions[2]!.has(q))).toEqual([]);
     expect([...questions[1]!].filter((q) => questions[2]!.has(q))).toEqual([]);
-    for (const tasks of splits) {
+    const [train, val, test] = splits;
+    for (const tasks of [train!, val!]) {
       expect(new Set(tasks.map((t) => t.meta?.family))).toEqual(new Set(mathFamilies.map((f) => f.id)));
     }
+    expect(new Set(test!.map((t) => t.meta?.family))).toEqual(
+      new Set([...mathFamilies, ...mathHeldOutFamilies].map((f) => f.id)),
+    );
   });
 
   it("writes tasks the server recognises, with exact answers and the pitfalls that matter", () => {

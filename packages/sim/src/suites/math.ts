@@ -2,9 +2,16 @@ import { createRandom, hashParts } from "../hash.js";
 import type { Pitfall } from "../pitfalls/pitfall.js";
 import { mathFamilies } from "./math-families.js";
 import { type MathFamily, noneFallen } from "./math-family.js";
+import { isHeldOutMathFamily, mathHeldOutFamilies } from "./math-held-out-families.js";
 
 export type SuiteSplit = "train" | "val" | "test";
 export const suiteSplits: readonly SuiteSplit[] = ["train", "val", "test"];
+
+/**
+ * Whether a task's family is one training and validation also draw from (`in-family`), or a held-out family only the
+ * test split has (`out-of-family`): lessons learned on train can only help the first kind.
+ */
+export type FamilySplit = "in-family" | "out-of-family";
 
 /** A math task the sim understands: its family, parameters, answer and the pitfalls that change the answer. */
 export interface MathInstance {
@@ -15,18 +22,20 @@ export interface MathInstance {
   answer: string;
   /** Pitfalls whose mistake changes the answer in this instance. */
   activePitfalls: Pitfall[];
+  familySplit: FamilySplit;
 }
 
 function instanceOf(family: MathFamily, params: unknown, question: string): MathInstance {
   const answer = family.evaluate(params, noneFallen);
   const activePitfalls = family.pitfalls.filter((p) => family.evaluate(params, new Set([p.id])) !== answer);
-  return { domain: "math", family, params, question, answer, activePitfalls };
+  const familySplit: FamilySplit = isHeldOutMathFamily(family.id) ? "out-of-family" : "in-family";
+  return { domain: "math", family, params, question, answer, activePitfalls, familySplit };
 }
 
 /** Reads a question the way the policy does: any question a math family wrote is recognised, others give null. */
 export function recognizeMathQuestion(question: string): MathInstance | null {
   const text = question.trim();
-  for (const family of mathFamilies) {
+  for (const family of [...mathFamilies, ...mathHeldOutFamilies]) {
     const params = family.parse(text);
     if (params !== null) return instanceOf(family, params, text);
   }
@@ -41,10 +50,13 @@ export function splitOfQuestion(seed: number, question: string): SuiteSplit {
   return suiteSplits[hashParts("split", seed, question) % 3]!;
 }
 
-/** `size` distinct instances of `split`, families interleaved so every family is represented. */
+/**
+ * `size` distinct instances of `split`, families interleaved so every family is represented. The test split also
+ * draws from the held-out families (2 of its 9 families), which train and validation never contain.
+ */
 export function generateMathInstances(seed: number, split: SuiteSplit, size: number): MathInstance[] {
   const random = createRandom(hashParts("math-suite", seed, split));
-  const order = [...mathFamilies];
+  const order = split === "test" ? [...mathFamilies, ...mathHeldOutFamilies] : [...mathFamilies];
   for (let i = order.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [order[i], order[j]] = [order[j]!, order[i]!];

@@ -1,11 +1,3 @@
-export { renderTrajectoryForCritic } from "./render-trajectory.js";
-export {
-  type EpisodeExperience,
-  type EpisodeResult,
-  episodeSystemPrompt,
-  type RunSimEpisodeOptions,
-  runSimEpisode,
-} from "./run-sim-episode.js";
 export {
   type LessonBank,
   type LessonBankHalf,
@@ -15,3 +7,11 @@ export {
   loadLessonBank,
   type PitfallLessons,
 } from "./lesson-bank.js";
+export { renderTrajectoryForCritic } from "./render-trajectory.js";
+export {
+  type EpisodeExperience,
+  type EpisodeResult,
+  episodeSystemPrompt,
+  type RunSimEpisodeOptions,
+  runSimEpisode,
+} from "./run-sim-episode.js";
