@@ -345,7 +345,14 @@ function readUncached(spec: LessonReadingSpec, analysis: AnalyzedLesson): Lesson
   const score = helpful - harmful;
   const acts = helpful + harmful > 0;
   if (!acts) return { effect: topic ? "vague" : "none", strength: topic ? 1 : 0, score: 0 };
-  if (!topic && !context && !specificCue) return { effect: "none", strength: 0, score };
+  // An instruction applies where the lesson names the trap or its situation; a specific cue ("EXCLUDE ENDPOINT")
+  // counts as naming the situation only when the lesson says enough to be about something (not a stray phrase).
+  if (
+    !topic &&
+    !context &&
+    !(specificCue && instructions > 0 && analysis.contentWords >= 5 && analysis.contentWords <= 14)
+  )
+    return { effect: "none", strength: 0, score };
   // Hints alone act only on a lesson that names the trap and says something about it, and then only half.
   if (instructions === 0 && !topic) return { effect: "none", strength: 0, score };
   if (instructions === 0 && analysis.contentWords < 5) return { effect: "vague", strength: 1, score };
