@@ -13,6 +13,7 @@ import { createStore } from "@tfgrpo/store";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { z } from "zod";
 import { createProgress } from "../cli-output/progress.js";
+import { buildControls, type ControlLibrary, serveControls } from "../learn/control-libraries.js";
 import {
   evaluateLibraries,
   type LibraryEvaluation,
@@ -25,6 +26,7 @@ import {
   paperAblation,
   renderAblationTable,
 } from "../learn/render-ablation-table.js";
+import type { EvaluatedLibrary } from "../learn/run-evaluation.js";
 import { summarizeEvaluation } from "../learn/summarize-evaluation.js";
 import type { StoredEvaluation } from "../report/report-data.js";
 import { writeReport } from "../report/write-report.js";
@@ -87,11 +89,19 @@ export interface AblateOptions {
    * `paperSimFall`, a policy about as strong without a library as the paper's model.
    */
   simFall?: number;
+  /**
+   * Placebo controls of the full run's library beside the settings (keyword stubs, shuffled lessons, another domain's
+   * lessons): default true; false with `--no-controls`.
+   */
+  controls?: boolean;
 }
 
 export interface AblationOutcome {
   workspace: string;
+  /** The paper's settings, in its order. */
   rows: AblationRow[];
+  /** Placebo controls of the full run's library (empty with `controls: false`). */
+  controls: AblationRow[];
   evaluation: StoredEvaluation;
   report: string;
 }
@@ -207,6 +217,7 @@ export async function ablate(
     log(`\n== held-out test: ${tasks.length} tasks, k=${settings.k}, the same seeds for every setting ==`);
     const evaluations = new Map<AblationVariant, LibraryEvaluation>();
     const trajectories = new Map<string, Trajectory>();
+    const controlEvaluations: { control: ControlLibrary; evaluation: LibraryEvaluation }[] = [];
     for (const variant of ["full", "no-gt", "g1", "direct"] as const) {
       const run = runs[variant];
       const libraries: { variant: AblationVariant; library: LibraryUnderTest }[] = [
@@ -215,13 +226,29 @@ export async function ablate(
           : []),
         { variant, library: libraryOf(run, settings.domain) },
       ];
-      const results = await evaluateIn(run, libraries, tasks, settings, config, options.concurrency, output);
-      for (const [index, evaluation] of results.evaluations.entries())
-        evaluations.set(libraries[index]!.variant, evaluation);
+      // The controls are built from the full run's library and evaluated in its database, beside it.
+      const withControls = variant === "full" && options.controls !== false;
+      const results = await evaluateIn(
+        run,
+        libraries,
+        tasks,
+        settings,
+        config,
+        options.concurrency,
+        output,
+        withControls,
+      );
+      for (const [index, evaluation] of results.evaluations.entries()) {
+        if (index < libraries.length) evaluations.set(libraries[index]!.variant, evaluation);
+        else controlEvaluations.push({ control: results.controls[index - libraries.length]!, evaluation });
+      }
       for (const trajectory of results.trajectories) trajectories.set(trajectory.id, trajectory);
     }
 
-    const ordered = ablationVariants.map((variant) => evaluations.get(variant)!);
+    const ordered = [
+      ...ablationVariants.map((variant) => evaluations.get(variant)!),
+      ...controlEvaluations.map((c) => c.evaluation),
+    ];
     const summary = summarizeEvaluation(ordered, trajectories, { seed: settings.seed });
     const rows: AblationRow[] = ablationVariants.map((variant, index) => {
       const run = variant === "none" ? null : runs[variant];
@@ -244,13 +271,25 @@ export async function ablate(
         evaluation: { ...summary[index]!, label: `${setting}: ${library}` },
       };
     });
+    const controls: AblationRow[] = controlEvaluations.map(({ control }, index) => {
+      const info = control.library.control;
+      return {
+        variant: "control",
+        setting: control.library.label,
+        library: info.of ?? info.source,
+        lessons: control.snapshot.experiences.length,
+        runId: full.runId,
+        database: full.database,
+        evaluation: { ...summary[ablationVariants.length + index]!, control: info },
+      };
+    });
 
     const evaluation: StoredEvaluation = {
       id: evaluationId,
       title: `Ablations (the paper's math table: no library, direct experiences, no ground truth, G = 1, full)${sim ? " — SIMULATED" : ""}`,
       data: path.resolve(settings.data.test),
       k: settings.k,
-      rows: rows.map((row) => row.evaluation),
+      rows: [...rows, ...controls].map((row) => row.evaluation),
       createdAt: new Date().toISOString(),
     };
     const store = await createStore(full.database);
@@ -260,7 +299,7 @@ export async function ablate(
       await store.putRunState(full.runId, "ablation/runs", {
         workspace,
         settings,
-        runs: rows.map(({ evaluation: _evaluation, ...row }) => row),
+        runs: [...rows, ...controls].map(({ evaluation: _evaluation, ...row }) => row),
       });
       report = await writeReport(
         store,
@@ -276,14 +315,20 @@ export async function ablate(
       `\nAblations on ${tasks.length} held-out test tasks, k=${settings.k}, the same seeds for every setting, actor ${settings.mode === "tools" ? "with tools" : "answering directly"}` +
         `${sim ? `\nSIMULATED world, not a real model: its policy falls into ${Math.round((settings.simFall ?? defaultPolicyBehaviour.fall.none) * 100)}% of the pitfalls its prompt does not address` : ""}\n`,
     );
-    write(`${renderAblationTable(rows, settings.k)}\n`);
+    write(`${renderAblationTable([...rows, ...controls], settings.k)}\n`);
     write(
       `Δ is the paired difference of Mean@${settings.k} against no library, 95% bootstrap intervals over tasks. ` +
         "The paper's columns are DeepSeek-V3.1 + ReAct on AIME (Mean@32), for the order, not the scale.\n",
     );
+    if (controls.length > 0)
+      write(
+        "Controls are placebo libraries built from the full run's library for this evaluation only: keyword stubs " +
+          "(each entry cut to <= 3 content words), shuffled (each entry's situation with another entry's action), " +
+          "other domain (another domain's lessons). A lift they share is not specific to the lessons.\n",
+      );
     write(`report: ${report}\nworkspace: ${workspace}\n`);
     log(`ablate finished in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-    return { workspace, rows, evaluation, report };
+    return { workspace, rows, controls, evaluation, report };
   } finally {
     await sim?.close();
   }
@@ -433,7 +478,8 @@ async function evaluateIn(
   config: string,
   concurrency: number,
   output: CommandOutput,
-): Promise<{ evaluations: LibraryEvaluation[]; trajectories: Trajectory[] }> {
+  controls = false,
+): Promise<{ evaluations: LibraryEvaluation[]; trajectories: Trajectory[]; controls: ControlLibrary[] }> {
   await using runtime = await createRuntime({
     db: run.database,
     config,
@@ -441,6 +487,18 @@ async function evaluateIn(
     concurrency,
     log: (line) => output.stderr.write(`${line}\n`),
   });
+  const evaluated = libraries.map((l) => l.library);
+  const built = controls
+    ? await buildControls({
+        store: runtime.store,
+        domain: settings.domain,
+        libraries: evaluated.filter((l) => l.library !== null),
+        seed: settings.seed,
+      })
+    : { controls: [], notes: [] };
+  for (const note of built.notes) output.stderr.write(`${note}\n`);
+  serveControls(runtime, built.controls);
+  const all: EvaluatedLibrary[] = [...evaluated, ...built.controls.map((c) => c.library)];
   const bar = createProgress({ label: `test rollouts (${run.variant})`, total: 0, stream: output.stderr });
   const evaluations = await evaluateLibraries({
     bus: runtime.bus,
@@ -448,7 +506,7 @@ async function evaluateIn(
     runId: run.runId,
     evaluationId,
     tasks,
-    libraries: libraries.map((l) => l.library),
+    libraries: all,
     k: settings.k,
     temperature: 0.3,
     // The same seed in every database: the i-th sample of a task gets the same seed under every setting.
@@ -468,7 +526,7 @@ async function evaluateIn(
     trajectories.push(
       ...(await runtime.store.listTrajectories({ runId: run.runId, ids: ids.slice(i, i + 500) })),
     );
-  return { evaluations, trajectories };
+  return { evaluations, trajectories, controls: built.controls };
 }
 
 const probability = (value: string): number => {
@@ -513,6 +571,10 @@ export function registerAblateCommand(program: Command): void {
       "--sim-fall <p>",
       `--sim: chance the policy falls into a pitfall its prompt does not address, the other chances scaled alike (default ${paperSimFall}: about the paper's model's strength; ${defaultPolicyBehaviour.fall.none} is the sim's own weak policy)`,
       probability,
+    )
+    .option(
+      "--no-controls",
+      "leave out the placebo controls of the full run's library (keyword stubs, shuffled lessons, another domain's lessons)",
     )
     .option(
       "--direct-lessons <n>",

@@ -3,8 +3,14 @@ import path from "node:path";
 import { loadDataset } from "@tfgrpo/protocol";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import type { Command } from "commander";
-import { renderEvaluationTable } from "../learn/render-evaluation-table.js";
+import {
+  describeGroupGains,
+  renderEvaluationGroups,
+  renderEvaluationTable,
+} from "../learn/render-evaluation-table.js";
 import { resolveLibraries, runEvaluation } from "../learn/run-evaluation.js";
+import { resolveGroupBy } from "../learn/summarize-evaluation.js";
+import { collectLearningEvents, describeLearningEvents } from "../report/learning-events.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
@@ -63,7 +69,9 @@ export async function demo(
       groundTruth: true,
       seed: options.seed,
       db,
-      valK: 1,
+      // Two samples per validation task: a gate that reads one sample per task saturates at the first good library
+      // and cannot tell a noisy candidate from its head.
+      valK: 2,
       precheck: 0,
       mode: "tools",
       baseline: true,
@@ -95,12 +103,17 @@ export async function demo(
     data: files.test,
     tasks,
     libraries: await resolveLibraries(runtime.store, options.domain, refs),
+    // Math test tasks carry familySplit: the gain on families seen in training, and on held-out ones.
+    groupBy: resolveGroupBy(tasks, undefined),
     k: options.k,
     temperature: 0.3,
     seed: options.seed + 1000,
     concurrency: options.concurrency,
   });
   write(`${renderEvaluationTable(evaluation)}\n`);
+  const groups = renderEvaluationGroups(evaluation);
+  if (groups) write(`\n${groups}\n`);
+  const events = await collectLearningEvents(runtime.store, options.domain, outcome.runId);
   const report = await writeReport(
     runtime.store,
     outcome.runId,
@@ -111,9 +124,19 @@ export async function demo(
     write(
       `\nMean@${options.k}: no library ${(none.meanAtK.estimate * 100).toFixed(1)}% -> learned library ${(learned.meanAtK.estimate * 100).toFixed(1)}% (Δ ${((learned.deltaVsReference?.estimate ?? 0) * 100).toFixed(1)} points, 95% CI [${((learned.deltaVsReference?.low ?? 0) * 100).toFixed(1)}, ${((learned.deltaVsReference?.high ?? 0) * 100).toFixed(1)}])\n`,
     );
+    const gains = describeGroupGains(evaluation);
+    if (gains.length > 0) {
+      write(
+        "In-family tasks come from the families training and validation drew from; out-of-family tasks from held-out " +
+          "families the library never saw (a gain there would mean something leaks):\n",
+      );
+      for (const line of gains) write(`  ${line}\n`);
+    }
   } else {
     write("\nNo library version was committed, so there is nothing to compare with no library.\n");
   }
+  write("\nGate and lifecycle events of the learning run:\n");
+  for (const line of describeLearningEvents(events, options.seed)) write(`  ${line}\n`);
   write(`report: ${report}\ndemo finished in ${((Date.now() - started) / 1000).toFixed(0)} s (SIMULATED)\n`);
   return { outcome, evaluation, report, directory };
 }
@@ -126,7 +149,7 @@ export function registerDemoCommand(program: Command): void {
     .option("--seed <n>", "world and sampling seed", nonNegativeInteger, 7)
     .option("--domain <domain>", "math or web", "math")
     .option("--train <n>", "training tasks", positiveInteger, 20)
-    .option("--val <n>", "validation tasks (the acceptance gate)", positiveInteger, 20)
+    .option("--val <n>", "validation tasks (the acceptance gate)", positiveInteger, 30)
     .option("--test <n>", "held-out test tasks", positiveInteger, 30)
     .option("--epochs <n>", "epochs", positiveInteger, 3)
     .option("--group-size <n>", "rollouts per task", positiveInteger, 5)

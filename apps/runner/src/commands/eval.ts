@@ -2,8 +2,10 @@ import path from "node:path";
 import { loadDataset } from "@tfgrpo/protocol";
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { createProgress } from "../cli-output/progress.js";
-import { renderEvaluationTable } from "../learn/render-evaluation-table.js";
+import { buildControls, serveControls, withControls } from "../learn/control-libraries.js";
+import { renderEvaluationGroups, renderEvaluationTable } from "../learn/render-evaluation-table.js";
 import { resolveLibraries, runEvaluation } from "../learn/run-evaluation.js";
+import { resolveGroupBy } from "../learn/summarize-evaluation.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import {
@@ -31,6 +33,14 @@ export interface EvalCommandOptions {
   localRoles: string;
   sim?: boolean;
   runId?: string;
+  /** Report Mean@k and Δ per value of this task field (default familySplit when the tasks carry it; none: off). */
+  groupBy?: string;
+  /** Add placebo libraries (keyword stubs, shuffled, other domain) beside every library other than none. */
+  controls?: boolean;
+  /** The other-domain control: this domain's head in the database (default: the vendored other library). */
+  controlDomain?: string;
+  /** Print the evaluation as JSON instead of tables. */
+  json?: boolean;
 }
 
 /** Evaluates one or more libraries side by side on the same tasks and seeds, and prints the table. */
@@ -42,6 +52,8 @@ export async function evaluate(
   if (options.library.length === 0)
     throw new InvalidArgumentError("eval needs at least one --library (e.g. none, math@head)");
   const tasks = await loadDataset(options.data, { domain: options.domain, requireAnswer: true });
+  const groupBy = resolveGroupBy(tasks, options.groupBy);
+  const controls = Boolean(options.controls || options.controlDomain !== undefined);
   const sim = options.sim ? await startSimWorld({ seed: options.seed }) : null;
   try {
     const config = options.config ?? sim?.config;
@@ -54,7 +66,20 @@ export async function evaluate(
       concurrency: options.concurrency,
       log,
     });
-    const libraries = await resolveLibraries(runtime.store, options.domain, options.library);
+    const requested = await resolveLibraries(runtime.store, options.domain, options.library);
+    const built = controls
+      ? await buildControls({
+          store: runtime.store,
+          domain: options.domain,
+          libraries: requested,
+          ...(options.controlDomain !== undefined ? { controlDomain: options.controlDomain } : {}),
+          seed: options.seed,
+        })
+      : { controls: [], notes: [] };
+    for (const note of built.notes) log(note);
+    // Placebo libraries are served from memory for this evaluation only: nothing is written to the library store.
+    const withdraw = serveControls(runtime, built.controls);
+    const libraries = withControls(requested, built.controls);
     const runId = options.runId ?? newRunId("eval");
     const simulated = isSimulated(config, Boolean(sim));
     await runtime.store.createRun({
@@ -68,6 +93,8 @@ export async function evaluate(
         k: options.k,
         seed: options.seed,
         simulated,
+        controls,
+        groupBy,
       },
       startedAt: new Date().toISOString(),
       finishedAt: null,
@@ -86,6 +113,7 @@ export async function evaluate(
       data: path.resolve(options.data),
       tasks,
       libraries,
+      groupBy,
       k: options.k,
       temperature: options.temperature,
       seed: options.seed,
@@ -97,9 +125,27 @@ export async function evaluate(
       },
     });
     bar.done();
+    withdraw();
     await runtime.store.updateRun(runId, { status: "finished", finishedAt: new Date().toISOString() });
+    if (options.json) {
+      output.stdout.write(
+        `${JSON.stringify({ runId, simulated, tasks: tasks.length, ...evaluation }, null, 2)}\n`,
+      );
+      return evaluation;
+    }
     output.stdout.write(`\n${evaluation.title} — run ${runId}, ${tasks.length} tasks, k=${options.k}\n`);
     output.stdout.write(`${renderEvaluationTable(evaluation)}\n`);
+    const groups = renderEvaluationGroups(evaluation);
+    if (groups) output.stdout.write(`\n${groups}\n`);
+    if (built.controls.length > 0) {
+      output.stdout.write(
+        "\ncontrols are placebo libraries built for this evaluation only (not in the library list): keyword stubs " +
+          "(each entry cut to <= 3 content words), shuffled (each entry's situation with another entry's action), " +
+          "other domain (another domain's lessons). A lift they share is not specific to the lessons.\n",
+      );
+    }
+    if (simulated)
+      output.stdout.write("SIMULATED world: these numbers are not a claim about any real model.\n");
     return evaluation;
   } finally {
     await sim?.close();
@@ -135,6 +181,19 @@ export function registerEvalCommand(program: Command): void {
     .option("--local-roles <roles>", "roles this process hosts", "actor,critic,curator")
     .option("--sim", "start the SIMULATED model server in-process and use examples/models.sim.yaml")
     .option("--run-id <id>", "id of the evaluation run")
+    .option(
+      "--group-by <field>",
+      "also report Mean@k and Δ per value of this task field (default: familySplit when the tasks carry it; none: off)",
+    )
+    .option(
+      "--controls",
+      "add placebo libraries beside each library other than none: keyword stubs, shuffled lessons, another domain's lessons",
+    )
+    .option(
+      "--control-domain <domain>",
+      "the other-domain control: that domain's head in the database (default: the vendored web library, math's for web)",
+    )
+    .option("--json", "print the evaluation as JSON")
     .action(async (options: EvalCommandOptions) => {
       await evaluate(options);
     });

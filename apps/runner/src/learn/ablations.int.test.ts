@@ -1,7 +1,7 @@
 import { mkdtemp, readFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { classifyText, createSuite, defaultPolicyBehaviour, writeSuiteJsonl } from "@tfgrpo/sim";
+import { allPitfalls, createSuite, defaultPolicyBehaviour, readLesson, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type AblateOptions, ablate, paperSimFall } from "../commands/ablate.js";
@@ -44,7 +44,7 @@ async function runAblation(simFall: number) {
   return { outcome, stdout, mean };
 }
 
-/** The sim pitfalls a library's entries address the right way. */
+/** The sim pitfalls a library's entries address the right way, as the simulated policy reads them. */
 async function pitfallsAddressed(database: string): Promise<Set<string>> {
   const store = await createStore(database, { mustExist: true });
   try {
@@ -52,9 +52,10 @@ async function pitfallsAddressed(database: string): Promise<Set<string>> {
     return new Set(
       (head?.experiences ?? [])
         .filter((entry) => entry.status !== "archived")
-        .flatMap((entry) => classifyText(entry.text))
-        .filter((reading) => reading.match.direction === "helps")
-        .map((reading) => reading.pitfall.id),
+        .flatMap((entry) =>
+          allPitfalls.filter((pitfall) => readLesson(pitfall.reading, entry.text).effect === "helps"),
+        )
+        .map((pitfall) => pitfall.id),
     );
   } finally {
     await store.close();
@@ -118,7 +119,13 @@ describe("tfgrpo ablate on the simulated world", () => {
         }
         if (variant === "full") {
           const stored = (await store.getRunState(run!.id, "evaluation/ablation")) as { rows: unknown[] };
-          expect(stored.rows).toHaveLength(5);
+          // The five settings, then the placebo controls of the full run's library.
+          expect(outcome.controls.map((c) => c.setting)).toEqual([
+            `control: keyword stubs (${row("full").library})`,
+            `control: shuffled (${row("full").library})`,
+            "control: other domain (web.json, youtu-agent)",
+          ]);
+          expect(stored.rows).toHaveLength(5 + outcome.controls.length);
         }
       } finally {
         await store.close();

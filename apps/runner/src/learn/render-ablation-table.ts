@@ -15,7 +15,8 @@ export const paperAblation: Record<AblationVariant, { setting: string; aime24: n
 };
 
 export interface AblationRow {
-  variant: AblationVariant;
+  /** A setting of the paper's table, or a placebo control of the full run's library (`control-libraries.ts`). */
+  variant: AblationVariant | "control";
   /** The setting as run here (e.g. "TF-GRPO, full (G = 4)" when the group size was changed). */
   setting: string;
   /** `math@v3`, or `none` when the run committed no library. */
@@ -59,7 +60,9 @@ export function renderAblationTable(rows: readonly AblationRow[], k: number): st
       {
         header: "paper AIME24 / AIME25",
         value: (r) =>
-          `${paperAblation[r.variant].aime24.toFixed(1)} / ${paperAblation[r.variant].aime25.toFixed(1)}`,
+          r.variant === "control"
+            ? "-"
+            : `${paperAblation[r.variant].aime24.toFixed(1)} / ${paperAblation[r.variant].aime25.toFixed(1)}`,
         align: "right",
       },
     ],

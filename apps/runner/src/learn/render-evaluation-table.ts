@@ -44,3 +44,54 @@ export function renderEvaluationTable(evaluation: StoredEvaluation): string {
     evaluation.rows,
   );
 }
+
+/**
+ * The evaluation split by a task field (e.g. familySplit: in-family / out-of-family): per group, each library's
+ * Mean@k and its paired Δ against the first library on the same tasks. Empty when the evaluation is not grouped.
+ */
+export function renderEvaluationGroups(evaluation: StoredEvaluation): string {
+  const breakdown = evaluation.groups;
+  if (!breakdown || breakdown.groups.length === 0) return "";
+  const k = evaluation.k;
+  const rows = breakdown.groups.flatMap((group) =>
+    group.rows.map((row, index) => ({ ...row, group: index === 0 ? group.value : "" })),
+  );
+  return `by ${breakdown.field}:\n${renderTable(
+    [
+      { header: breakdown.field, value: (r) => r.group },
+      { header: "library", value: (r) => r.label },
+      { header: "tasks", value: (r) => r.tasks },
+      {
+        header: `Mean@${k} % [95% CI]`,
+        value: (r) =>
+          `${percent(r.meanAtK.estimate)} [${percent(r.meanAtK.low)}, ${percent(r.meanAtK.high)}]`,
+        align: "right",
+      },
+      {
+        header: "Δ Mean vs first (pts)",
+        value: (r) =>
+          r.deltaVsReference
+            ? `${percent(r.deltaVsReference.estimate)} [${percent(r.deltaVsReference.low)}, ${percent(r.deltaVsReference.high)}]`
+            : "-",
+        align: "right",
+      },
+    ],
+    rows,
+  )}`;
+}
+
+/** One line per group: "in-family: math@v3 +62.5 pts [50.0, 75.0] over none (8 tasks)" for each non-first library. */
+export function describeGroupGains(evaluation: StoredEvaluation): string[] {
+  const breakdown = evaluation.groups;
+  if (!breakdown) return [];
+  const reference = evaluation.rows[0]?.label ?? "the first library";
+  return breakdown.groups.flatMap((group) =>
+    group.rows
+      .filter((row) => row.deltaVsReference)
+      .map((row) => {
+        const d = row.deltaVsReference!;
+        const sign = d.estimate > 0 ? "+" : "";
+        return `${group.value}: ${row.label} ${sign}${percent(d.estimate)} pts [95% CI ${percent(d.low)}, ${percent(d.high)}] over ${reference} (${row.tasks} tasks)`;
+      }),
+  );
+}

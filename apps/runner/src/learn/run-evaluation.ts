@@ -2,7 +2,15 @@ import { type Bus, parseLibraryRef, type Task, TfgrpoError, type Trajectory } fr
 import type { Store } from "@tfgrpo/store";
 import type { StoredEvaluation } from "../report/report-data.js";
 import { evaluateLibraries, type LibraryUnderTest } from "./evaluate-libraries.js";
-import { type EvaluationRow, summarizeEvaluation } from "./summarize-evaluation.js";
+import {
+  type ControlInfo,
+  type EvaluationRow,
+  summarizeEvaluation,
+  summarizeGroups,
+} from "./summarize-evaluation.js";
+
+/** A library to evaluate; placebo controls say what they are (their rows carry it). */
+export type EvaluatedLibrary = LibraryUnderTest & { control?: ControlInfo };
 
 /** `none`, `math@head`, `math@v3` -> the immutable version it names now (head resolved once, at the start). */
 export async function resolveLibraries(
@@ -50,7 +58,9 @@ export interface RunEvaluationOptions {
   title: string;
   data: string | null;
   tasks: readonly Task[];
-  libraries: readonly LibraryUnderTest[];
+  libraries: readonly EvaluatedLibrary[];
+  /** Also report Mean@k and the paired Δ per value of this task field (`resolveGroupBy`); null: no grouping. */
+  groupBy?: string | null;
   k: number;
   temperature: number;
   seed: number;
@@ -72,13 +82,21 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Stor
     for (const t of await store.listTrajectories({ runId, ids: ids.slice(i, i + 500) }))
       trajectories.set(t.id, t);
   }
-  const rows: EvaluationRow[] = summarizeEvaluation(evaluations, trajectories, { seed: options.seed });
+  const rows: EvaluationRow[] = summarizeEvaluation(evaluations, trajectories, { seed: options.seed }).map(
+    (row, index) => {
+      const control = options.libraries[index]?.control;
+      return control ? { ...row, control } : row;
+    },
+  );
   const stored: StoredEvaluation = {
     id: options.evaluationId,
     title: options.title,
     data: options.data,
     k: options.k,
     rows,
+    ...(options.groupBy
+      ? { groups: summarizeGroups(evaluations, options.tasks, options.groupBy, { seed: options.seed }) }
+      : {}),
     createdAt: (options.now ?? (() => new Date()))().toISOString(),
   };
   await store.putRunState(runId, `evaluation/${options.evaluationId}`, stored);

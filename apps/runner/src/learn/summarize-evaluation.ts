@@ -1,7 +1,17 @@
-import type { Trajectory } from "@tfgrpo/protocol";
+import { type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
 import { bootstrapMean, bootstrapPairedDifference, type ConfidenceInterval } from "../metrics/bootstrap.js";
 import { meanAtK, passAtK } from "../metrics/pass-at-k.js";
 import type { LibraryEvaluation } from "./evaluate-libraries.js";
+import type { PlaceboKind } from "./placebo-libraries.js";
+
+/** A placebo library evaluated beside the real ones (`eval --controls`, `ablate`). */
+export interface ControlInfo {
+  kind: PlaceboKind;
+  /** The library it was built from (null: the other-domain control, which is built from none). */
+  of: string | null;
+  /** Where its texts came from, in words (e.g. "test-data/youtu-agent-libraries/web.json"). */
+  source: string;
+}
 
 export interface EvaluationRow {
   label: string;
@@ -18,6 +28,115 @@ export interface EvaluationRow {
   costPerTask: number;
   /** Paired difference of Mean@k against the first library (the reference), when this is not it. */
   deltaVsReference: ConfidenceInterval | null;
+  /** Set on placebo rows: what kind of control, built from which library. */
+  control?: ControlInfo;
+}
+
+/** Mean@k of one library on the tasks of one group, and its paired difference to the first library there. */
+export interface EvaluationGroupRow {
+  label: string;
+  tasks: number;
+  meanAtK: ConfidenceInterval;
+  deltaVsReference: ConfidenceInterval | null;
+}
+
+export interface EvaluationGroup {
+  /** The value of the task field (`(missing)` for tasks without it). */
+  value: string;
+  tasks: number;
+  rows: EvaluationGroupRow[];
+}
+
+/** The evaluation split by a task field (`eval --group-by`, by default `familySplit` when the tasks carry it). */
+export interface EvaluationBreakdown {
+  field: string;
+  groups: EvaluationGroup[];
+}
+
+export const missingGroupValue = "(missing)";
+
+/** A task's value of `meta[field]` as a group name. */
+export function groupValueOf(task: Pick<Task, "meta">, field: string): string {
+  const value = task.meta?.[field];
+  if (value === undefined || value === null) return missingGroupValue;
+  return typeof value === "string" ? value : JSON.stringify(value);
+}
+
+/**
+ * The field to group by: the one asked for (`none` for no grouping), else `familySplit` when some task carries it.
+ * A field no task has is refused, naming the fields they do have.
+ */
+export function resolveGroupBy(
+  tasks: readonly Pick<Task, "meta">[],
+  requested: string | undefined,
+): string | null {
+  if (requested === "none") return null;
+  const has = (field: string) => tasks.some((task) => task.meta?.[field] !== undefined);
+  if (requested === undefined) return has("familySplit") ? "familySplit" : null;
+  if (!has(requested)) {
+    const fields = [...new Set(tasks.flatMap((task) => Object.keys(task.meta ?? {})))].sort();
+    throw new TfgrpoError(
+      "invalid_input",
+      `--group-by ${requested}: no task has that field${fields.length > 0 ? ` (their fields: ${fields.join(", ")})` : " (the tasks have no metadata)"}`,
+    );
+  }
+  return requested;
+}
+
+/**
+ * Mean@k per library within each group of tasks sharing `meta[field]` (groups in sorted order, tasks without the
+ * field last), with the paired bootstrap difference against the first library on the same tasks: e.g. the gain on
+ * task families seen in training against the gain on held-out families.
+ */
+export function summarizeGroups(
+  evaluations: readonly LibraryEvaluation[],
+  tasks: readonly Pick<Task, "id" | "meta">[],
+  field: string,
+  options: { seed?: number; resamples?: number } = {},
+): EvaluationBreakdown {
+  const seed = options.seed ?? 1;
+  const bootstrap = { seed, ...(options.resamples ? { resamples: options.resamples } : {}) };
+  const byValue = new Map<string, string[]>();
+  for (const task of tasks) {
+    const value = groupValueOf(task, field);
+    byValue.set(value, [...(byValue.get(value) ?? []), task.id]);
+  }
+  const values = [...byValue.keys()].sort((a, b) =>
+    a === missingGroupValue ? 1 : b === missingGroupValue ? -1 : a.localeCompare(b),
+  );
+  const scores = evaluations.map(
+    (evaluation) => new Map(evaluation.tasks.map((t) => [t.taskId, meanAtK(t.rewards)])),
+  );
+  const reference = scores[0];
+  const groups = values.map((value): EvaluationGroup => {
+    const ids = byValue.get(value)!;
+    const rows = evaluations.flatMap((evaluation, index): EvaluationGroupRow[] => {
+      const own = scores[index]!;
+      const present = ids.filter((id) => own.has(id));
+      if (present.length === 0) return [];
+      const paired = index === 0 || !reference ? [] : present.filter((id) => reference.has(id));
+      return [
+        {
+          label: evaluation.label,
+          tasks: present.length,
+          meanAtK: bootstrapMean(
+            present.map((id) => own.get(id)!),
+            bootstrap,
+          ),
+          deltaVsReference:
+            paired.length === 0
+              ? null
+              : bootstrapPairedDifference(
+                  paired.map((id) => reference!.get(id)!),
+                  paired.map((id) => own.get(id)!),
+                  bootstrap,
+                ),
+        },
+      ];
+    });
+    return { value, tasks: ids.length, rows };
+  });
+  return { field, groups };
 }
 
 /**

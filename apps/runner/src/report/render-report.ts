@@ -1,5 +1,6 @@
 import type { StepRecord } from "../learn/step-record.js";
 import type { EvaluationRow } from "../learn/summarize-evaluation.js";
+import { describeLearningEvents } from "./learning-events.js";
 import type { ReportData } from "./report-data.js";
 import { escapeXml as esc, lineChart, stackedBarChart } from "./svg-charts.js";
 
@@ -39,6 +40,7 @@ export function renderReport(data: ReportData): string {
     steps.length > 0 ? behaviourOverTime(steps, labels) : "",
     costSection(data),
     stepTable(steps),
+    eventsSection(data),
     data.evaluations.map(evaluationSection).join(""),
     librarySection(data),
   ];
@@ -156,6 +158,15 @@ function stepTable(steps: StepRecord[]): string {
   return `<h2>Steps</h2><table id="step-table"><tr><th>epoch</th><th>step</th><th>train reward</th><th>skipped groups</th><th>proposals</th><th>ops</th><th>library</th><th>candidate</th><th>head</th><th>no library</th><th>gate</th><th>reason</th></tr>${rows}</table>`;
 }
 
+function eventsSection(data: ReportData): string {
+  if (!data.events) return "";
+  const seed = typeof data.run.config.seed === "number" ? data.run.config.seed : undefined;
+  const items = describeLearningEvents(data.events, seed)
+    .map((line) => `<li>${esc(line)}</li>`)
+    .join("");
+  return `<h2>Gate rejections and lifecycle demotions</h2><ul id="learning-events">${items}</ul>`;
+}
+
 function ci(row: EvaluationRow["meanAtK"]): string {
   return `${pct(row.estimate)} <span class="meta">[${pct(row.low)}, ${pct(row.high)}]</span>`;
 }
@@ -164,7 +175,7 @@ function evaluationSection(evaluation: ReportData["evaluations"][number]): strin
   const rows = evaluation.rows
     .map(
       (r) =>
-        `<tr><td>${esc(r.label)}</td><td class="n">${r.tasks}</td><td class="n">${ci(r.meanAtK)}</td><td class="n">${ci(r.passAtK)}</td><td class="n">${r.deltaVsReference ? `${(r.deltaVsReference.estimate * 100).toFixed(1)} pts <span class="meta">[${(r.deltaVsReference.low * 100).toFixed(1)}, ${(r.deltaVsReference.high * 100).toFixed(1)}]</span>` : "-"}</td><td class="n">${num(r.meanToolCalls)}</td><td class="n">${num(r.meanTurns)}</td><td class="n">${pct(r.toolErrorRate)}</td><td class="n">${pct(r.adherence)}</td><td class="n">${Math.round(r.tokensPerTask)}</td><td class="n">${usd(r.costPerTask)}</td></tr>`,
+        `<tr${r.control ? ' class="control"' : ""}><td>${esc(r.label)}${r.control ? ` <span class="meta">(placebo: ${esc(r.control.source)})</span>` : ""}</td><td class="n">${r.tasks}</td><td class="n">${ci(r.meanAtK)}</td><td class="n">${ci(r.passAtK)}</td><td class="n">${r.deltaVsReference ? `${(r.deltaVsReference.estimate * 100).toFixed(1)} pts <span class="meta">[${(r.deltaVsReference.low * 100).toFixed(1)}, ${(r.deltaVsReference.high * 100).toFixed(1)}]</span>` : "-"}</td><td class="n">${num(r.meanToolCalls)}</td><td class="n">${num(r.meanTurns)}</td><td class="n">${pct(r.toolErrorRate)}</td><td class="n">${pct(r.adherence)}</td><td class="n">${Math.round(r.tokensPerTask)}</td><td class="n">${usd(r.costPerTask)}</td></tr>`,
     )
     .join("");
   const chart = stackedBarChart({
@@ -180,7 +191,29 @@ function evaluationSection(evaluation: ReportData["evaluations"][number]): strin
   });
   return `<h2>${esc(evaluation.title)}</h2><p class="meta">${evaluation.data ? `data ${esc(evaluation.data)} · ` : ""}k = ${evaluation.k} · 95% bootstrap intervals over tasks; Δ is the paired difference of Mean@k against the first row.</p>
 <div class="charts evaluation-chart">${chart}</div>
-<table class="evaluation-table"><tr><th>library</th><th>tasks</th><th>Mean@${evaluation.k}</th><th>Pass@${evaluation.k}</th><th>Δ vs first</th><th>tool calls</th><th>turns</th><th>tool errors</th><th>adherence</th><th>tokens/task</th><th>cost/task</th></tr>${rows}</table>`;
+<table class="evaluation-table"><tr><th>library</th><th>tasks</th><th>Mean@${evaluation.k}</th><th>Pass@${evaluation.k}</th><th>Δ vs first</th><th>tool calls</th><th>turns</th><th>tool errors</th><th>adherence</th><th>tokens/task</th><th>cost/task</th></tr>${rows}</table>${
+    evaluation.rows.some((r) => r.control)
+      ? `<p class="meta">Controls are placebo libraries built for this evaluation only: keyword stubs (each entry cut to at most 3 content words), shuffled (each entry's situation with another entry's action), other domain (another domain's lessons). A lift they share is not specific to the lessons.</p>`
+      : ""
+  }${groupsTable(evaluation)}`;
+}
+
+function groupsTable(evaluation: ReportData["evaluations"][number]): string {
+  const breakdown = evaluation.groups;
+  if (!breakdown || breakdown.groups.length === 0) return "";
+  const delta = (d: EvaluationRow["deltaVsReference"]) =>
+    d
+      ? `${(d.estimate * 100).toFixed(1)} pts <span class="meta">[${(d.low * 100).toFixed(1)}, ${(d.high * 100).toFixed(1)}]</span>`
+      : "-";
+  const rows = breakdown.groups
+    .flatMap((group) =>
+      group.rows.map(
+        (r, index) =>
+          `<tr>${index === 0 ? `<td rowspan="${group.rows.length}">${esc(group.value)}</td>` : ""}<td>${esc(r.label)}</td><td class="n">${r.tasks}</td><td class="n">${ci(r.meanAtK)}</td><td class="n">${delta(r.deltaVsReference)}</td></tr>`,
+      ),
+    )
+    .join("");
+  return `<h3>By ${esc(breakdown.field)}</h3><table class="evaluation-groups"><tr><th>${esc(breakdown.field)}</th><th>library</th><th>tasks</th><th>Mean@${evaluation.k}</th><th>Δ vs first</th></tr>${rows}</table>`;
 }
 
 function librarySection(data: ReportData): string {

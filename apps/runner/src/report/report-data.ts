@@ -1,7 +1,8 @@
 import type { Experience, LibraryVersion, Run } from "@tfgrpo/protocol";
 import type { Store, UsageReport } from "@tfgrpo/store";
 import type { StepRecord } from "../learn/step-record.js";
-import type { EvaluationRow } from "../learn/summarize-evaluation.js";
+import type { EvaluationBreakdown, EvaluationRow } from "../learn/summarize-evaluation.js";
+import { collectLearningEvents, type LearningEvents } from "./learning-events.js";
 
 export interface StoredEvaluation {
   id: string;
@@ -9,6 +10,8 @@ export interface StoredEvaluation {
   data: string | null;
   k: number;
   rows: EvaluationRow[];
+  /** Mean@k and the paired Δ per value of a task field (e.g. in-family / out-of-family), when grouped. */
+  groups?: EvaluationBreakdown;
   createdAt: string;
 }
 
@@ -19,6 +22,8 @@ export interface ReportData {
   versions: LibraryVersion[];
   library: { version: number; experiences: Experience[] } | null;
   usage: UsageReport;
+  /** Gate rejections and lifecycle demotions/archivals of a learning run (absent for other runs). */
+  events?: LearningEvents;
   /** True when the run talked to the simulated world (packages/sim), so every page says so. */
   simulated: boolean;
   generatedAt: string;
@@ -53,6 +58,7 @@ export async function collectReportData(
     versions,
     library: head ? { version: head.version, experiences: head.experiences } : null,
     usage: await store.getUsageTotals(runId),
+    ...(run.kind === "learn" ? { events: await collectLearningEvents(store, run.domain, runId) } : {}),
     simulated: Boolean(run.config.simulated),
     generatedAt: now().toISOString(),
   };

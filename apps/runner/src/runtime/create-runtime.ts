@@ -1,4 +1,11 @@
-import { type Bus, createBus, type Handle, libraryGet, serveSubjects } from "@tfgrpo/protocol";
+import {
+  type Bus,
+  createBus,
+  type Handle,
+  type LibrarySnapshot,
+  libraryGet,
+  serveSubjects,
+} from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { loadRole, type RoleInstance } from "../roles/registry.js";
 import { natsSettingsFromEnv } from "./nats-settings.js";
@@ -19,6 +26,11 @@ export interface RuntimeOptions {
 export interface Runtime extends AsyncDisposable {
   bus: Bus;
   store: Store;
+  /**
+   * Serves a library snapshot that is not in the store (the placebo libraries of `eval --controls`): actors read it
+   * over the Bus like any version, nothing is written, `library list` never shows it. Returns its withdrawal.
+   */
+  serveLibrary(snapshot: LibrarySnapshot): () => void;
   close(): Promise<void>;
 }
 
@@ -30,6 +42,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const store = await createStore(options.db);
   const opened: { roles: RoleInstance[]; handles: Handle[] } = { roles: [], handles: [] };
   let bus: Bus | undefined;
+  const served = new Map<string, LibrarySnapshot>();
   const close = async () => {
     for (const handle of opened.handles.reverse()) await handle.close();
     for (const role of opened.roles.reverse()) await role.close();
@@ -43,9 +56,11 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       ...(options.nats ? natsSettingsFromEnv() : {}),
     });
     opened.handles.push(
-      await bus.handle(libraryGet, async ({ domain, version }) =>
-        version === "head" ? store.getHead(domain) : store.getVersion(domain, version),
-      ),
+      await bus.handle(libraryGet, async ({ domain, version }) => {
+        const extra = served.get(`${domain}@${version}`);
+        if (extra) return extra;
+        return version === "head" ? store.getHead(domain) : store.getVersion(domain, version);
+      }),
     );
     for (const name of options.localRoles) {
       const factory = await loadRole(name);
@@ -63,5 +78,12 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
     await close();
     throw error;
   }
-  return { bus, store, close, [Symbol.asyncDispose]: close };
+  const serveLibrary = (snapshot: LibrarySnapshot) => {
+    const keys = [`${snapshot.domain}@${snapshot.version}`, `${snapshot.domain}@head`];
+    for (const key of keys) served.set(key, snapshot);
+    return () => {
+      for (const key of keys) if (served.get(key) === snapshot) served.delete(key);
+    };
+  };
+  return { bus, store, serveLibrary, close, [Symbol.asyncDispose]: close };
 }

@@ -1,0 +1,114 @@
+import type { ExperienceStatus } from "@tfgrpo/protocol";
+import type { Store } from "@tfgrpo/store";
+
+/** A candidate version the acceptance gate turned down. */
+export interface GateRejection {
+  version: number;
+  parent: number | null;
+  candidateScore: number | null;
+  headScore: number | null;
+  margin: number;
+  tasks: number;
+  stage: string;
+  reason: string;
+}
+
+/** An entry moved down by the lifecycle: active -> probation (demoted) or anything -> archived. */
+export interface LifecycleDemotion {
+  id: string;
+  text: string;
+  version: number;
+  from: ExperienceStatus | null;
+  to: ExperienceStatus;
+  reason: string;
+}
+
+export interface LearningEvents {
+  rejections: GateRejection[];
+  demotions: LifecycleDemotion[];
+}
+
+/**
+ * The gate rejections and lifecycle demotions/archivals of a learning run, read from the store the way the report
+ * reads them: the gate decisions on the run's library versions, and the transition history of the head's entries
+ * (archived entries included), kept to the lifecycle versions the run wrote.
+ */
+export async function collectLearningEvents(
+  store: Store,
+  domain: string,
+  runId: string,
+): Promise<LearningEvents> {
+  const versions = (await store.listVersions(domain)).filter((v) => v.runId === runId);
+  // Lifecycle moves are versions of their own (the curator's `lifecycle: G3 active->probation` commits), apart from
+  // the archiving a consolidation does when it merges or deletes entries.
+  const lifecycle = new Set(
+    versions
+      .filter(
+        (v) =>
+          v.message?.startsWith("lifecycle") ||
+          (v.ops.length > 0 &&
+            v.ops.every((op) => op.op === "modify" && op.status !== undefined && op.text === undefined)),
+      )
+      .map((v) => v.version),
+  );
+  const rejections = versions
+    .filter((v) => v.gate?.decision === "reject")
+    .map(
+      (v): GateRejection => ({
+        version: v.version,
+        parent: v.parent,
+        candidateScore: v.gate!.candidateScore,
+        headScore: v.gate!.headScore,
+        margin: v.gate!.margin,
+        tasks: v.gate!.tasks,
+        stage: v.gate!.stage,
+        reason: v.gate!.reason,
+      }),
+    )
+    .sort((a, b) => a.version - b.version);
+  const head = await store.getHead(domain);
+  const demotions = (head?.experiences ?? [])
+    .flatMap((entry) =>
+      entry.history
+        .filter(
+          (event) =>
+            event.from !== null &&
+            (event.to === "archived" || (event.from === "active" && event.to === "probation")) &&
+            lifecycle.has(event.version),
+        )
+        .map(
+          (event): LifecycleDemotion => ({
+            id: entry.id,
+            text: entry.text,
+            version: event.version,
+            from: event.from,
+            to: event.to,
+            reason: event.reason,
+          }),
+        ),
+    )
+    .sort((a, b) => a.version - b.version || Number(a.id.slice(1)) - Number(b.id.slice(1)));
+  return { rejections, demotions };
+}
+
+const score = (value: number | null) => (value === null ? "-" : value.toFixed(3));
+
+/** The events as lines of text, or one plain sentence when there were none. */
+export function describeLearningEvents(events: LearningEvents, seed?: number): string[] {
+  if (events.rejections.length === 0 && events.demotions.length === 0)
+    return [`no gate rejection or demotion happened${seed === undefined ? "" : ` for this seed (${seed})`}`];
+  const lines: string[] = [];
+  for (const r of events.rejections)
+    lines.push(
+      `gate rejected v${r.version} (parent ${r.parent === null ? "-" : `v${r.parent}`}): candidate ${score(r.candidateScore)} vs head ${score(r.headScore)} on ${r.tasks} validation tasks, margin ${r.margin}, ${r.stage} check — ${r.reason}`,
+    );
+  for (const d of events.demotions)
+    lines.push(
+      `lifecycle ${d.to === "archived" ? "archived" : "demoted"} ${d.id} at v${d.version} (${d.from} -> ${d.to}): ${d.reason} — "${truncate(d.text, 90)}"`,
+    );
+  return lines;
+}
+
+function truncate(text: string, length: number): string {
+  return text.length <= length ? text : `${text.slice(0, length - 1)}…`;
+}
