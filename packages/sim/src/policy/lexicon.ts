@@ -463,6 +463,11 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
   // Segments.
   SEGMENT: ["segment", "line segment", "bounded segment", "finite line", "chord", "pq", "segment pq"],
   EXTENSION: [
+    "past the end",
+    "past the ends",
+    "beyond the end",
+    "beyond the ends",
+    "past an end",
     "any real t",
     "any t",
     "every t",
@@ -645,6 +650,9 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "dedupe",
   ],
   TWICE: [
+    "both belong",
+    "both in the count",
+    "two identical",
     "record two",
     "separate solution",
     "separate root",
@@ -895,9 +903,6 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "one after another",
     "back to back",
     "in a row",
-    "multiple",
-    "several",
-    "two",
     "series",
   ],
   ORIGINAL: [
@@ -948,6 +953,13 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "compounding",
   ],
   NETTING: [
+    "subtract the percentage",
+    "subtract percentage",
+    "subtract the percent",
+    "net increase",
+    "net decrease",
+    "net gain",
+    "net loss",
     "back to where it started",
     "brings back",
     "leaves the value unchanged",
@@ -1110,7 +1122,7 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "dependent",
   ],
   DRAW: ["draw", "drawn", "pick", "take out", "marble", "ball", "card", "bag", "urn"],
-  PROBABILITY: ["probability", "chance", "odds", "likelihood"],
+  PROBABILITY: ["probability", "chance", "likelihood"],
   // Web sources.
   SNIPPET: [
     "knowledge panel",
@@ -1438,6 +1450,14 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "over the",
   ],
   BAD: [
+    "is not the standard",
+    "not the standard",
+    "is not correct",
+    "not the right",
+    "is not the answer",
+    "not the correct",
+    "is not valid",
+    "not valid",
     "biases",
     "bias",
     "biased",

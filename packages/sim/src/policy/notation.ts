@@ -135,7 +135,12 @@ const rewrites: readonly Rewrite[] = [
     words: " add modulus nonnegative residue ",
   },
   { pattern: /\bdivmod\b|\/\/|\bfloor\s+division\b/g, words: " floor division " },
-  { pattern: /(?<=[\w)\]])\s*%\s*(?=[A-Za-z_(])/g, words: " python mod operator " },
+  // `x % m` and `x%m` are Python's remainder; "a% more" (no space before, a word after) is a percentage.
+  {
+    pattern: /(?<=[\w)\]])\s+%\s+(?=[A-Za-z_(\d])|(?<=[\w)\]])%(?=[A-Za-z_(\d])/g,
+    words: " python mod operator ",
+  },
+  { pattern: /(?<=\b[a-z])%(?=[\s,.;:)]|$)/g, words: " percent " },
   // Successive percentages: a product of factors vs a net change.
   {
     pattern:
@@ -246,7 +251,6 @@ const rewrites: readonly Rewrite[] = [
       /\(\s*\w+\s*-\s*1\s*\)\s*\/\s*\(\s*\w+\s*-\s*1\s*\)|\bFraction\(\s*\w+\s*-\s*1\s*,\s*\w+\s*-\s*1\s*\)/g,
     words: " one fewer remaining without replacement ",
   },
-  { pattern: /\b[pP]\s*(?:\^|\*\*)\s*2\b/g, words: " same probability each draw independent " },
   // Exact arithmetic.
   { pattern: /\bDecimal\(\s*['"]0\.0*1['"]\s*\)/g, words: " cent " },
   { pattern: /\bFraction\b|\bfractions\b|\bsympy\.Rational\b|\bRational\b/g, words: " fraction " },

@@ -175,6 +175,15 @@ export function analyzeLesson(text: string): AnalyzedLesson {
         i += length;
       }
       scopeNegation(clauseTerms);
+      // "A remainder that keeps the sign, as fmod gives, is not the standard answer": a clause that only judges
+      // ("is wrong", "is a mistake") judges what the sentence said before it.
+      const notions = clauseTerms.filter((term) => /^[A-Z]+$/.test(term.name));
+      if (
+        notions.some((term) => term.name === "BAD") &&
+        notions.every((term) => term.name === "BAD" || term.name === "NOT")
+      )
+        for (const term of terms)
+          if (term.sentence === sentenceIndex && /^[A-Z]+$/.test(term.name)) term.negated = !term.negated;
       terms.push(...clauseTerms);
     });
   });
