@@ -11,7 +11,6 @@ export const orderMatters: Pitfall = {
   reading: {
     topic: [
       "UNORDERED CHOICE",
-      "UNORDERED COUNT",
       "UNORDERED way",
       "UNORDERED GROUP",
       "UNORDERED pair",
@@ -21,7 +20,7 @@ export const orderMatters: Pitfall = {
       "ORDER way",
       "ORDER GROUP",
     ],
-    context: ["CHOICE", "people", "way", "COUNT", "handshak", "pair"],
+    context: ["CHOICE", "people", "way", "handshak", "pair"],
     helpful: ["UNORDERED"],
     harmful: ["?ORDER"],
   },
