@@ -63,18 +63,16 @@ async function pitfallsAddressed(database: string): Promise<Set<string>> {
 }
 
 describe("tfgrpo ablate on the simulated world", () => {
-  it("with a policy about as strong as the paper's model, the full method beats G = 1 and direct experiences", async () => {
+  it("with a policy about as strong as the paper's model, the full method beats G = 1, direct experiences and no library", async () => {
     const { outcome, stdout, mean } = await runAblation(paperSimFall);
     expect(outcome.rows.map((row) => row.variant)).toEqual([...ablationVariants]);
-    // The paper's order where it claims one: full above G = 1, above direct experiences, above no library; learning
-    // from single trajectories still helps a little.
+    // The paper's order where it claims one: full above G = 1, above direct experiences, above no library. On this
+    // world (seed 7, docs/ablations.md for three more seeds) a single attempt gives the critic no contrast, so G = 1
+    // learns less than the paper's; and a strong policy's majority answer is nearly always the true one, so without
+    // ground truth it learns about as much as with it.
     expect(mean.full).toBeGreaterThan(mean.g1);
     expect(mean.full).toBeGreaterThan(mean.direct);
     expect(mean.full).toBeGreaterThan(mean.none);
-    expect(mean.g1).toBeGreaterThan(mean.none);
-    // Where the sim departs from the paper: a strong policy's majority answer is nearly always the true one, so
-    // without ground truth it learns as much as with it; and generic lessons cost the sim policy nothing, so
-    // direct experiences are no worse than none (the paper: 79.8 / 67.3 against 80.0 / 67.9).
     expect(mean["no-gt"]).toBeGreaterThanOrEqual(mean.g1);
     expect(mean.direct).toBeGreaterThanOrEqual(mean.none);
 
@@ -135,11 +133,10 @@ describe("tfgrpo ablate on the simulated world", () => {
 
   it("with the sim's own weak policy, G = 1 learns more than G = 5: all-wrong groups teach G = 5 nothing", async () => {
     // Not the paper's order, and not a bug: the weak policy rarely solves a task with two pitfalls, so its groups of
-    // five are all wrong there and skipped (std = 0), while reflecting on one wrong attempt still names both
-    // pitfalls (the sim's summaries attribute errors exactly, so a single trajectory is as telling as a contrast).
+    // five are all wrong there and skipped (std = 0), while a single wrong attempt is still reflected on: the critic
+    // flags the suspicious idioms of its code, with weaker attribution and more noise than from a contrast.
     const { outcome, mean } = await runAblation(defaultPolicyBehaviour.fall.none);
     expect(mean.g1).toBeGreaterThan(mean.full);
-    expect(mean.full).toBeGreaterThan(mean.direct);
     expect(mean.full).toBeGreaterThan(mean.none);
 
     const full = outcome.rows.find((r) => r.variant === "full")!;
