@@ -4,9 +4,7 @@ import {
   type LibrarySnapshot,
   type LibraryVersion,
   type Operation,
-  type Run,
   TfgrpoError,
-  type Trajectory,
 } from "@tfgrpo/protocol";
 import type { ParsedLibraryFile } from "./formats/library-file.js";
 import { parseLibraryFile, renderLibrary } from "./formats/library-formats.js";
@@ -19,25 +17,17 @@ import type {
   ImportOptions,
   ImportResult,
   LibraryDiff,
+  LibraryStore,
   RollbackOptions,
-  RunFilter,
-  RunPatch,
   SetVersionStateOptions,
   StatsDelta,
-  Store,
-  TrajectoryFilter,
-  UsageRecord,
-  UsageReport,
-} from "./store.js";
+} from "./library-store.js";
 
 /**
- * What every backend shares: diff, export and the parsing half of import are built on the primitives, so a new
- * backend implements storage only and behaves the same (the contract suite checks it).
+ * What every library backend shares: diff, export and the parsing half of import are built on the primitives, so a
+ * new backend implements storage only and behaves the same (the contract suite checks it).
  */
-export abstract class BaseStore implements Store {
-  abstract setup(): Promise<void>;
-  abstract close(): Promise<void>;
-
+export abstract class BaseLibraryStore implements LibraryStore {
   abstract applyOperations(
     domain: string,
     ops: readonly Operation[],
@@ -58,21 +48,6 @@ export abstract class BaseStore implements Store {
   abstract listDomains(): Promise<DomainSummary[]>;
   abstract rollback(domain: string, toVersion: number, options?: RollbackOptions): Promise<LibraryVersion>;
   abstract updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number>;
-
-  abstract createRun(run: Run): Promise<Run>;
-  abstract updateRun(id: string, patch: RunPatch): Promise<Run>;
-  abstract getRun(id: string): Promise<Run | null>;
-  abstract listRuns(filter?: RunFilter): Promise<Run[]>;
-  abstract putTrajectories(trajectories: readonly Trajectory[]): Promise<number>;
-  abstract getTrajectory(id: string): Promise<Trajectory | null>;
-  abstract listTrajectories(filter: TrajectoryFilter): Promise<Trajectory[]>;
-  abstract countTrajectories(filter: TrajectoryFilter): Promise<number>;
-  abstract recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number>;
-  abstract getUsageTotals(runId: string): Promise<UsageReport>;
-  abstract putRunState(runId: string, key: string, value: unknown): Promise<void>;
-  abstract getRunState(runId: string, key: string): Promise<unknown>;
-  abstract deleteRunState(runId: string, key: string): Promise<boolean>;
-  abstract listRunStateKeys(runId: string): Promise<string[]>;
 
   /**
    * Writes parsed, fully validated entries as one new committed version on top of the head, keeping the file's ids

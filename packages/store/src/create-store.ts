@@ -1,4 +1,4 @@
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { parseStoreUrl } from "./parse-store-url.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
 
@@ -9,53 +9,16 @@ export interface CreateStoreOptions {
   busyTimeoutMs?: number;
 }
 
-export type StoreLocation = { backend: "sqlite"; path: string };
-
 /**
- * `sqlite:///abs/path.db`, `sqlite://relative.db`, `sqlite::memory:`, `:memory:` or a plain file path.
- * Other schemes are refused by name, so adding a backend is adding a case here.
+ * Opens (creating if needed) and migrates the store at a URL or path. The scheme picks the backend (only SQLite
+ * today, see `parseStoreUrl`), so adding a backend is adding a case here.
  */
-export function parseStoreUrl(urlOrPath: string): StoreLocation {
-  const value = urlOrPath.trim();
-  if (value === "")
-    throw new TfgrpoError("invalid_config", "store location is empty", { details: { url: urlOrPath } });
-  if (value === ":memory:" || value === "sqlite::memory:" || value === "sqlite://:memory:") {
-    return { backend: "sqlite", path: ":memory:" };
-  }
-  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(value)?.[1];
-  // A one-letter "scheme" is a Windows drive (C:\...), i.e. a plain path.
-  if (!scheme || scheme.length === 1) return { backend: "sqlite", path: value };
-  if (scheme.toLowerCase() === "sqlite" || scheme.toLowerCase() === "file") {
-    const rest = value.slice(scheme.length + 1);
-    const file = rest.startsWith("//") ? rest.slice(2) : rest;
-    if (file === "") {
-      throw new TfgrpoError("invalid_config", `store URL ${urlOrPath} names no file`, {
-        details: { url: urlOrPath },
-      });
-    }
-    return { backend: "sqlite", path: decodeURIComponent(file) };
-  }
-  throw new TfgrpoError(
-    "invalid_config",
-    `unsupported store URL ${urlOrPath}: scheme "${scheme}" (supported: sqlite:///path/to/file.db, a file path, :memory:)`,
-    { details: { url: urlOrPath, scheme } },
-  );
-}
-
-/** Opens (creating if needed) and migrates the store at a URL or path. */
 export async function createStore(urlOrPath: string, options: CreateStoreOptions = {}): Promise<Store> {
   const location = parseStoreUrl(urlOrPath);
-  const store = new SqliteStore({
+  return SqliteStore.open({
     path: location.path,
     ...(options.now ? { now: options.now } : {}),
     ...(options.busyTimeoutMs !== undefined ? { busyTimeoutMs: options.busyTimeoutMs } : {}),
     fileMustExist: options.mustExist ?? false,
   });
-  try {
-    await store.setup();
-  } catch (error) {
-    await store.close();
-    throw error;
-  }
-  return store;
 }

@@ -1,5 +1,5 @@
-export { BaseStore } from "./base-store.js";
-export { type CreateStoreOptions, createStore, parseStoreUrl, type StoreLocation } from "./create-store.js";
+export { BaseLibraryStore } from "./base-library-store.js";
+export { type CreateStoreOptions, createStore } from "./create-store.js";
 export {
   detectLibraryFormat,
   type LibraryEntryFields,
@@ -17,8 +17,6 @@ export {
   planOperations,
 } from "./library/plan-operations.js";
 export { type OperationProblem, validateOperations } from "./library/validate-operations.js";
-export { migrations } from "./sqlite/migrations.js";
-export { SqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 export type {
   ApplyOptions,
   ApplyResult,
@@ -30,14 +28,15 @@ export type {
   ImportResult,
   LibraryDiff,
   LibraryFormat,
+  LibraryStore,
   RollbackOptions,
-  RunFilter,
-  RunPatch,
   SetVersionStateOptions,
   StatsDelta,
-  Store,
   StoreFaults,
-  TrajectoryFilter,
-  UsageRecord,
-  UsageReport,
-} from "./store.js";
+} from "./library-store.js";
+export { parseStoreUrl, type StoreLocation } from "./parse-store-url.js";
+export type { RunFilter, RunPatch, RunStore } from "./run-store.js";
+export { migrations } from "./sqlite/migrations.js";
+export { SqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
+export type { Store, StoreLifecycle } from "./store.js";
+export type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "./trajectory-store.js";

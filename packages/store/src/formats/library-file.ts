@@ -1,6 +1,6 @@
 import path from "node:path";
 import { type Experience, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
-import type { LibraryFormat } from "../store.js";
+import type { LibraryFormat } from "../library-store.js";
 
 /** What a library file says about an entry besides its id and text; absent fields get import defaults. */
 export type LibraryEntryFields = Partial<Omit<Experience, "id" | "domain" | "text">>;

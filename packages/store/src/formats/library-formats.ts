@@ -1,5 +1,5 @@
 import type { LibrarySnapshot } from "@tfgrpo/protocol";
-import type { LibraryFormat } from "../store.js";
+import type { LibraryFormat } from "../library-store.js";
 import { detectLibraryFormat, type ParsedLibraryFile } from "./library-file.js";
 import { parseLibraryJson, renderLibraryJson } from "./library-json.js";
 import { parseLibraryMarkdown, renderLibraryMarkdown } from "./library-markdown.js";

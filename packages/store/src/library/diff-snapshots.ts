@@ -1,5 +1,5 @@
 import type { Experience, LibrarySnapshot } from "@tfgrpo/protocol";
-import type { ExperienceChange, ExperienceField, LibraryDiff } from "../store.js";
+import type { ExperienceChange, ExperienceField, LibraryDiff } from "../library-store.js";
 import { experienceOrdinal } from "./plan-operations.js";
 
 const fields: readonly ExperienceField[] = ["text", "status", "scope", "conflictGroup"];

@@ -1,12 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Operation } from "@tfgrpo/protocol";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import Database from "better-sqlite3";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { createStore, parseStoreUrl } from "../create-store.js";
+import { createStore } from "../create-store.js";
+import { parseStoreUrl } from "../parse-store-url.js";
 import { expectTfgrpoError } from "../testing/fixtures.js";
 import { SqliteStore } from "./sqlite-store.js";
 
@@ -62,13 +62,15 @@ function spawnChild(config: Record<string, unknown>) {
 }
 
 describe("SqliteStore on a file", () => {
+  let temporary: TemporaryDirectory;
   let dir: string;
   let file: string;
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "tfgrpo-store-int-"));
+  beforeEach(async () => {
+    temporary = await temporaryDirectory("tfgrpo-store-int-");
+    dir = temporary.path;
     file = path.join(dir, "nested", "tfgrpo.db");
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => temporary[Symbol.asyncDispose]());
 
   it("creates the file in WAL mode with a versioned schema, and keeps data across reopening", async () => {
     const store = new SqliteStore({ path: file });

@@ -1,0 +1,418 @@
+import path from "node:path";
+import {
+  type Experience,
+  experienceIdSchema,
+  formatZodIssues,
+  type GateDecision,
+  gateDecisionSchema,
+  type LibrarySnapshot,
+  type LibraryVersion,
+  type Operation,
+  TfgrpoError,
+} from "@tfgrpo/protocol";
+import { z } from "zod";
+import { BaseLibraryStore, checkDomain } from "../base-library-store.js";
+import { toImportedExperience } from "../formats/imported-experience.js";
+import type { ParsedLibraryFile } from "../formats/library-file.js";
+import { experienceId, experienceOrdinal, planOperations } from "../library/plan-operations.js";
+import { referencedIds, validateOperations } from "../library/validate-operations.js";
+import type {
+  ApplyOptions,
+  ApplyResult,
+  DomainSummary,
+  ImportOptions,
+  ImportResult,
+  RollbackOptions,
+  SetVersionStateOptions,
+  StatsDelta,
+} from "../library-store.js";
+import type { SqliteConnection } from "./sqlite-connection.js";
+import { SqliteLibraryTables, toLibraryVersion, type VersionRow } from "./sqlite-library-tables.js";
+import { parseRecord } from "./stored-json.js";
+
+const statsDeltaSchema = z.object({
+  id: experienceIdSchema,
+  shown: z.number().int().nonnegative().optional(),
+  success: z.number().nonnegative().finite().optional(),
+  sumDelta: z.number().finite().optional(),
+  lastUsedVersion: z.number().int().nonnegative().nullable().optional(),
+});
+
+/**
+ * The experience libraries of a SQLite store. Each write (apply, state change, rollback, stats, import) is one
+ * `BEGIN IMMEDIATE` transaction on the shared connection: a version, its entry rows and the domain's counters land
+ * together or not at all.
+ */
+export class SqliteLibraryStore extends BaseLibraryStore {
+  private readonly connection: SqliteConnection;
+  private readonly tables: SqliteLibraryTables;
+
+  constructor(connection: SqliteConnection) {
+    super();
+    this.connection = connection;
+    this.tables = new SqliteLibraryTables(connection);
+  }
+
+  async applyOperations(
+    domain: string,
+    ops: readonly Operation[],
+    options: ApplyOptions,
+  ): Promise<ApplyResult> {
+    checkDomain(domain);
+    const now = (options.now ?? this.connection.now()).toISOString();
+    const gate = options.gate === undefined ? undefined : parseGate(options.gate);
+    return this.connection.write(() => {
+      const current = this.tables.ensureDomain(domain, now);
+      const parent = options.parent;
+      const parentRow = parent === null ? null : this.tables.requireVersionRow(domain, parent);
+      if (options.state === "committed" && !options.force && parent !== current.head_version) {
+        throw staleParentError(domain, null, parent, current.head_version);
+      }
+      const wanted = referencedIds(ops).filter((id) => experienceIdSchema.safeParse(id).success);
+      const parentEntries =
+        parent === null ? new Map<string, Experience>() : this.tables.loadEntries(domain, parent, wanted);
+      const lookup = (id: string) => parentEntries.get(id);
+      const validOps = validateOperations({ domain, parent, ops, lookup });
+      const version = current.next_version;
+      const plan = planOperations({
+        domain,
+        version,
+        nextOrdinal: current.next_id,
+        runId: options.runId ?? null,
+        now,
+        ops: validOps,
+        lookup,
+      });
+      this.tables.insertVersion({
+        domain,
+        version,
+        parent,
+        state: options.state,
+        ops: validOps,
+        gate,
+        runId: options.runId ?? null,
+        message: options.message,
+        entryCount: (parentRow?.entry_count ?? 0) + plan.created.length,
+        now,
+      });
+      if (parent !== null) this.tables.copyEntries(domain, parent, version);
+      for (const entry of plan.changed) this.tables.writeEntry(domain, version, entry);
+      for (const { id, stats } of plan.initialStats) this.tables.setStats(domain, id, stats);
+      this.tables.finishVersion(
+        domain,
+        version,
+        plan.nextOrdinal,
+        options.state === "committed",
+        options.faults,
+      );
+      return {
+        version: toLibraryVersion(this.tables.requireVersionRow(domain, version)),
+        createdIds: plan.created.map((c) => c.id),
+        created: plan.created,
+      };
+    });
+  }
+
+  async setVersionState(
+    domain: string,
+    version: number,
+    state: "committed" | "rejected",
+    gate?: GateDecision,
+    options: SetVersionStateOptions = {},
+  ): Promise<LibraryVersion> {
+    checkDomain(domain);
+    const now = (options.now ?? this.connection.now()).toISOString();
+    const gateJson = gate === undefined ? null : JSON.stringify(parseGate(gate));
+    return this.connection.write(() => {
+      const row = this.tables.requireVersionRow(domain, version);
+      // Setting the state a version already has is a no-op, so a resumed run can repeat its last step safely.
+      if (row.state === state) return toLibraryVersion(row);
+      if (row.state !== "proposed") {
+        throw new TfgrpoError(
+          "conflict",
+          `cannot mark ${domain} v${version} ${state}: it is already ${row.state} (versions are immutable; apply again)`,
+          { details: { domain, version, state: row.state } },
+        );
+      }
+      if (state === "committed") {
+        const head = this.tables.requireDomain(domain).head_version;
+        if (!options.force && row.parent !== head) throw staleParentError(domain, version, row.parent, head);
+      }
+      this.connection
+        .stmt(
+          `UPDATE library_versions SET state = ?, gate = coalesce(?, gate), state_changed_at = ?
+         WHERE domain = ? AND version = ?`,
+        )
+        .run(state, gateJson, now, domain, version);
+      if (state === "committed") {
+        this.connection
+          .stmt("UPDATE library_domains SET head_version = ? WHERE domain = ?")
+          .run(version, domain);
+      }
+      return toLibraryVersion(this.tables.requireVersionRow(domain, version));
+    });
+  }
+
+  async getHead(domain: string): Promise<LibrarySnapshot | null> {
+    checkDomain(domain);
+    // One read transaction: the head number and its entries come from the same database snapshot.
+    return this.connection.read(() => {
+      const head = this.tables.domainRow(domain)?.head_version ?? null;
+      return head === null ? null : this.tables.snapshot(domain, head);
+    });
+  }
+
+  async getHeadVersion(domain: string): Promise<number | null> {
+    checkDomain(domain);
+    return this.tables.domainRow(domain)?.head_version ?? null;
+  }
+
+  async getVersion(domain: string, version: number): Promise<LibrarySnapshot | null> {
+    checkDomain(domain);
+    return this.connection.read(() =>
+      this.tables.versionRow(domain, version) ? this.tables.snapshot(domain, version) : null,
+    );
+  }
+
+  async getVersionInfo(domain: string, version: number): Promise<LibraryVersion | null> {
+    checkDomain(domain);
+    const row = this.tables.versionRow(domain, version);
+    return row ? toLibraryVersion(row) : null;
+  }
+
+  async listVersions(domain: string): Promise<LibraryVersion[]> {
+    checkDomain(domain);
+    const rows = this.connection
+      .stmt("SELECT * FROM library_versions WHERE domain = ? ORDER BY version")
+      .all(domain) as VersionRow[];
+    return rows.map(toLibraryVersion);
+  }
+
+  async listDomains(): Promise<DomainSummary[]> {
+    return this.connection.read(() => {
+      const rows = this.connection
+        .stmt(
+          `SELECT d.domain, d.next_id, d.head_version,
+           (SELECT count(*) FROM library_versions v WHERE v.domain = d.domain) AS versions,
+           (SELECT max(version) FROM library_versions v WHERE v.domain = d.domain) AS latest
+         FROM library_domains d ORDER BY d.domain`,
+        )
+        .all() as Array<{
+        domain: string;
+        next_id: number;
+        head_version: number | null;
+        versions: number;
+        latest: number | null;
+      }>;
+      return rows.map((row) => {
+        const headCounts = { candidate: 0, active: 0, probation: 0, archived: 0 };
+        if (row.head_version !== null) {
+          const counts = this.connection
+            .stmt(
+              `SELECT r.status, count(*) AS n FROM version_entries v JOIN experience_rows r ON r.row_id = v.row_id
+             WHERE v.domain = ? AND v.version = ? GROUP BY r.status`,
+            )
+            .all(row.domain, row.head_version) as Array<{ status: Experience["status"]; n: number }>;
+          for (const { status, n } of counts) headCounts[status] = n;
+        }
+        return {
+          domain: row.domain,
+          head: row.head_version,
+          latestVersion: row.latest,
+          versions: row.versions,
+          nextId: row.next_id,
+          headCounts,
+        };
+      });
+    });
+  }
+
+  async rollback(domain: string, toVersion: number, options: RollbackOptions = {}): Promise<LibraryVersion> {
+    checkDomain(domain);
+    const now = (options.now ?? this.connection.now()).toISOString();
+    return this.connection.write(() => {
+      const current = this.tables.requireDomain(domain);
+      const target = this.tables.requireVersionRow(domain, toVersion);
+      if (target.state !== "committed") {
+        throw new TfgrpoError(
+          "invalid_input",
+          `cannot roll ${domain} back to v${toVersion}: it was ${target.state}, never committed`,
+          { details: { domain, version: toVersion, state: target.state } },
+        );
+      }
+      const version = current.next_version;
+      this.tables.insertVersion({
+        domain,
+        version,
+        parent: current.head_version,
+        state: "committed",
+        ops: [],
+        gate: undefined,
+        runId: options.runId ?? null,
+        message: options.message ?? `rollback to v${toVersion}`,
+        entryCount: target.entry_count,
+        now,
+      });
+      this.tables.copyEntries(domain, toVersion, version);
+      // The id counter stays where it is: ids handed out after the target version are never reused.
+      this.tables.finishVersion(domain, version, current.next_id, true, options.faults);
+      return toLibraryVersion(this.tables.requireVersionRow(domain, version));
+    });
+  }
+
+  async updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number> {
+    checkDomain(domain);
+    const problems: string[] = [];
+    const parsed = deltas.map((delta, index) => {
+      const result = statsDeltaSchema.safeParse(delta);
+      if (!result.success) problems.push(`deltas[${index}]: ${formatZodIssues(result.error.issues)}`);
+      return result.data;
+    });
+    if (problems.length > 0) {
+      throw new TfgrpoError("invalid_input", `invalid stats for ${domain}: ${problems.join("; ")}`, {
+        details: { domain, problems },
+      });
+    }
+    const valid = parsed as Array<z.infer<typeof statsDeltaSchema>>;
+    return this.connection.write(() => {
+      const ordinals = [...new Set(valid.map((d) => experienceOrdinal(d.id)))];
+      const known = new Set(
+        (
+          this.connection
+            .stmt(
+              `SELECT DISTINCT ordinal FROM experience_rows
+             WHERE domain = ? AND ordinal IN (SELECT value FROM json_each(?))`,
+            )
+            .all(domain, JSON.stringify(ordinals)) as Array<{ ordinal: number }>
+        ).map((r) => r.ordinal),
+      );
+      const unknown = ordinals.filter((o) => !known.has(o)).map(experienceId);
+      if (unknown.length > 0) {
+        throw new TfgrpoError(
+          "not_found",
+          `cannot update stats of ${domain}: unknown ids ${unknown.join(", ")}; nothing updated`,
+          { details: { domain, unknown } },
+        );
+      }
+      const upsert = this.connection.stmt(
+        `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
+         VALUES (?, ?, ?, ?, ?, ?)
+         ON CONFLICT (domain, ordinal) DO UPDATE SET
+           shown = shown + excluded.shown,
+           success = success + excluded.success,
+           sum_delta = sum_delta + excluded.sum_delta,
+           last_used_version = CASE
+             WHEN excluded.last_used_version IS NULL THEN last_used_version
+             WHEN last_used_version IS NULL THEN excluded.last_used_version
+             ELSE max(last_used_version, excluded.last_used_version) END`,
+      );
+      for (const delta of valid) {
+        upsert.run(
+          domain,
+          experienceOrdinal(delta.id),
+          delta.shown ?? 0,
+          delta.success ?? 0,
+          delta.sumDelta ?? 0,
+          delta.lastUsedVersion ?? null,
+        );
+      }
+      return ordinals.length;
+    });
+  }
+
+  protected async writeImport(
+    domain: string,
+    parsed: ParsedLibraryFile,
+    options: ImportOptions & { file: string },
+  ): Promise<ImportResult> {
+    const now = (options.now ?? this.connection.now()).toISOString();
+    const runId = options.runId ?? null;
+    return this.connection.write(() => {
+      const current = this.tables.ensureDomain(domain, now);
+      // Keeping the file's ids is only safe where no id was ever handed out: ids are never reused.
+      const preservedIds = current.next_id === 0;
+      const version = current.next_version;
+      const parent = current.head_version;
+      const parentRow = parent === null ? null : this.tables.requireVersionRow(domain, parent);
+      let nextOrdinal = current.next_id;
+      const ids: Record<string, string> = {};
+      const experiences = parsed.entries.map((entry) => {
+        const id = preservedIds ? entry.id : experienceId(nextOrdinal++);
+        ids[entry.id] = id;
+        return toImportedExperience(entry, {
+          domain,
+          id,
+          version,
+          runId,
+          now,
+          file: options.file,
+          defaultStatus: options.defaultStatus ?? "active",
+        });
+      });
+      if (preservedIds) {
+        nextOrdinal = experiences.reduce((max, e) => Math.max(max, experienceOrdinal(e.id) + 1), 0);
+      }
+      const ops: Operation[] = parsed.entries.map((entry, index) => {
+        const e = experiences[index]!;
+        return {
+          op: "add",
+          text: e.text,
+          status: e.status,
+          ...(e.scope ? { scope: e.scope } : {}),
+          ...(e.conflictGroup !== undefined ? { conflictGroup: e.conflictGroup } : {}),
+          reason: `imported from ${path.basename(options.file)} (${entry.id})`,
+        };
+      });
+      this.tables.insertVersion({
+        domain,
+        version,
+        parent,
+        state: "committed",
+        ops,
+        gate: undefined,
+        runId,
+        message:
+          options.message ??
+          `import of ${path.basename(options.file)}: ${experiences.length} entries${preservedIds ? " (ids kept)" : " (new ids)"}`,
+        entryCount: (parentRow?.entry_count ?? 0) + experiences.length,
+        now,
+      });
+      if (parent !== null) this.tables.copyEntries(domain, parent, version);
+      for (const experience of experiences) {
+        this.tables.writeEntry(domain, version, experience);
+        const s = experience.stats;
+        if (s.shown !== 0 || s.success !== 0 || s.sumDelta !== 0 || s.lastUsedVersion !== null) {
+          this.tables.setStats(domain, experience.id, s);
+        }
+      }
+      this.tables.finishVersion(domain, version, nextOrdinal, true, options.faults);
+      return {
+        version: toLibraryVersion(this.tables.requireVersionRow(domain, version)),
+        format: parsed.format,
+        ids,
+        preservedIds,
+        entries: experiences.length,
+      };
+    });
+  }
+}
+
+function staleParentError(
+  domain: string,
+  version: number | null,
+  parent: number | null,
+  head: number | null,
+): TfgrpoError {
+  const name = (v: number | null) => (v === null ? "the empty library" : `v${v}`);
+  const what = version === null ? "cannot commit new version" : `cannot commit v${version}`;
+  return new TfgrpoError(
+    "conflict",
+    `${what} of ${domain}: it is based on ${name(parent)} but the head is now ${name(head)}; ` +
+      "re-apply on the head, or force the commit",
+    { details: { domain, version, parent, head } },
+  );
+}
+
+function parseGate(gate: GateDecision): GateDecision {
+  return parseRecord(gateDecisionSchema, gate, "gate decision");
+}

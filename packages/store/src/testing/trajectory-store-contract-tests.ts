@@ -1,0 +1,91 @@
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import type { TrajectoryStore } from "../trajectory-store.js";
+import type { TrajectoryTestStore } from "./contract-helpers.js";
+import { expectTfgrpoError, makeTrajectory } from "./fixtures.js";
+
+/** The conformance suite of a `TrajectoryStore` backend: trajectories and usage. */
+export function trajectoryStoreContractTests(
+  name: string,
+  createFresh: () => Promise<TrajectoryTestStore>,
+): void {
+  describe(`trajectory store contract: ${name}`, () => {
+    let store: TrajectoryTestStore;
+    beforeEach(async () => {
+      store = await createFresh();
+    });
+    afterEach(async () => {
+      await store.close();
+    });
+
+    it("stores trajectories once per id (last write wins) and queries them by run, epoch, step, group and task", async () => {
+      const trajectories = [
+        makeTrajectory({ id: "t1", groupId: "g1", taskId: "a", attempt: 0, epoch: 0, step: 0 }),
+        makeTrajectory({ id: "t2", groupId: "g1", taskId: "a", attempt: 1, epoch: 0, step: 0 }),
+        makeTrajectory({ id: "t3", groupId: "g2", taskId: "b", attempt: 0, epoch: 0, step: 1 }),
+        makeTrajectory({ id: "t4", groupId: "g3", taskId: "a", attempt: 0, epoch: 1, step: 0 }),
+        makeTrajectory({ id: "t5", runId: "run-2", groupId: "g9", taskId: "a" }),
+      ];
+      expect(await store.putTrajectories(trajectories)).toBe(5);
+      // A redelivered result, now with its reward: stored once, the later write wins.
+      await store.putTrajectories([{ ...trajectories[1]!, reward: 1 }]);
+      expect(await store.countTrajectories({})).toBe(5);
+      expect(await store.getTrajectory("t2")).toEqual({ ...trajectories[1], reward: 1 });
+      expect(await store.getTrajectory("nope")).toBeNull();
+      const ids = async (filter: Parameters<TrajectoryStore["listTrajectories"]>[0]) =>
+        (await store.listTrajectories(filter)).map((t) => t.id);
+      expect(await ids({ runId: "run-1" })).toEqual(["t1", "t2", "t3", "t4"]);
+      expect(await ids({ runId: "run-1", epoch: 0 })).toEqual(["t1", "t2", "t3"]);
+      expect(await ids({ runId: "run-1", epoch: 0, step: 1 })).toEqual(["t3"]);
+      expect(await ids({ groupId: "g1" })).toEqual(["t1", "t2"]);
+      expect(await ids({ taskId: "a" })).toEqual(["t5", "t1", "t2", "t4"]);
+      expect(await ids({ ids: ["t4", "t1", "zzz"] })).toEqual(["t1", "t4"]);
+      expect(await ids({ runId: "run-1", limit: 2, offset: 1 })).toEqual(["t2", "t3"]);
+      expect(await store.countTrajectories({ runId: "run-1", epoch: 0 })).toBe(3);
+      const bad = await expectTfgrpoError(
+        store.putTrajectories([makeTrajectory({ id: "t6" }), { ...makeTrajectory({ id: "t7" }), reward: 3 }]),
+        "invalid_input",
+      );
+      expect(bad.message).toMatch(/trajectories\[1\] \(t7\): reward/);
+      expect(await store.getTrajectory("t6")).toBeNull();
+    });
+
+    it("sums usage per run, role and model; records with an id are counted once", async () => {
+      const call = {
+        model: "deepseek-chat",
+        inputTokens: 100,
+        cachedInputTokens: 40,
+        outputTokens: 20,
+        costUsd: 0.01,
+        latencyMs: 300,
+      };
+      expect(
+        await store.recordUsage("run-1", [
+          { ...call, role: "actor", id: "job-1#0" },
+          { ...call, role: "actor", id: "job-1#1" },
+          { ...call, role: "critic", model: "judge-model", id: "job-2#0" },
+        ]),
+      ).toBe(3);
+      expect(await store.recordUsage("run-1", [{ ...call, role: "actor", id: "job-1#0" }])).toBe(0);
+      await store.recordUsage("run-2", [{ ...call, role: "curator" }]);
+      const report = await store.getUsageTotals("run-1");
+      expect(report.total).toEqual({
+        calls: 3,
+        inputTokens: 300,
+        cachedInputTokens: 120,
+        outputTokens: 60,
+        costUsd: expect.closeTo(0.03, 10),
+        latencyMs: 900,
+      });
+      expect(report.byRole.actor).toMatchObject({ calls: 2, inputTokens: 200 });
+      expect(report.byRole.critic).toMatchObject({ calls: 1 });
+      expect(report.byRole.curator).toBeUndefined();
+      expect(Object.keys(report.byModel).sort()).toEqual(["deepseek-chat", "judge-model"]);
+      expect((await store.getUsageTotals("nothing")).total.calls).toBe(0);
+      await expectTfgrpoError(
+        store.recordUsage("run-1", [{ ...call, role: "painter" as "actor" }]),
+        "invalid_input",
+      );
+      expect((await store.getUsageTotals("run-1")).total.calls).toBe(3);
+    });
+  });
+}

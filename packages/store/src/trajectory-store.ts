@@ -1,0 +1,39 @@
+import type { Role, Trajectory, Usage, UsageTotals } from "@tfgrpo/protocol";
+
+export interface TrajectoryFilter {
+  runId?: string;
+  epoch?: number;
+  step?: number;
+  groupId?: string;
+  taskId?: string;
+  ids?: string[];
+  limit?: number;
+  offset?: number;
+}
+
+/** A usage record of one model call; `id` (e.g. the job id + call index) makes recording it idempotent. */
+export type UsageRecord = Usage & { id?: string; at?: string };
+
+export interface UsageReport {
+  runId: string;
+  total: UsageTotals;
+  byRole: Partial<Record<Role, UsageTotals>>;
+  byModel: Record<string, UsageTotals>;
+}
+
+/**
+ * What rollouts leave behind: trajectories and the usage of every model call. Trajectories are upserted by id, last
+ * write wins (a reward annotated later replaces the unrewarded copy; a redelivered identical result changes nothing).
+ */
+export interface TrajectoryStore {
+  /** Upsert by id, last write wins; one invalid trajectory refuses them all. Returns how many were written. */
+  putTrajectories(trajectories: readonly Trajectory[]): Promise<number>;
+  getTrajectory(id: string): Promise<Trajectory | null>;
+  /** Ordered by epoch, step, group, attempt, id. */
+  listTrajectories(filter: TrajectoryFilter): Promise<Trajectory[]>;
+  countTrajectories(filter: TrajectoryFilter): Promise<number>;
+
+  /** Records with an `id` already stored are skipped. Returns how many were inserted. */
+  recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number>;
+  getUsageTotals(runId: string): Promise<UsageReport>;
+}
