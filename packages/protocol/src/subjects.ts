@@ -50,7 +50,13 @@ export const rolloutRequestSchema = z.object({
 });
 export type RolloutRequest = z.infer<typeof rolloutRequestSchema>;
 
-export const actorRollout = defineSubject("tfgrpo.actor.rollout", rolloutRequestSchema, trajectorySchema);
+/**
+ * One rollout. Served as jobs from the durable work queue (what the learning loop enqueues: heartbeats while it
+ * runs, redelivered if the worker dies) and as request/reply calls (e.g. `solve` against a remote worker).
+ */
+export const actorRollout = defineSubject("tfgrpo.actor.rollout", rolloutRequestSchema, trajectorySchema, {
+  modes: ["job", "request"],
+});
 
 // --- critic -----------------------------------------------------------------------------------------------------
 
@@ -116,7 +122,7 @@ export const groupAdviceResultSchema = z.object({
 export type GroupAdviceResult = z.infer<typeof groupAdviceResultSchema>;
 
 /** Stage 1 + stage 2 for one group: summaries, then at most 3 proposed operations. */
-export const criticGroupAdvice = defineSubject(
+export const criticAdvantage = defineSubject(
   "tfgrpo.critic.advantage",
   groupAdviceRequestSchema,
   groupAdviceResultSchema,
@@ -248,3 +254,25 @@ export const curatorMerge = defineSubject(
     usage: usageTotalsSchema.optional(),
   }),
 );
+
+// --- the table ----------------------------------------------------------------------------------------------------
+
+/**
+ * Every role's endpoints by operation: endpoint `<operation>` of role `<role>` is the subject
+ * `tfgrpo.<role>.<operation>`, exported as the constant `<role><Operation>`. `defineRole` takes each endpoint's
+ * schemas and serve modes from here, so a role cannot serve a subject under another name.
+ */
+export const subjectTable = {
+  library: { get: libraryGet },
+  actor: { rollout: actorRollout },
+  critic: { reward: criticReward, advantage: criticAdvantage },
+  curator: {
+    consolidate: curatorConsolidate,
+    credit: curatorCredit,
+    gate: curatorGate,
+    lifecycle: curatorLifecycle,
+    conflicts: curatorConflicts,
+    merge: curatorMerge,
+  },
+} as const;
+export type SubjectTable = typeof subjectTable;

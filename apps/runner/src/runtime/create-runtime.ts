@@ -1,13 +1,7 @@
-import {
-  type Bus,
-  createBus,
-  type Handle,
-  type LibrarySnapshot,
-  libraryGet,
-  serveSubjects,
-} from "@tfgrpo/protocol";
+import { type Bus, defineRole, type Handle, type LibrarySnapshot } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { loadRole, type RoleInstance } from "../roles/registry.js";
+import { createBus } from "./create-bus.js";
 import { natsSettingsFromEnv } from "./nats-settings.js";
 
 export interface RuntimeOptions {
@@ -55,13 +49,14 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       name: `tfgrpo runner ${process.pid}`,
       ...(options.nats ? natsSettingsFromEnv() : {}),
     });
-    opened.handles.push(
-      await bus.handle(libraryGet, async ({ domain, version }) => {
+    const library = defineRole("library", {
+      get: async ({ domain, version }) => {
         const extra = served.get(`${domain}@${version}`);
         if (extra) return extra;
         return version === "head" ? store.getHead(domain) : store.getVersion(domain, version);
-      }),
-    );
+      },
+    });
+    opened.handles.push(await library.serve(bus));
     for (const name of options.localRoles) {
       const factory = await loadRole(name);
       const role = await factory({
@@ -72,7 +67,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         ...(options.config ? { config: options.config } : {}),
       });
       opened.roles.push(role);
-      opened.handles.push(await serveSubjects(bus, role.subjects, { concurrency: options.concurrency }));
+      opened.handles.push(await role.serve(bus, { concurrency: options.concurrency }));
     }
   } catch (error) {
     await close();

@@ -1,4 +1,5 @@
-import { type CreateBusOptions, TfgrpoError } from "@tfgrpo/protocol";
+import { TfgrpoError } from "@tfgrpo/protocol";
+import type { CreateBusOptions } from "./create-bus.js";
 
 /** Shortest ack wait accepted: heartbeats go every third of it, so much less would redeliver healthy jobs. */
 const minimumAckWaitMs = 300;

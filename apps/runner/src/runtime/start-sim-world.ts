@@ -2,7 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { createSimServer, type SimServer, type SimServerOptions } from "@tfgrpo/sim";
+import type { SimServer, SimServerOptions } from "@tfgrpo/sim";
 
 export interface SimWorld extends AsyncDisposable {
   server: SimServer;
@@ -12,13 +12,24 @@ export interface SimWorld extends AsyncDisposable {
   close(): Promise<void>;
 }
 
-const simConfig = fileURLToPath(new URL("../../../../examples/models.sim.yaml", import.meta.url));
+/** The models config of the sim world: every role on the sim server at SIM_PORT. */
+export const simModelsConfig = fileURLToPath(
+  new URL("../../../../examples/models.sim.yaml", import.meta.url),
+);
+
+export type SimModule = typeof import("@tfgrpo/sim");
+
+/** The sim package, loaded on demand: product code paths never load the simulated world unless asked to. */
+export function loadSim(): Promise<SimModule> {
+  return import("@tfgrpo/sim");
+}
 
 /**
  * Starts the SIMULATED world in this process (for `--sim`, the demo and tests): the sim model server on a free
  * loopback port, and SIM_PORT / TFGRPO_SIM_* variables the sim models config and the actor's web tools read.
  */
 export async function startSimWorld(options: SimServerOptions): Promise<SimWorld> {
+  const { createSimServer } = await loadSim();
   const server = await createSimServer(options);
   const directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-sim-"));
   process.env.SIM_PORT = String(server.port);
@@ -26,5 +37,5 @@ export async function startSimWorld(options: SimServerOptions): Promise<SimWorld
     await server.close();
     await rm(directory, { recursive: true, force: true });
   };
-  return { server, config: simConfig, directory, close, [Symbol.asyncDispose]: close };
+  return { server, config: simModelsConfig, directory, close, [Symbol.asyncDispose]: close };
 }

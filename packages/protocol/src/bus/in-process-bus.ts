@@ -1,7 +1,6 @@
 import { AsyncResource } from "node:async_hooks";
 import { setMaxListeners } from "node:events";
 import { serializeError, TfgrpoError } from "../errors.js";
-import { formatZodIssues } from "../safe-parse-json.js";
 import type {
   Bus,
   Handle,
@@ -13,6 +12,7 @@ import type {
   WorkOptions,
 } from "./bus.js";
 import type { Subject } from "./subject.js";
+import { validatePayload } from "./validate-payload.js";
 
 const defaultTimeoutMs = 10 * 60_000;
 
@@ -34,21 +34,6 @@ interface QueueState {
   known: Set<string>;
   results: Map<string, JobResult<unknown>[]>;
   consumers: Map<string, (result: JobResult<unknown>) => Promise<void>>;
-}
-
-export function validate<T>(subject: Subject<unknown, unknown>, which: "input" | "output", value: T): T {
-  const schema = which === "input" ? subject.input : subject.output;
-  const parsed = schema.safeParse(value);
-  if (!parsed.success) {
-    throw new TfgrpoError(
-      "invalid_input",
-      `${subject.name} ${which}: ${formatZodIssues(parsed.error.issues)}`,
-      {
-        details: { subject: subject.name, which },
-      },
-    );
-  }
-  return parsed.data as T;
 }
 
 /** The embedded Bus: one process does everything, with the same validation and queue semantics as NATS. */
@@ -128,7 +113,11 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
       const context: JobContext = { jobId: job.id, attempt: 1, working: () => {}, signal: controller.signal };
       const run = (async (): Promise<JobResult<unknown>> => {
         try {
-          const output = validate(subject, "output", await isolated(() => worker.run(job.input, context)));
+          const output = validatePayload(
+            subject,
+            "output",
+            await isolated(() => worker.run(job.input, context)),
+          );
           return { jobId: job.id, ok: true, output, attempt: 1 };
         } catch (error) {
           return { jobId: job.id, ok: false, error: serializeError(error), attempt: 1 };
@@ -153,7 +142,7 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
       if (!list || list.length === 0) {
         throw new TfgrpoError("not_found", `${subject.name}: no handler is serving this subject`);
       }
-      const valid = validate(subject as Subject<unknown, unknown>, "input", input);
+      const valid = validatePayload(subject as Subject<unknown, unknown>, "input", input);
       const entry = list.reduce((best, h) => (h.inFlight < best.inFlight ? h : best));
       if (entry.inFlight >= entry.concurrency)
         await new Promise<void>((resolve) => entry.waiting.push(resolve));
@@ -173,7 +162,7 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
           }, timeoutMs);
         });
         const output = await track(Promise.race([call, timeout]));
-        return validate(subject as Subject<unknown, unknown>, "output", structuredClone(output)) as O;
+        return validatePayload(subject as Subject<unknown, unknown>, "output", structuredClone(output)) as O;
       } finally {
         clearTimeout(timer);
         options.signal?.removeEventListener("abort", abortFromCaller);
@@ -212,7 +201,7 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
       const state = queue(subject.name);
       for (const job of jobs) {
         if (state.known.has(job.id)) continue;
-        const input = validate(subject as Subject<unknown, unknown>, "input", job.input);
+        const input = validatePayload(subject as Subject<unknown, unknown>, "input", job.input);
         state.known.add(job.id);
         state.pending.push({ job: { id: job.id, input: structuredClone(input) }, replyTo: options.replyTo });
       }

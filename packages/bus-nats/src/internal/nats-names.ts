@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { TfgrpoError } from "../errors.js";
-import type { Subject } from "./subject.js";
+import { type Subject, TfgrpoError } from "@tfgrpo/protocol";
 
 /**
  * Every NATS and JetStream name the NATS Bus uses, derived from one prefix so two deployments (or two tests) can

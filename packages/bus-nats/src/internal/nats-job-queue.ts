@@ -1,14 +1,20 @@
 import { headers } from "@nats-io/transport-node";
-import { TfgrpoError } from "../errors.js";
-import type { Handle, Job, JobContext, JobResult, WorkOptions } from "./bus.js";
-import { validate } from "./in-process-bus.js";
+import {
+  type Handle,
+  type Job,
+  type JobContext,
+  type JobResult,
+  type Subject,
+  TfgrpoError,
+  type WorkOptions,
+} from "@tfgrpo/protocol";
+import { validatePayload } from "@tfgrpo/protocol/internal";
 import { checkPayloadSize, encodePayload, headerNames } from "./nats-codec.js";
 import { ensureStream, jobsStreamConfig, resultsStreamConfig } from "./nats-jetstream-setup.js";
 import { startJobWorker } from "./nats-job-worker.js";
 import { checkJobId, replyToken } from "./nats-names.js";
 import type { NatsQueueContext } from "./nats-queue-context.js";
 import { startResultConsumer } from "./nats-result-consumer.js";
-import type { Subject } from "./subject.js";
 
 /** Publishes in flight at once while enqueueing a batch: enough to hide round trips, not enough to flood. */
 const publishWindow = 256;
@@ -56,7 +62,7 @@ export function createNatsJobQueue(context: NatsQueueContext): NatsJobQueue {
           checkJobId(subject, job.id, index);
           let input: unknown;
           try {
-            input = validate(subject, "input", job.input);
+            input = validatePayload(subject, "input", job.input);
           } catch (error) {
             const message = (error as Error).message;
             throw new TfgrpoError("invalid_input", `${message} (job ${job.id}, index ${index})`, {

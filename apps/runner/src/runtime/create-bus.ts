@@ -1,9 +1,8 @@
-import type { Bus } from "./bus.js";
-import { createInProcessBus } from "./in-process-bus.js";
-import { createNatsBus, type NatsBusOptions } from "./nats-bus.js";
+import { createNatsBus, type NatsBusOptions } from "@tfgrpo/bus-nats";
+import { type Bus, createInProcessBus } from "@tfgrpo/protocol";
 
 export interface CreateBusOptions extends Partial<Omit<NatsBusOptions, "servers">> {
-  /** NATS server URL(s), as given to `--nats`. Absent or empty: the in-process Bus. */
+  /** NATS server URL(s), as given to `--nats` (comma-separated or a list). Absent or empty: the in-process Bus. */
   nats?: string | string[] | undefined;
 }
 

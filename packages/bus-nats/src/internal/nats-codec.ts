@@ -1,9 +1,8 @@
 import { promisify } from "node:util";
 import { gunzip as gunzipCallback, gzip as gzipCallback } from "node:zlib";
 import type { MsgHdrs } from "@nats-io/transport-node";
+import { type SafeParseResult, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
-import { TfgrpoError } from "../errors.js";
-import { type SafeParseResult, safeParseJson } from "../safe-parse-json.js";
 
 const gzip = promisify(gzipCallback);
 const gunzip = promisify(gunzipCallback);

@@ -1,8 +1,8 @@
+import { busContractTests } from "@tfgrpo/protocol/testing";
 import { afterAll, beforeAll } from "vitest";
-import { busContractTests } from "../testing/bus-contract.js";
-import { type NatsServerHandle, startNatsServer } from "../testing/start-nats-server.js";
 import type { BusLogger } from "./bus-logger.js";
 import { createNatsBus } from "./nats-bus.js";
+import { type NatsServerHandle, startNatsServer } from "./testing/start-nats-server.js";
 
 let server: NatsServerHandle;
 let pairs = 0;

@@ -2,10 +2,12 @@ import { randomBytes } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { defineSubject, rolloutRequestSchema, TfgrpoError, trajectorySchema } from "@tfgrpo/protocol";
+import { eventually } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { bigTrajectory } from "../../test/fixtures/big-trajectory.js";
-import { sleepJob } from "../../test/fixtures/fixture-subjects.js";
+import { bigTrajectory } from "../test/fixtures/big-trajectory.js";
+import { sleepJob } from "../test/fixtures/fixture-subjects.js";
 import {
   cleanups,
   collect,
@@ -13,12 +15,7 @@ import {
   natsServer,
   streamMessages,
   until,
-} from "../../test/fixtures/nats-test-kit.js";
-import { TfgrpoError } from "../errors.js";
-import { trajectorySchema } from "../schemas/trajectory.js";
-import { rolloutRequestSchema } from "../subjects.js";
-import { eventually } from "../testing/bus-contract.js";
-import { defineSubject } from "./subject.js";
+} from "../test/fixtures/nats-test-kit.js";
 
 const rollout = defineSubject("tfgrpo.fixture.rollout", rolloutRequestSchema, trajectorySchema);
 const text = defineSubject(

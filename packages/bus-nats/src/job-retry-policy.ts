@@ -1,4 +1,4 @@
-import { TfgrpoError } from "../errors.js";
+import { TfgrpoError } from "@tfgrpo/protocol";
 
 /**
  * Whether a failed job should go back to the queue (nak) rather than end as an `ok: false` result.

@@ -1,5 +1,5 @@
+import { TfgrpoError } from "@tfgrpo/protocol";
 import { describe, expect, it } from "vitest";
-import { TfgrpoError } from "../errors.js";
 import { isRetryableJobError, retryDelayMs } from "./job-retry-policy.js";
 
 describe("job retry policy", () => {

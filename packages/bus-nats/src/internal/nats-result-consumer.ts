@@ -1,12 +1,9 @@
 import type { ConsumerMessages, JsMsg } from "@nats-io/jetstream";
-import { TfgrpoError } from "../errors.js";
-import { formatZodIssues } from "../safe-parse-json.js";
-import type { Handle, JobResult } from "./bus.js";
+import { formatZodIssues, type Handle, type JobResult, type Subject, TfgrpoError } from "@tfgrpo/protocol";
 import { decodePayload, headerNames, resultEnvelopeSchema } from "./nats-codec.js";
 import { ensureConsumer, resultsConsumerConfig } from "./nats-jetstream-setup.js";
 import { replyToken } from "./nats-names.js";
 import { type NatsQueueContext, sleep, timedOut } from "./nats-queue-context.js";
-import type { Subject } from "./subject.js";
 
 /** Results pulled ahead of onResult; small, because their ack timers run while they wait. */
 const resultBatch = 16;

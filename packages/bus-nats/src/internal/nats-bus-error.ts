@@ -1,4 +1,4 @@
-import { TfgrpoError } from "../errors.js";
+import { TfgrpoError } from "@tfgrpo/protocol";
 
 function errorName(error: unknown): string {
   return error instanceof Error ? error.name || error.constructor.name : "";

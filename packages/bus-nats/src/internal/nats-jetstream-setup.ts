@@ -10,7 +10,7 @@ import {
   type StreamInfo,
 } from "@nats-io/jetstream";
 import { nanos } from "@nats-io/transport-node";
-import type { BusLogger } from "./bus-logger.js";
+import type { BusLogger } from "../bus-logger.js";
 import type { NatsNames } from "./nats-names.js";
 
 const streamNotFound = 10059;

@@ -1,5 +1,6 @@
+import { eventually } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
-import { sleepJob } from "../../test/fixtures/fixture-subjects.js";
+import { sleepJob } from "../test/fixtures/fixture-subjects.js";
 import {
   collect,
   natsBus,
@@ -7,8 +8,7 @@ import {
   spawnChild,
   streamMessages,
   until,
-} from "../../test/fixtures/nats-test-kit.js";
-import { eventually } from "../testing/bus-contract.js";
+} from "../test/fixtures/nats-test-kit.js";
 
 describe("NATS Bus with processes that crash (SIGKILL)", () => {
   it("redelivers the job of a worker killed mid-job to the other worker, and delivers its result once", async () => {

@@ -1,15 +1,21 @@
 import type { ConsumerMessages, JsMsg } from "@nats-io/jetstream";
 import type { Msg, Subscription } from "@nats-io/transport-node";
+import {
+  type Handle,
+  type JobContext,
+  type JobResult,
+  type Subject,
+  safeParseJson,
+  serializeError,
+  TfgrpoError,
+  type WorkOptions,
+} from "@tfgrpo/protocol";
+import { validatePayload } from "@tfgrpo/protocol/internal";
 import { z } from "zod";
-import { serializeError, TfgrpoError } from "../errors.js";
-import { safeParseJson } from "../safe-parse-json.js";
-import type { Handle, JobContext, JobResult, WorkOptions } from "./bus.js";
-import { validate } from "./in-process-bus.js";
-import { isRetryableJobError, retryDelayMs } from "./job-retry-policy.js";
+import { isRetryableJobError, retryDelayMs } from "../job-retry-policy.js";
 import { decodePayload, headerNames } from "./nats-codec.js";
 import { ensureConsumer, workerConsumerConfig } from "./nats-jetstream-setup.js";
 import { type NatsQueueContext, publishResult, timedOut } from "./nats-queue-context.js";
-import type { Subject } from "./subject.js";
 
 type AnyJobHandler = (input: unknown, context: JobContext) => Promise<unknown>;
 
@@ -110,8 +116,8 @@ export async function startJobWorker(
         },
       };
       try {
-        const input = validate(subject, "input", decoded.value);
-        const output = validate(subject, "output", await handler(input, jobContext));
+        const input = validatePayload(subject, "input", decoded.value);
+        const output = validatePayload(subject, "output", await handler(input, jobContext));
         result = { jobId, ok: true, output, attempt };
       } catch (error) {
         if (job.abandoned) return;

@@ -2,12 +2,9 @@
 // multi-megabyte trajectory round trip, on the in-process Bus and on NATS (a real local nats-server, two
 // connections as a runner and a worker would have). Run: pnpm --filter @tfgrpo/protocol bench
 import { performance } from "node:perf_hooks";
+import { type Bus, createInProcessBus, defineSubject, trajectorySchema } from "@tfgrpo/protocol";
 import { z } from "zod";
-import type { Bus } from "../src/bus/bus.js";
-import { createInProcessBus } from "../src/bus/in-process-bus.js";
-import { createNatsBus } from "../src/bus/nats-bus.js";
-import { defineSubject } from "../src/bus/subject.js";
-import { trajectorySchema } from "../src/schemas/trajectory.js";
+import { createNatsBus } from "../src/nats-bus.js";
 import { startNatsServer } from "../src/testing/start-nats-server.js";
 import { bigTrajectory } from "../test/fixtures/big-trajectory.js";
 

@@ -1,19 +1,21 @@
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, headers, type Msg, type NatsConnection } from "@nats-io/transport-node";
-import { serializeError, TfgrpoError } from "../errors.js";
-import type {
-  Bus,
-  Handle,
-  HandlerContext,
-  JobContext,
-  JobResult,
-  RequestOptions,
-  WorkOptions,
-} from "./bus.js";
+import {
+  type Bus,
+  type Handle,
+  type HandlerContext,
+  type JobContext,
+  type JobResult,
+  type RequestOptions,
+  type Subject,
+  serializeError,
+  TfgrpoError,
+  type WorkOptions,
+} from "@tfgrpo/protocol";
+import { validatePayload } from "@tfgrpo/protocol/internal";
 import { type BusLogger, stderrBusLogger } from "./bus-logger.js";
-import { createConcurrencyLimiter } from "./concurrency-limiter.js";
-import { validate } from "./in-process-bus.js";
-import { toBusError } from "./nats-bus-error.js";
+import { createConcurrencyLimiter } from "./internal/concurrency-limiter.js";
+import { toBusError } from "./internal/nats-bus-error.js";
 import {
   checkPayloadSize,
   decodePayload,
@@ -21,11 +23,10 @@ import {
   headerNames,
   type ReplyEnvelope,
   replyEnvelopeSchema,
-} from "./nats-codec.js";
-import { createNatsJobQueue, createStreamSetup } from "./nats-job-queue.js";
-import { natsNames } from "./nats-names.js";
-import { type NatsQueueContext, timedOut } from "./nats-queue-context.js";
-import type { Subject } from "./subject.js";
+} from "./internal/nats-codec.js";
+import { createNatsJobQueue, createStreamSetup } from "./internal/nats-job-queue.js";
+import { natsNames } from "./internal/nats-names.js";
+import { type NatsQueueContext, timedOut } from "./internal/nats-queue-context.js";
 
 export interface NatsBusOptions {
   /** nats://host:port, or several for a cluster. */
@@ -160,14 +161,14 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     try {
       const decoded = await decodePayload(msg.data, msg.headers);
       if (!decoded.success) throw new TfgrpoError("invalid_input", `${subject.name} input: ${decoded.error}`);
-      const input = validate(subject, "input", decoded.value);
+      const input = validatePayload(subject, "input", decoded.value);
       // The caller gives up after its timeout: so does the handler's signal, to stop wasted work.
       const timeoutMs = Number(msg.headers?.get(headerNames.timeoutMs));
       const signal =
         Number.isFinite(timeoutMs) && timeoutMs > 0
           ? AbortSignal.any([closing, AbortSignal.timeout(timeoutMs)])
           : closing;
-      reply = { ok: true, output: validate(subject, "output", await handler(input, { signal })) };
+      reply = { ok: true, output: validatePayload(subject, "output", await handler(input, { signal })) };
     } catch (error) {
       reply = { ok: false, error: serializeError(error) };
     }
@@ -188,7 +189,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     async request<I, O>(subject: Subject<I, O>, input: I, options: RequestOptions = {}): Promise<O> {
       const any = subject as Subject<unknown, unknown>;
       assertOpen(any);
-      const valid = validate(any, "input", input);
+      const valid = validatePayload(any, "input", input);
       const timeoutMs = options.timeoutMs ?? defaultRequestTimeoutMs;
       const hdrs = headers();
       const data = await encodePayload(valid, hdrs);
@@ -218,7 +219,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         });
       }
       if (!envelope.data.ok) throw TfgrpoError.fromJSON(envelope.data.error);
-      return validate(any, "output", envelope.data.output) as O;
+      return validatePayload(any, "output", envelope.data.output) as O;
     },
 
     async handle<I, O>(

@@ -1,9 +1,7 @@
+import { actorRollout, defineSubject, TfgrpoError } from "@tfgrpo/protocol";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
-import { TfgrpoError } from "../errors.js";
-import { actorRollout } from "../subjects.js";
 import { natsNames, replyToken } from "./nats-names.js";
-import { defineSubject } from "./subject.js";
 
 describe("natsNames", () => {
   it("keeps a safe replyTo readable and hashes any other into a stable, safe token", () => {

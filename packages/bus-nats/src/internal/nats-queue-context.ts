@@ -1,11 +1,9 @@
 import type { JetStreamClient, JetStreamManager } from "@nats-io/jetstream";
 import { headers, type NatsConnection } from "@nats-io/transport-node";
-import { serializeError } from "../errors.js";
-import type { JobResult } from "./bus.js";
-import type { BusLogger } from "./bus-logger.js";
+import { type JobResult, type Subject, serializeError } from "@tfgrpo/protocol";
+import type { BusLogger } from "../bus-logger.js";
 import { checkPayloadSize, encodePayload, headerNames } from "./nats-codec.js";
 import type { NatsNames } from "./nats-names.js";
-import type { Subject } from "./subject.js";
 
 /** What the job-queue parts of the NATS Bus share: the connection, names and settings. */
 export interface NatsQueueContext {

@@ -1,0 +1,1 @@
+export { type NatsServerHandle, startNatsServer } from "./start-nats-server.js";
