@@ -5,9 +5,10 @@
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import type { Experience } from "@tfgrpo/protocol";
+import { makeExperience } from "@tfgrpo/protocol/testing";
 import { retrievalConfigSchema } from "../src/actor-config.js";
 import { createExperienceIndex } from "../src/experience-index.js";
-import { hashedEmbedding, makeExperience, realExperiences } from "../src/testing/index.js";
+import { hashedEmbedding, realExperiences } from "../src/testing/index.js";
 
 const config = retrievalConfigSchema.parse({});
 const base = [...realExperiences("math"), ...realExperiences("web")];
@@ -30,18 +31,17 @@ function library(size: number): Experience[] {
     const source = base[index % base.length]!;
     const round = Math.floor(index / base.length);
     const shown = Math.floor(next() * 60);
-    return makeExperience(
-      `G${index}`,
-      round === 0
-        ? source.text
-        : `${source.text} Especially ${qualifiers[round % qualifiers.length]} (${round}).`,
-      {
-        domain: source.domain,
-        status: next() < 0.05 ? "candidate" : "active",
-        conflictGroup: next() < 0.1 ? `group-${index % 300}` : undefined,
-        stats: { shown, success: shown * next(), sumDelta: shown * (next() - 0.5) * 0.4, lastUsedVersion: 1 },
-      },
-    );
+    return makeExperience({
+      id: `G${index}`,
+      text:
+        round === 0
+          ? source.text
+          : `${source.text} Especially ${qualifiers[round % qualifiers.length]} (${round}).`,
+      domain: source.domain,
+      status: next() < 0.05 ? "candidate" : "active",
+      conflictGroup: next() < 0.1 ? `group-${index % 300}` : undefined,
+      stats: { shown, success: shown * next(), sumDelta: shown * (next() - 0.5) * 0.4, lastUsedVersion: 1 },
+    });
   });
 }
 

@@ -1,4 +1,4 @@
-import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
+import { defaultUtilityOptions, formatZodIssues, TfgrpoError, utilityOptionsSchema } from "@tfgrpo/protocol";
 import { z } from "zod";
 
 export const toolNameSchema = z.enum(["code_interpreter", "web_search", "web_fetch"]);
@@ -7,17 +7,11 @@ export type ToolName = z.infer<typeof toolNameSchema>;
 export const retrievalConfigSchema = z.object({
   similarityWeight: z.number().min(0).max(1).default(0.7).describe("Weight of task/entry cosine similarity"),
   utilityWeight: z.number().min(0).max(1).default(0.3).describe("Weight of the entry's UCB utility"),
-  explorationWeight: z
-    .number()
-    .min(0)
-    .default(0.5)
-    .describe("UCB exploration constant: how much rarely shown entries are favoured"),
-  successWeight: z
-    .number()
-    .min(0)
-    .max(1)
-    .default(0.25)
-    .describe("Share of the raw success rate in an entry's mean utility (the rest is its mean group delta)"),
+  utility: utilityOptionsSchema
+    .default(defaultUtilityOptions)
+    .describe(
+      "The entry utility formula; keep it equal to the curator's `utility` so both rank entries alike",
+    ),
   allActiveThreshold: z
     .number()
     .int()

@@ -1,4 +1,4 @@
-import { estimateTokens } from "./estimate-tokens.js";
+import { estimateTokens } from "@tfgrpo/protocol";
 import { type ExperienceLineInput, renderExperienceBlock } from "./experience-block.js";
 
 export interface PromptToolInfo {

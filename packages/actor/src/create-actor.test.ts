@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { type LibrarySnapshot, type RolloutRequest, TfgrpoError, trajectorySchema } from "@tfgrpo/protocol";
+import { makeExperience } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import type { ActorConfigInput } from "./actor-config.js";
@@ -11,7 +12,6 @@ import {
   createHashedEmbed,
   createScriptedModels,
   finalMessage,
-  makeExperience,
   realExperiences,
   toolCallMessage,
 } from "./testing/index.js";
@@ -393,7 +393,9 @@ describe("createActor: libraries and retrieval", () => {
       domain: "math",
       version: 5,
       experiences: Array.from({ length: 300 }, (_, index) =>
-        makeExperience(`G${index}`, `${texts[index % texts.length]} (${Math.floor(index / texts.length)})`, {
+        makeExperience({
+          id: `G${index}`,
+          text: `${texts[index % texts.length]} (${Math.floor(index / texts.length)})`,
           status: index === 299 ? "candidate" : "active",
         }),
       ),

@@ -2,6 +2,9 @@ import { randomUUID } from "node:crypto";
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import {
+  createEmbeddingCache,
+  type EmbeddingCache,
+  type EmbedFunction,
   formatZodIssues,
   type LibrarySnapshot,
   type RolloutRequest,
@@ -19,7 +22,6 @@ import {
 } from "./actor-config.js";
 import { assemblePrompt } from "./assemble-prompt.js";
 import { deriveSeed } from "./derive-seed.js";
-import { createEmbeddingCache, type EmbeddingCache, type EmbedFunction } from "./embedding-cache.js";
 import { createExperienceIndex, type ExperienceIndex, type ExperienceSelection } from "./experience-index.js";
 import { extractCitations } from "./extract-citations.js";
 import { createLibraryCache, type LibraryLoader } from "./library-cache.js";

@@ -1,4 +1,4 @@
-import { estimateTokens } from "./estimate-tokens.js";
+import { estimateTokens } from "@tfgrpo/protocol";
 
 // The markers of docs/prompt-contract.md: the sim's simulated policy (and people reading prompts) find experiences
 // by these headings and by `[G3]. text` lines, so they are fixed strings, not config.

@@ -1,10 +1,10 @@
-import type { Experience } from "@tfgrpo/protocol";
+import { type Experience, estimateTokens } from "@tfgrpo/protocol";
+import { makeExperience } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { retrievalConfigSchema } from "./actor-config.js";
-import { estimateTokens } from "./estimate-tokens.js";
 import { renderExperienceBlock } from "./experience-block.js";
 import { createExperienceIndex } from "./experience-index.js";
-import { hashedEmbedding, makeExperience, realExperiences } from "./testing/index.js";
+import { hashedEmbedding, realExperiences } from "./testing/index.js";
 
 const config = retrievalConfigSchema.parse({});
 const embeddingOf = (experience: Experience) => hashedEmbedding(experience.text);
@@ -14,10 +14,10 @@ const ids = (list: { id: string }[]) => list.map((entry) => entry.id);
 function bigLibrary(size: number): Experience[] {
   const texts = [...realExperiences("math"), ...realExperiences("web")].map((entry) => entry.text);
   return Array.from({ length: size }, (_, index) =>
-    makeExperience(
-      `G${index}`,
-      `${texts[index % texts.length]} (variant ${Math.floor(index / texts.length)})`,
-    ),
+    makeExperience({
+      id: `G${index}`,
+      text: `${texts[index % texts.length]} (variant ${Math.floor(index / texts.length)})`,
+    }),
   );
 }
 
@@ -25,11 +25,13 @@ describe("createExperienceIndex, small library (all active shown)", () => {
   it("shows every active entry of the real math library, sorted by id, plus candidates up to the threshold", () => {
     const experiences = [
       ...realExperiences("math"),
-      makeExperience("G30", "When a count is asked, list small cases by code first.", {
+      makeExperience({
+        id: "G30",
+        text: "When a count is asked, list small cases by code first.",
         status: "candidate",
       }),
-      makeExperience("G31", "Check units before answering.", { status: "candidate" }),
-      makeExperience("G32", "An archived lesson.", { status: "archived" }),
+      makeExperience({ id: "G31", text: "Check units before answering.", status: "candidate" }),
+      makeExperience({ id: "G32", text: "An archived lesson.", status: "archived" }),
     ];
     const selection = createExperienceIndex({ experiences, config, embeddingOf }).select(
       hashedEmbedding("How many grid paths are there?"),
@@ -48,8 +50,10 @@ describe("createExperienceIndex, small library (all active shown)", () => {
   it("adds only the best candidate when the active entries fill the threshold", () => {
     const experiences = [
       ...realExperiences("math"),
-      makeExperience("G40", "Unrelated lesson about cooking pasta.", { status: "candidate" }),
-      makeExperience("G41", "For grid paths, enumerate small grids by code before generalising.", {
+      makeExperience({ id: "G40", text: "Unrelated lesson about cooking pasta.", status: "candidate" }),
+      makeExperience({
+        id: "G41",
+        text: "For grid paths, enumerate small grids by code before generalising.",
         status: "candidate",
       }),
     ];
@@ -66,12 +70,20 @@ describe("createExperienceIndex, small library (all active shown)", () => {
 
   it("shows one entry per conflict group, the better-scoring one", () => {
     const experiences = [
-      makeExperience("G1", "Always simplify radicals before comparing them.", { conflictGroup: "radicals" }),
-      makeExperience("G2", "Never simplify radicals; compare numerically.", {
+      makeExperience({
+        id: "G1",
+        text: "Always simplify radicals before comparing them.",
+        conflictGroup: "radicals",
+      }),
+      makeExperience({
+        id: "G2",
+        text: "Never simplify radicals; compare numerically.",
         conflictGroup: "radicals",
         stats: { shown: 40, success: 30, sumDelta: 12, lastUsedVersion: 3 },
       }),
-      makeExperience("G3", "Check the domain of a logarithm.", {
+      makeExperience({
+        id: "G3",
+        text: "Check the domain of a logarithm.",
         stats: { shown: 40, success: 20, sumDelta: 0, lastUsedVersion: 3 },
       }),
     ];
@@ -99,7 +111,7 @@ describe("createExperienceIndex, small library (all active shown)", () => {
   });
 
   it("returns mode none for an empty or all-archived library", () => {
-    const archived = [makeExperience("G0", "Old.", { status: "archived" })];
+    const archived = [makeExperience({ id: "G0", text: "Old.", status: "archived" })];
     expect(createExperienceIndex({ experiences: archived, config }).select(null).mode).toBe("none");
     expect(createExperienceIndex({ experiences: [], config }).select(null).shown).toEqual([]);
   });
@@ -145,7 +157,9 @@ describe("createExperienceIndex, large library (top-k retrieval)", () => {
   it("always includes the best candidate, even when it ranks low", () => {
     const experiences = [
       ...library,
-      makeExperience("G900", "Lesson about cooking pasta al dente.", {
+      makeExperience({
+        id: "G900",
+        text: "Lesson about cooking pasta al dente.",
         status: "candidate",
         stats: { shown: 500, success: 0, sumDelta: -200, lastUsedVersion: 2 },
       }),

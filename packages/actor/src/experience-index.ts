@@ -1,4 +1,11 @@
-import { type Experience, type ExperienceStatus, TfgrpoError } from "@tfgrpo/protocol";
+import {
+  type Experience,
+  type ExperienceStatus,
+  observedUtility,
+  TfgrpoError,
+  unitUtility,
+  utilityScore,
+} from "@tfgrpo/protocol";
 import type { RetrievalConfig } from "./actor-config.js";
 import { createDotProductKernel } from "./dot-product-kernel.js";
 import {
@@ -6,7 +13,6 @@ import {
   learnedBlockOverheadTokens,
   mostUsefulBlockOverheadTokens,
 } from "./experience-block.js";
-import { meanUtility, ucbUtility } from "./utility-score.js";
 
 export interface ScoredExperience {
   id: string;
@@ -14,7 +20,7 @@ export interface ScoredExperience {
   status: ExperienceStatus;
   /** Cosine similarity to the task (0 without embeddings). */
   similarity: number;
-  /** UCB utility in [0, 1]. */
+  /** The entry's utility (the curator's formula, `utilityScore`) mapped into [0, 1] by `unitUtility`. */
   utility: number;
   /** similarityWeight * similarity + utilityWeight * utility. */
   score: number;
@@ -101,7 +107,6 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
 
   let totalShown = 0;
   for (const experience of entries) totalShown += experience.stats.shown;
-  const utilityOptions = { explorationWeight: config.explorationWeight, successWeight: config.successWeight };
   const utility = new Float64Array(n);
   const usefulness = new Float64Array(n);
   const tokens = new Int32Array(n);
@@ -111,8 +116,9 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
   const groupIds = new Map<string, number>();
   let regularCount = 0;
   entries.forEach((experience, row) => {
-    utility[row] = ucbUtility(experience.stats, totalShown, utilityOptions);
-    usefulness[row] = meanUtility(experience.stats, config.successWeight);
+    // The lifecycle's formula, so retrieval favours the entries the curator ranks high (kernel experience-utility).
+    utility[row] = unitUtility(utilityScore(experience.stats, totalShown, config.utility));
+    usefulness[row] = observedUtility(experience.stats, config.utility.kind);
     tokens[row] = experienceLineTokens(experience);
     // Probation entries are still shown (they are being watched, not retired); candidates are new and unproven.
     regular[row] = experience.status === "candidate" ? 0 : 1;

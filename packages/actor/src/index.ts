@@ -12,6 +12,7 @@ export {
   type ToolName,
   toolNameSchema,
 } from "./actor-config.js";
+export { createActorRole, type ServeActorOptions, serveActor } from "./actor-role.js";
 export {
   type AssembledPrompt,
   type AssemblePromptInput,
@@ -32,14 +33,6 @@ export {
 } from "./create-actor.js";
 export { deriveSeed } from "./derive-seed.js";
 export { createDotProductKernel, type DotProductKernel } from "./dot-product-kernel.js";
-export {
-  createEmbeddingCache,
-  type EmbeddingCache,
-  type EmbedFunction,
-  hashText,
-  normalize,
-} from "./embedding-cache.js";
-export { estimateTokens } from "./estimate-tokens.js";
 export {
   formatExperienceLine,
   learnedExperiencesHeading,
@@ -65,11 +58,4 @@ export {
 } from "./library-cache.js";
 export { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 export type { CallTokens } from "./rollout-recorder.js";
-export {
-  type ActorSubjectsOptions,
-  actorSubjects,
-  type ServeActorOptions,
-  serveActor,
-} from "./serve-actor.js";
 export { truncateText } from "./truncate-text.js";
-export { meanUtility, type UtilityOptions, ucbUtility } from "./utility-score.js";

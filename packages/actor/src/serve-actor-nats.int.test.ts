@@ -3,15 +3,10 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { createNatsBus } from "@tfgrpo/bus-nats";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { startScriptedOpenAIServer } from "@tfgrpo/models/testing";
-import {
-  actorRollout,
-  createNatsBus,
-  type JobResult,
-  type RolloutRequest,
-  type Trajectory,
-} from "@tfgrpo/protocol";
-import { startNatsServer } from "@tfgrpo/protocol/testing";
+import { actorRollout, type JobResult, type RolloutRequest, type Trajectory } from "@tfgrpo/protocol";
 import { describe, expect, it } from "vitest";
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");

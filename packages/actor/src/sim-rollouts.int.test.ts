@@ -1,22 +1,28 @@
 // Rollouts against the sim world (packages/sim: a SIMULATED model behind a real OpenAI-compatible HTTP server) with
 // the real tools: Python in the sandbox for math, search and fetch over the sim's local corpus for web.
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
-import type { Experience, LibrarySnapshot, RolloutRequest, Task, Trajectory } from "@tfgrpo/protocol";
+import {
+  type Experience,
+  estimateTokens,
+  type LibrarySnapshot,
+  type RolloutRequest,
+  type Task,
+  type Trajectory,
+} from "@tfgrpo/protocol";
+import { makeExperience, type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSimServer, createSuite, normalizeAnswer, type SimServer } from "@tfgrpo/sim";
 import { loadLessonBank } from "@tfgrpo/sim/testing";
 import { createToolResources, createToolset, type ToolResources } from "@tfgrpo/tools";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Actor, createActor } from "./create-actor.js";
-import { estimateTokens } from "./estimate-tokens.js";
-import { makeExperience, realExperiences } from "./testing/index.js";
+import { realExperiences } from "./testing/index.js";
 
 const seed = 7;
 let sim: SimServer;
 let resources: ToolResources;
-let directory: string;
+let directory: TemporaryDirectory | undefined;
 let actor: Actor;
 const libraries = new Map<string, LibrarySnapshot>();
 
@@ -24,7 +30,9 @@ const libraries = new Map<string, LibrarySnapshot>();
 function libraryWithLessons(domain: "math" | "web"): Experience[] {
   const real = realExperiences(domain);
   const lessons = Object.values(loadLessonBank(domain).pitfalls).map((pitfall, index) =>
-    makeExperience(`G${100 + index}`, pitfall.correct[0]!, {
+    makeExperience({
+      id: `G${100 + index}`,
+      text: pitfall.correct[0]!,
       domain,
       status: index === 0 ? "candidate" : "active",
     }),
@@ -34,8 +42,8 @@ function libraryWithLessons(domain: "math" | "web"): Experience[] {
 
 beforeAll(async () => {
   sim = await createSimServer({ seed });
-  directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-actor-sim-"));
-  const corpus = path.join(directory, "corpus.jsonl");
+  directory = await temporaryDirectory("tfgrpo-actor-sim-");
+  const corpus = path.join(directory.path, "corpus.jsonl");
   const response = await fetch(`${sim.corpusUrl}/documents.jsonl`);
   await writeFile(corpus, await response.text());
   resources = createToolResources({
@@ -67,7 +75,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await resources?.close();
   await sim?.close();
-  if (directory) await rm(directory, { recursive: true, force: true });
+  await directory?.[Symbol.asyncDispose]();
 });
 
 const rolloutOf = (task: Task, attempt: number, library: RolloutRequest["library"]): RolloutRequest => ({

@@ -3,7 +3,7 @@
 // SIMULATED model server on loopback (HTTP, the models client, JSON validation). Run: pnpm --filter @tfgrpo/critic bench
 import { performance } from "node:perf_hooks";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
-import { createSimServer, createSuite, quietNoise } from "@tfgrpo/sim";
+import { makeCodeTrajectory } from "@tfgrpo/protocol/testing";
 import OpenAI from "openai";
 import { createCritic } from "../src/create-critic.js";
 import { extractAnswer } from "../src/math/extract-answer.js";
@@ -11,8 +11,6 @@ import { verifyMath } from "../src/math/verify-math.js";
 import { summaryPrompt } from "../src/prompts/summary-prompt.js";
 import { fakeCriticModels } from "../src/testing/fake-critic-models.js";
 import { mathVerifierCases } from "../src/testing/math-verifier-cases.js";
-import { testTrajectory } from "../src/testing/test-trajectory.js";
-import { simGroup } from "../test/sim-rollouts.js";
 
 interface Row {
   case: string;
@@ -69,7 +67,7 @@ const symbolic = cases.filter(
 );
 const numeric = cases.filter((c) => /^-?[\d.]+$/.test(c.gold));
 const longResponse = `${"We consider the cases one by one and compute each term carefully. ".repeat(300)}So the answer is $\\boxed{\\dfrac{3}{4}}$.`;
-const bigTrajectory = testTrajectory({
+const bigTrajectory = makeCodeTrajectory({
   code: { source: "for i in range(500): print(i, i * i)", stdout: "0 0\n".repeat(2000) },
 });
 
@@ -100,7 +98,7 @@ const rows: Row[] = [
 const experiences = [{ id: "G0", text: "When counting integers in a closed range, include both endpoints." }];
 const task = { id: "t1", domain: "math", question: "How many integers n satisfy 3 <= n <= 10?", answer: "8" };
 const group = [1, 0, 1, 0, 0].map((reward, attempt) =>
-  testTrajectory({ id: `tr-${attempt}`, attempt, reward, grade: reward === 1 ? "pass" : "fail" }),
+  makeCodeTrajectory({ id: `tr-${attempt}`, attempt, reward, grade: reward === 1 ? "pass" : "fail" }),
 );
 const instant = createCritic({
   models: fakeCriticModels((call) =>
@@ -124,6 +122,9 @@ rows.push(
 );
 
 {
+  // The sim is loaded for these rows only (as product code would with --sim): the rows above need none of it.
+  const { createSimServer, createSuite, quietNoise } = await import("@tfgrpo/sim");
+  const { simGroup } = await import("../test/sim-rollouts.js");
   await using sim = await createSimServer({ seed: 11, noise: quietNoise });
   const models = createModels(
     parseModelsConfig({ roles: { critic: { baseUrl: sim.url, model: "sim-critic" } } }, { env: {} }),

@@ -1,9 +1,9 @@
 import { type Task, TfgrpoError } from "@tfgrpo/protocol";
+import { makeCodeTrajectory } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { createCritic } from "./create-critic.js";
 import { createJudge } from "./rewards/create-judge.js";
 import { fakeCriticModels } from "./testing/fake-critic-models.js";
-import { testTrajectory } from "./testing/test-trajectory.js";
 
 const task: Task = {
   id: "t1",
@@ -38,7 +38,7 @@ const advantageAnswer = {
 
 function group(rewards: number[]) {
   return rewards.map((reward, attempt) =>
-    testTrajectory({
+    makeCodeTrajectory({
       id: `tr-${attempt}`,
       attempt,
       reward,

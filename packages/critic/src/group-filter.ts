@@ -1,3 +1,5 @@
+import { isHomogeneousGroup } from "@tfgrpo/protocol";
+
 export interface RewardedGroup {
   groupId: string;
   rewards: readonly number[];
@@ -17,18 +19,14 @@ export interface GroupFilterResult<G extends RewardedGroup> {
 }
 
 /**
- * Why a group has nothing to compare (the paper's std = 0 rule: all rewards equal, so the numeric advantage is zero
- * for everyone), or null when it is learnable. A single rollout is learnable: it is the G = 1 ablation, reflected on
- * alone.
+ * Why a group has nothing to compare (the paper's std = 0 rule, `isHomogeneousGroup`: all rewards equal, so the
+ * numeric advantage is zero for everyone), or null when it is learnable. A single rollout is learnable: it is the
+ * G = 1 ablation, reflected on alone.
  */
 export function homogeneousReason(rewards: readonly number[]): string | null {
+  if (!isHomogeneousGroup(rewards)) return null;
   if (rewards.length === 0) return "no rollouts in the group";
-  if (rewards.length === 1) return null;
-  const first = rewards[0]!;
-  if (rewards.every((reward) => Math.abs(reward - first) < 1e-12)) {
-    return `homogeneous rewards (all ${rewards.length} are ${first}): std = 0, nothing to compare`;
-  }
-  return null;
+  return `homogeneous rewards (all ${rewards.length} are ${rewards[0]}): std = 0, nothing to compare`;
 }
 
 /** Splits groups into learnable ones and homogeneous ones, with the count reported. */

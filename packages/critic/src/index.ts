@@ -11,14 +11,7 @@ export {
 } from "./create-critic.js";
 export type { CriticLogger } from "./critic-logger.js";
 export type { CriticModels } from "./critic-models.js";
-export {
-  type CriticGroupAdviceReply,
-  type CriticGroupAdviceRequest,
-  type CriticRewardReply,
-  type CriticRewardRequest,
-  type CriticService,
-  createCriticService,
-} from "./critic-service.js";
+export { createCriticRole } from "./critic-role.js";
 export {
   filterGroups,
   type GroupFilterResult,

@@ -1,17 +1,12 @@
+import { createNatsBus } from "@tfgrpo/bus-nats";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
-import {
-  createNatsBus,
-  criticGroupAdvice,
-  criticReward,
-  TfgrpoError,
-  type Trajectory,
-} from "@tfgrpo/protocol";
-import { startNatsServer } from "@tfgrpo/protocol/testing";
+import { criticAdvantage, criticReward, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
 import { createSimServer, createSuite, quietNoise } from "@tfgrpo/sim";
 import OpenAI from "openai";
 import { expect, it } from "vitest";
 import { createCritic } from "../src/create-critic.js";
-import { createCriticService } from "../src/critic-service.js";
+import { createCriticRole } from "../src/critic-role.js";
 import { simGroup } from "./sim-rollouts.js";
 
 const experiences = [{ id: "G0", text: "When counting integers in a closed range, include both endpoints." }];
@@ -29,7 +24,7 @@ it("serves reward and group advice over a real nats-server to a caller on anothe
     streamPrefix: "CRITICTEST",
   });
   const callerBus = await createNatsBus({ servers: nats.url, name: "runner", streamPrefix: "CRITICTEST" });
-  const served = await createCriticService({ critic: createCritic({ models }) }).serve(workerBus);
+  const served = await createCriticRole(createCritic({ models })).serve(workerBus);
   try {
     // The same task and seeds as the sim test's third group, whose attempts disagree.
     const task = createSuite({ domain: "math", seed: 11, size: 3, split: "train" })[2]!;
@@ -53,7 +48,7 @@ it("serves reward and group advice over a real nats-server to a caller on anothe
     const trajectories: Trajectory[] = rollouts.map((t, i) => ({ ...t, reward: reward.rewards[i]!.reward }));
     expect(new Set(trajectories.map((t) => t.reward)).size).toBe(2);
 
-    const advice = await callerBus.request(criticGroupAdvice, {
+    const advice = await callerBus.request(criticAdvantage, {
       runId: "run-nats",
       groupId: "g-nats",
       task,
@@ -68,7 +63,7 @@ it("serves reward and group advice over a real nats-server to a caller on anothe
     ).toBe(true);
     expect(advice.usage?.calls).toBe(5);
 
-    const homogeneous = await callerBus.request(criticGroupAdvice, {
+    const homogeneous = await callerBus.request(criticAdvantage, {
       runId: "run-nats",
       groupId: "g-same",
       task,

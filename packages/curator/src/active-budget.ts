@@ -1,4 +1,4 @@
-import { estimateTokens } from "./estimate-tokens.js";
+import { estimateTokens } from "@tfgrpo/protocol";
 
 export interface ActiveBudget {
   maxEntries: number;

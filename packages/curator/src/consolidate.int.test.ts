@@ -2,11 +2,11 @@
 // through the real models client and a real SQLite store, with a noisy critic's batch: paraphrased duplicates,
 // exact duplicates, vague advice, contradictory lessons, wrong ids and over-long lessons. The lessons come from the
 // lesson bank (test-data/lesson-bank, written independently of the sim), which also says which pitfall each is about.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
 import type { Proposal } from "@tfgrpo/protocol";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { cosineSimilarity, createSimModel, createSimServer, embedText, type SimServer } from "@tfgrpo/sim";
 import { loadLessonBank, type PitfallLessons } from "@tfgrpo/sim/testing";
 import { createStore, type Store } from "@tfgrpo/store";
@@ -19,7 +19,7 @@ import { countWords } from "./word-limit.js";
 const bank = loadLessonBank("math");
 const pitfallIds = Object.keys(bank.pitfalls);
 const lessonsOf = (index: number): PitfallLessons => bank.pitfalls[pitfallIds[index]!]!;
-let directory: string;
+let directory: TemporaryDirectory;
 let store: Store;
 let base: number;
 
@@ -141,13 +141,11 @@ function noisyBatch(): Proposal[] {
 }
 
 beforeAll(async () => {
-  directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-curator-int-"));
+  directory = await temporaryDirectory("tfgrpo-curator-int-");
 });
-afterAll(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
+afterAll(() => directory[Symbol.asyncDispose]());
 beforeEach(async () => {
-  store = await createStore(path.join(directory, `store-${Date.now()}-${Math.random()}.db`));
+  store = await createStore(path.join(directory.path, `store-${Date.now()}-${Math.random()}.db`));
   await store.importLibrary("math", {
     text: await readFile(realLibraryPath("math"), "utf8"),
     file: "math.json",
@@ -246,7 +244,7 @@ describe("consolidation over the sim world with a noisy critic", () => {
   it("loses nothing when every model answer is malformed: the batch's proposals become candidates", async () => {
     await using sim = await createSimServer({
       seed: 12,
-      faults: { rate: 1, kinds: { malformedJson: true } },
+      faults: { rate: 1, kinds: { garbledJson: true } },
     });
     const curator = createCurator({
       store,

@@ -1,8 +1,9 @@
 import type { Experience, Proposal } from "@tfgrpo/protocol";
+import { makeExperience } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { consolidationPrepass } from "./consolidation-prepass.js";
 import { hashingEmbed } from "./hashing-embedder.js";
-import { makeExperience, readRealLibrary } from "./testing/index.js";
+import { readRealLibrary } from "./testing/index.js";
 
 function embeddingsFor(library: readonly Experience[], proposals: readonly Proposal[]) {
   const map = new Map<string, Float32Array>();

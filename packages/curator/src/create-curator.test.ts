@@ -1,10 +1,9 @@
 import { readFileSync } from "node:fs";
-import type { Proposal } from "@tfgrpo/protocol";
+import { estimateTokens, type Proposal } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { expectTfgrpoError, realLibraryPath } from "@tfgrpo/store/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createCurator } from "./create-curator.js";
-import { estimateTokens } from "./estimate-tokens.js";
 import { createScriptedModels, shownExperienceIds, suggestedUpdates } from "./testing/index.js";
 import { countWords } from "./word-limit.js";
 

@@ -1,5 +1,6 @@
 import {
   addUsage,
+  createEmbeddingCache,
   type Experience,
   emptyUsageTotals,
   type GateDecision,
@@ -22,7 +23,6 @@ import {
   silentLogger,
 } from "./curator-dependencies.js";
 import { type ConflictCheck, type ConflictPair, detectConflictPairs } from "./detect-conflict-pairs.js";
-import { createEmbeddingCache } from "./embedding-cache.js";
 import { type EmbedFunction, fnv1a } from "./hashing-embedder.js";
 import { limitLibraryEntries } from "./limit-library-entries.js";
 import { fallbackOperations, mapConsolidationAnswer } from "./map-consolidation-answer.js";
@@ -161,7 +161,17 @@ export function createCurator(options: CreateCuratorOptions): Curator {
   const { store, models } = options;
   const logger = options.logger ?? silentLogger;
   const now = options.now ?? (() => new Date());
-  const embeddings = createEmbeddingCache(options.embed ?? ((texts) => models.embed([...texts])));
+  const embeddingCache = createEmbeddingCache({
+    embed: options.embed ?? ((texts) => models.embed([...texts])),
+  });
+  // The curator looks vectors up by text (unit length, so cosine similarity is a dot product).
+  const embeddings = {
+    async embed(texts: readonly string[]): Promise<Map<string, Float32Array>> {
+      const unique = [...new Set(texts)];
+      const vectors = await embeddingCache.embed(unique);
+      return new Map(unique.map((text, index) => [text, vectors[index]!]));
+    },
+  };
   const conflictCache = new Map<string, { conflict: boolean; reason: string }>();
   const prechecks = new Map<string, GateDecision>();
 

@@ -1,4 +1,4 @@
-import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
+import { defaultUtilityOptions, formatZodIssues, TfgrpoError, utilityOptionsSchema } from "@tfgrpo/protocol";
 import { z } from "zod";
 
 /** Deep-partial input form of a zod object schema whose fields all have defaults. */
@@ -74,13 +74,8 @@ export const curatorConfigSchema = z.strictObject({
     })
     .default({ maxEntries: 50, maxTokens: 1500 }),
   gate: gateSchema.default(gateSchema.parse({})),
-  utility: z
-    .object({
-      kind: z.enum(["ucb", "beta"]).default("ucb"),
-      /** UCB exploration coefficient (seed 002 starts at 1.2). */
-      c: z.number().min(0).default(1.2),
-    })
-    .default({ kind: "ucb", c: 1.2 }),
+  /** The entry utility formula (shared with the actor's retrieval: keep both settings equal). */
+  utility: utilityOptionsSchema.default(defaultUtilityOptions),
   /** Which entries of a rollout earn its credit: every entry shown, or only those the actor cited. */
   creditAttribution: z.enum(["shown", "cited"]).default("shown"),
   lifecycle: lifecycleSchema.default(lifecycleSchema.parse({})),

@@ -3,8 +3,8 @@ import type { z } from "zod";
 import type { StatsDelta } from "./credit-deltas.js";
 
 /**
- * The part of `@tfgrpo/store`'s Store the curator uses. Declared here structurally so the curator depends on the
- * contract, not on a backend; the real Store satisfies it (checked by a type test).
+ * The part of `@tfgrpo/store`'s `LibraryStore` the curator uses. Declared here structurally so the curator depends on
+ * the contract, not on a backend; a real `LibraryStore` satisfies it (the runner, which passes one, checks it).
  */
 export interface CuratorStore {
   getHead(domain: string): Promise<LibrarySnapshot | null>;

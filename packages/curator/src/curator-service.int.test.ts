@@ -1,42 +1,34 @@
 // The curator as a role service over a real nats-server: a worker process-side Bus serves tfgrpo.curator.*, a
 // separate client connection calls it, the store is a real SQLite file and the models are the sim server's.
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { createNatsBus } from "@tfgrpo/bus-nats";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
 import {
-  createNatsBus,
   curatorConflicts,
   curatorConsolidate,
   curatorCredit,
   curatorGate,
   curatorLifecycle,
   curatorMerge,
-  serveSubjects,
   TfgrpoError,
 } from "@tfgrpo/protocol";
-import { startNatsServer } from "@tfgrpo/protocol/testing";
+import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSimServer } from "@tfgrpo/sim";
 import { loadLessonBank } from "@tfgrpo/sim/testing";
 import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { createCurator } from "./create-curator.js";
-import { curatorSubjects } from "./curator-subjects.js";
-
-let directory: string;
-beforeAll(async () => {
-  directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-curator-nats-"));
-});
-afterAll(async () => {
-  await rm(directory, { recursive: true, force: true });
-});
+import { createCuratorRole } from "./curator-role.js";
 
 describe("curator service over NATS", () => {
   it("consolidates, credits, gates, moves the lifecycle, checks conflicts and merges libraries for remote callers", async () => {
+    await using directory = await temporaryDirectory("tfgrpo-curator-nats-");
     await using nats = await startNatsServer();
     await using sim = await createSimServer({ seed: 21 });
-    const store = await createStore(path.join(directory, "workspace.db"));
+    const store = await createStore(path.join(directory.path, "workspace.db"));
     await store.importLibrary("math", {
       text: await readFile(realLibraryPath("math"), "utf8"),
       file: "math.json",
@@ -57,7 +49,7 @@ describe("curator service over NATS", () => {
     const streamPrefix = `CUR${process.pid}`;
     const workerBus = await createNatsBus({ servers: nats.url, name: "curator worker", streamPrefix });
     const clientBus = await createNatsBus({ servers: nats.url, name: "runner", streamPrefix });
-    const served = await serveSubjects(workerBus, curatorSubjects(curator, { concurrency: 2 }));
+    const served = await createCuratorRole(curator, { concurrency: 2 }).serve(workerBus);
     try {
       const head = (await store.getHeadVersion("math"))!;
       // Three correct lessons about one pitfall, from the lesson bank (written independently of the sim).

@@ -1,11 +1,11 @@
 import { emptyExperienceStats } from "@tfgrpo/protocol";
+import { makeExperience } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { applyConflictPlan } from "./apply-conflict-plan.js";
 import { type ConflictEntry, detectConflictPairs } from "./detect-conflict-pairs.js";
 import { hashingEmbed } from "./hashing-embedder.js";
 import { planConflictResolution } from "./plan-conflict-resolution.js";
 import { projectLibrary } from "./project-library.js";
-import { makeExperience } from "./testing/index.js";
 
 const entry = (key: string, text: string, extra: Partial<ConflictEntry> = {}): ConflictEntry => ({
   key,

@@ -33,10 +33,8 @@ export {
   resolveCuratorConfig,
 } from "./curator-config.js";
 export type { CuratorLogger, CuratorModels, CuratorStore } from "./curator-dependencies.js";
-export { type CuratorSubjectsOptions, curatorSubjects } from "./curator-subjects.js";
+export { createCuratorRole } from "./curator-role.js";
 export { type ConflictEntry, type ConflictPair, detectConflictPairs } from "./detect-conflict-pairs.js";
-export { createEmbeddingCache, type EmbeddingCache } from "./embedding-cache.js";
-export { estimateTokens } from "./estimate-tokens.js";
 export { createHashingEmbedder, type EmbedFunction, hashingEmbed } from "./hashing-embedder.js";
 export { assertTransition, canTransition, lifecycleTransitions } from "./lifecycle-transitions.js";
 export { limitLibraryEntries } from "./limit-library-entries.js";
@@ -45,6 +43,5 @@ export { planConflictResolution } from "./plan-conflict-resolution.js";
 export { type PlanConsolidationChunksInput, planConsolidationChunks } from "./plan-consolidation-chunks.js";
 export { type LifecyclePolicy, type LifecycleTransition, planLifecycle } from "./plan-lifecycle.js";
 export { createSimilarityIndex, type SimilarityIndex, type SimilarPair } from "./similarity-index.js";
-export { betaScore, meanDelta, successRate, ucbScore, utilityScore } from "./utility-score.js";
 export { isVagueLesson } from "./vague-lesson.js";
 export { countWords, enforceWordLimit } from "./word-limit.js";

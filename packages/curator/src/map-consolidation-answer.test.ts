@@ -1,7 +1,7 @@
+import { makeExperience } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import type { Suggestion } from "./consolidation-prepass.js";
 import { fallbackOperations, mapConsolidationAnswer } from "./map-consolidation-answer.js";
-import { makeExperience } from "./testing/index.js";
 import { countWords } from "./word-limit.js";
 
 const library = new Map(

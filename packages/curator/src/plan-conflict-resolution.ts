@@ -1,7 +1,7 @@
+import { meanDelta } from "@tfgrpo/protocol";
 import type { ConflictEntry, ConflictPair } from "./detect-conflict-pairs.js";
 import { fnv1a } from "./hashing-embedder.js";
 import { createUnionFind } from "./union-find.js";
-import { meanDelta } from "./utility-score.js";
 
 export interface ConflictResolutionPlan {
   /** Entries to archive: the clearly worse side of a conflict. */

@@ -1,4 +1,4 @@
-import type { Experience } from "@tfgrpo/protocol";
+import { type Experience, estimateTokens } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { type Chunk, chunkByPromptSize } from "./chunk-by-prompt-size.js";
 import type { Suggestion } from "./consolidation-prepass.js";
@@ -9,7 +9,6 @@ import {
   suggestionLine,
 } from "./consolidation-prompt.js";
 import { compareExperienceIds } from "./credit-deltas.js";
-import { estimateTokens } from "./estimate-tokens.js";
 import { createSimilarityIndex } from "./similarity-index.js";
 
 export interface PlanConsolidationChunksInput {

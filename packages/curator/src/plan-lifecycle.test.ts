@@ -1,8 +1,8 @@
 import type { Experience, ExperienceStats } from "@tfgrpo/protocol";
+import { makeExperience } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { assertTransition, canTransition, lifecycleTransitions } from "./lifecycle-transitions.js";
 import { type LifecyclePolicy, planLifecycle } from "./plan-lifecycle.js";
-import { makeExperience } from "./testing/index.js";
 
 const policy: LifecyclePolicy = {
   minEvidence: 4,

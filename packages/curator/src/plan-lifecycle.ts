@@ -1,9 +1,14 @@
-import type { Experience, ExperienceStatus } from "@tfgrpo/protocol";
+import {
+  type Experience,
+  type ExperienceStatus,
+  estimateTokens,
+  meanDelta,
+  type UtilityOptions,
+  utilityScore,
+} from "@tfgrpo/protocol";
 import { type ActiveBudget, fitActiveBudget } from "./active-budget.js";
 import { compareExperienceIds } from "./credit-deltas.js";
-import { estimateTokens } from "./estimate-tokens.js";
 import { assertTransition } from "./lifecycle-transitions.js";
-import { meanDelta, type UtilityOptions, utilityScore } from "./utility-score.js";
 
 export interface LifecyclePolicy {
   minEvidence: number;

@@ -1,6 +1,6 @@
+import { makeExperience } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { reconcileOperations } from "./reconcile-operations.js";
-import { makeExperience } from "./testing/index.js";
 
 const library = new Map(
   ["G1", "G2", "G3", "G4"].map((id) => [id, makeExperience({ id, text: `When ${id} applies, act.` })]),

@@ -1,6 +1,6 @@
+import { gaussian, seededRandom } from "@tfgrpo/protocol";
 import { describe, expect, it } from "vitest";
 import { hashingEmbed } from "./hashing-embedder.js";
-import { gaussian, seededRandom } from "./seeded-random.js";
 import { createSimilarityIndex } from "./similarity-index.js";
 import { syntheticLibrary } from "./testing/index.js";
 

@@ -1,5 +1,4 @@
-import { TfgrpoError } from "@tfgrpo/protocol";
-import { gaussian, seededRandom } from "./seeded-random.js";
+import { gaussian, seededRandom, TfgrpoError } from "@tfgrpo/protocol";
 
 export interface SimilarityIndexOptions {
   /** Seed of the random hyperplanes and of the table bit choices. */

@@ -9,20 +9,49 @@ export type {
   RequestOptions,
   WorkOptions,
 } from "./bus/bus.js";
-export type { BusLogger } from "./bus/bus-logger.js";
-export { type CreateBusOptions, createBus } from "./bus/create-bus.js";
-export { createInProcessBus } from "./bus/in-process-bus.js";
-export { isRetryableJobError } from "./bus/job-retry-policy.js";
-export { createNatsBus, type NatsBusOptions } from "./bus/nats-bus.js";
 export {
-  defineServedSubject,
-  type ServedSubject,
-  type ServeEvent,
-  type ServeSubjectsOptions,
-  serveSubjects,
-} from "./bus/serve-subjects.js";
-export { defineSubject, type Subject } from "./bus/subject.js";
+  type DefineRoleOptions,
+  defineRole,
+  type EndpointContext,
+  type EndpointHandler,
+  type RoleDefinition,
+  type RoleEndpoints,
+  type RoleHandlers,
+} from "./bus/define-role.js";
+export { createInProcessBus } from "./bus/in-process-bus.js";
+export type { ServedSubject, ServeEvent, ServeSubjectsOptions } from "./bus/serve-subjects.js";
+export {
+  defineSubject,
+  type ServeMode,
+  type Subject,
+  type SubjectInput,
+  type SubjectOutput,
+} from "./bus/subject.js";
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
+export {
+  type CreateEmbeddingCacheOptions,
+  createEmbeddingCache,
+  type EmbeddingCache,
+  type EmbedFunction,
+  hashText,
+  normalize,
+} from "./kernel/embedding-cache.js";
+export { estimateTokens } from "./kernel/estimate-tokens.js";
+export {
+  betaScore,
+  defaultUtilityOptions,
+  meanDelta,
+  observedUtility,
+  successRate,
+  type UtilityOptions,
+  ucbScore,
+  unitUtility,
+  utilityOptionsSchema,
+  utilityScore,
+} from "./kernel/experience-utility.js";
+export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
+export { rewardTolerance } from "./kernel/reward-tolerance.js";
+export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
 export { type DatasetProblem, type LoadDatasetOptions, loadDataset, parseDataset } from "./load-dataset.js";
 export { mapWithConcurrency } from "./map-with-concurrency.js";
 export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from "./safe-parse-json.js";
@@ -93,7 +122,7 @@ export {
   actorRollout,
   conflictPairSchema,
   creditObservationSchema,
-  criticGroupAdvice,
+  criticAdvantage,
   criticReward,
   curatorConflicts,
   curatorConsolidate,
@@ -115,4 +144,6 @@ export {
   type RolloutRequest,
   rewardResultSchema,
   rolloutRequestSchema,
+  type SubjectTable,
+  subjectTable,
 } from "./subjects.js";

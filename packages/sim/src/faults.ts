@@ -7,13 +7,21 @@ export interface LatencyDistribution {
   jitterMs?: number;
 }
 
-export type FaultKind = "latency" | "rateLimit" | "serverError" | "hang" | "malformedJson" | "truncated";
+export type FaultKind =
+  | "latency"
+  | "rateLimit"
+  | "serverError"
+  | "hang"
+  | "malformedJson"
+  | "garbledJson"
+  | "truncated";
 export const faultKinds: readonly FaultKind[] = [
   "latency",
   "rateLimit",
   "serverError",
   "hang",
   "malformedJson",
+  "garbledJson",
   "truncated",
 ];
 
@@ -29,8 +37,10 @@ export interface FaultConfig {
     serverError?: true;
     /** No answer until the client gives up (or `maxMs`, then the socket is closed). */
     hang?: { maxMs?: number } | true;
-    /** Structured answers with broken JSON; tool calls with broken arguments. */
+    /** Structured answers with broken JSON; tool calls with broken arguments (a repair can often recover them). */
     malformedJson?: true;
+    /** Structured answers and tool-call arguments that are not JSON at all (nothing can recover them). */
+    garbledJson?: true;
     /** Content cut in the middle, finish_reason "length". */
     truncated?: true;
   };
@@ -44,6 +54,7 @@ export type Fault =
   | { kind: "serverError" }
   | { kind: "hang"; maxMs: number | null }
   | { kind: "malformedJson" }
+  | { kind: "garbledJson" }
   | { kind: "truncated" };
 
 const aliases: Record<string, FaultKind> = {
@@ -61,6 +72,9 @@ const aliases: Record<string, FaultKind> = {
   malformed: "malformedJson",
   malformedjson: "malformedJson",
   "malformed-json": "malformedJson",
+  garbled: "garbledJson",
+  garbledjson: "garbledJson",
+  "garbled-json": "garbledJson",
   truncated: "truncated",
   truncate: "truncated",
 };

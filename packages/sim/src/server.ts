@@ -20,7 +20,7 @@ import { countTokens, createPromptCache } from "./prompt-cache.js";
 import { createSimModel, type SimCallKind, type SimCompletion } from "./sim-model.js";
 import type { SimToolCall } from "./sim-policy.js";
 import { SIMULATED_LABEL, simModelNames, simulatedHeader } from "./simulated-label.js";
-import { breakJson } from "./structured-output.js";
+import { breakJson, garbleJson } from "./structured-output.js";
 import { corpusJsonl, servedCorpusUrl } from "./suites/write-suite-jsonl.js";
 import type { SimWorld } from "./world.js";
 
@@ -260,6 +260,11 @@ export async function createSimServer(options: SimServerOptions): Promise<SimSer
         toolCalls = toolCalls.map((call, i) =>
           i === 0 ? { ...call, arguments: breakJson(call.arguments) } : call,
         );
+    }
+    if (fault?.kind === "garbledJson") {
+      if (completion.structured && content !== null) content = garbleJson(content);
+      else if (toolCalls.length > 0)
+        toolCalls = toolCalls.map((call) => ({ ...call, arguments: garbleJson(call.arguments) }));
     }
     if (fault?.kind === "truncated") {
       if (toolCalls.length > 0) {

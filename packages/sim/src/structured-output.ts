@@ -151,3 +151,11 @@ export function breakJson(text: string): string {
   const broken = cut > 0 ? text.slice(0, cut) : text;
   return broken.replace(/"([^"]*)"\s*:/, "$1:");
 }
+
+/** JSON turned into something no repair can read (fault injection): key = value pairs in single quotes, no brackets. */
+export function garbleJson(text: string): string {
+  return text
+    .replace(/[{}[\]]/g, " ")
+    .replace(/"/g, "'")
+    .replace(/:/g, " = ");
+}

@@ -2,10 +2,11 @@
 // <nats-url> <openai-base-url> [stream-prefix] [concurrency]`. It serves tfgrpo.actor.rollout over NATS with a
 // direct-mode actor whose model is the given OpenAI-compatible server, prints "ready" once serving, and shuts down
 // cleanly (finishing rollouts in flight) on SIGTERM.
+
+import { createNatsBus } from "@tfgrpo/bus-nats";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
-import { createNatsBus } from "@tfgrpo/protocol";
+import { serveActor } from "../actor-role.js";
 import { createActor } from "../create-actor.js";
-import { serveActor } from "../serve-actor.js";
 
 const [natsUrl, modelUrl, streamPrefix = "TFGRPO", concurrency = "4"] = process.argv.slice(2);
 if (!natsUrl || !modelUrl) {

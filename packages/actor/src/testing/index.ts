@@ -1,5 +1,5 @@
 export { createHashedEmbed, hashedEmbedding } from "./hashed-embedding.js";
-export { makeExperience, readRealLibrary, realExperiences } from "./real-libraries.js";
+export { readRealLibrary, realExperiences } from "./real-libraries.js";
 export {
   type ChatScript,
   createScriptedModels,

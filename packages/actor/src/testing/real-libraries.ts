@@ -1,5 +1,5 @@
-import { type Experience, type ExperienceStatus, emptyExperienceStats } from "@tfgrpo/protocol";
-import { readRealLibrary as readRealLibraryRecord } from "@tfgrpo/protocol/testing";
+import type { Experience, ExperienceStatus } from "@tfgrpo/protocol";
+import { makeExperience, readRealLibrary as readRealLibraryRecord } from "@tfgrpo/protocol/testing";
 
 /**
  * A real library vendored in test-data/youtu-agent-libraries (`{"G0": "text", ...}`, written by DeepSeek with the
@@ -11,26 +11,7 @@ export function readRealLibrary(domain: "math" | "web"): [string, string][] {
   );
 }
 
-export function makeExperience(
-  id: string,
-  text: string,
-  overrides: Partial<Omit<Experience, "id" | "text">> = {},
-): Experience {
-  return {
-    id,
-    domain: "math",
-    text,
-    status: "active",
-    stats: emptyExperienceStats(),
-    provenance: { runId: null, version: 0, fromOps: [] },
-    history: [],
-    createdAt: "2025-11-01T00:00:00.000Z",
-    updatedAt: "2025-11-01T00:00:00.000Z",
-    ...overrides,
-  };
-}
-
 /** A real library as Experience records (all `status`, default active). */
 export function realExperiences(domain: "math" | "web", status: ExperienceStatus = "active"): Experience[] {
-  return readRealLibrary(domain).map(([id, text]) => makeExperience(id, text, { domain, status }));
+  return readRealLibrary(domain).map(([id, text]) => makeExperience({ id, text, domain, status }));
 }

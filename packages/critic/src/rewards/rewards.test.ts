@@ -1,8 +1,8 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Task } from "@tfgrpo/protocol";
 import { TfgrpoError } from "@tfgrpo/protocol";
+import { makeTask, type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { answersEquivalent } from "../math/answers-equivalent.js";
 import { createContainsMatchReward } from "./contains-match-reward.js";
@@ -11,12 +11,8 @@ import { loadRewardFunction } from "./load-reward-function.js";
 import { majorityVote } from "./majority-vote.js";
 import { createMathReward } from "./math-reward.js";
 
-const task = (answer?: string, domain = "web"): Task => ({
-  id: "t1",
-  domain,
-  question: "Who?",
-  ...(answer !== undefined ? { answer } : {}),
-});
+const task = (answer?: string, domain = "web"): Task =>
+  makeTask({ id: "t1", domain, question: "Who?", answer });
 
 describe("exact and contains matching", () => {
   it("matches exactly after normalization, using the boxed part when there is one", async () => {
@@ -84,15 +80,13 @@ describe("majorityVote", () => {
 });
 
 describe("loadRewardFunction", () => {
-  let dir: string;
+  let dir: TemporaryDirectory;
   beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-reward-module-"));
+    dir = await temporaryDirectory("tfgrpo-reward-module-");
   });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
+  afterAll(() => dir[Symbol.asyncDispose]());
   const write = async (name: string, source: string) => {
-    const file = path.join(dir, name);
+    const file = path.join(dir.path, name);
     await writeFile(file, source);
     return file;
   };
@@ -146,7 +140,7 @@ describe("loadRewardFunction", () => {
     await expect((await loadRewardFunction(throwing))(task("a"), "a")).rejects.toThrow(
       /throws\.mjs threw on task t1: boom/,
     );
-    await expect(loadRewardFunction(path.join(dir, "absent.ts"))).rejects.toMatchObject({
+    await expect(loadRewardFunction(path.join(dir.path, "absent.ts"))).rejects.toMatchObject({
       code: "not_found",
     });
     const named = await write("named.mjs", "export const reward = () => 1;");

@@ -5,4 +5,3 @@ export {
   fakeCriticModels,
 } from "./fake-critic-models.js";
 export { type MathVerifierCase, mathVerifierCases } from "./math-verifier-cases.js";
-export { type TestTrajectoryInput, testTrajectory } from "./test-trajectory.js";

@@ -1,4 +1,3 @@
-export { makeExperience } from "./make-experience.js";
 export { readRealLibrary } from "./real-libraries.js";
 export {
   createScriptedModels,

@@ -1,5 +1,4 @@
-import type { Proposal } from "@tfgrpo/protocol";
-import { seededRandom } from "../seeded-random.js";
+import { type Proposal, seededRandom } from "@tfgrpo/protocol";
 
 const conditions = [
   "counting integers in a closed range",

@@ -1,3 +1,7 @@
 export { type BusPair, busContractTests, eventually } from "./bus-contract.js";
+export { makeAsyncResource } from "./make-async-resource.js";
+export { makeExperience } from "./make-experience.js";
+export { makeTask } from "./make-task.js";
+export { type CodeTrajectoryInput, makeCodeTrajectory, makeTrajectory } from "./make-trajectory.js";
 export { type RealLibraryName, readRealLibrary, realLibraryFile } from "./real-libraries.js";
-export { type NatsServerHandle, startNatsServer } from "./start-nats-server.js";
+export { type TemporaryDirectory, temporaryDirectory } from "./temporary-directory.js";

@@ -1,7 +1,7 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type CorpusServer, startCorpusServer } from "../testing/start-corpus-server.js";
 import { createToolResources } from "./tool-resources.js";
@@ -9,19 +9,19 @@ import { createToolset } from "./toolset.js";
 
 describe("toolsets per rollout (real sandbox, real HTTP corpus)", () => {
   let server: CorpusServer;
-  let directory: string;
+  let directory: TemporaryDirectory;
   let corpusPath: string;
 
   beforeAll(async () => {
     server = await startCorpusServer();
-    directory = await mkdtemp(path.join(tmpdir(), "tfgrpo-toolset-"));
-    corpusPath = path.join(directory, "corpus.jsonl");
+    directory = await temporaryDirectory("tfgrpo-toolset-");
+    corpusPath = path.join(directory.path, "corpus.jsonl");
     await writeFile(corpusPath, server.documents.map((document) => JSON.stringify(document)).join("\n"));
   });
 
   afterAll(async () => {
     await server.close();
-    await rm(directory, { recursive: true, force: true });
+    await directory[Symbol.asyncDispose]();
   });
 
   it("math: a code interpreter whose variables live for the rollout and end with it", async () => {

@@ -1,4 +1,4 @@
-import type { WebFetchResult } from "./web-fetch.js";
+import type { WebFetchResult } from "./web-fetch-result.js";
 
 /** Fetched pages of one run or one rollout: a page read twice is fetched once. */
 export interface FetchCache {

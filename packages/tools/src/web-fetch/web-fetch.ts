@@ -7,8 +7,11 @@ import { Agent, type Dispatcher, request } from "undici";
 import { z } from "zod";
 import { hostPort, isAllowedHost, isPrivateAddress } from "./address-policy.js";
 import { createFetchCache, type FetchCache } from "./fetch-cache.js";
-import { findInPage, type PageMatch } from "./find-in-page.js";
+import { findInPage } from "./find-in-page.js";
 import { htmlToMarkdown } from "./html-to-markdown.js";
+import type { WebFetchResult } from "./web-fetch-result.js";
+
+export type { WebFetchResult } from "./web-fetch-result.js";
 
 export const webFetchOptionsSchema = z.object({
   timeoutMs: z.number().int().positive().default(20_000).describe("Whole fetch, redirects and body included"),
@@ -34,18 +37,6 @@ export type WebFetchOptions = z.input<typeof webFetchOptionsSchema> & {
   /** DNS resolution, injectable so tests can map names to addresses without a resolver. */
   lookup?: typeof dnsLookup;
 };
-
-export interface WebFetchResult {
-  url: string;
-  finalUrl: string;
-  status: number;
-  contentType: string;
-  title: string;
-  markdown: string;
-  /** True when the body was larger than maxBytes and only its beginning was read. */
-  truncated: boolean;
-  matches?: PageMatch[];
-}
 
 export interface WebFetch {
   fetch(url: string, options?: { find?: string; signal?: AbortSignal }): Promise<WebFetchResult>;

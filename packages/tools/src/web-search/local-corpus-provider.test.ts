@@ -1,17 +1,19 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { mkdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixtureCorpusDocuments } from "../testing/fixture-corpus.js";
 import { createLocalCorpusProvider } from "./local-corpus-provider.js";
 import { createWebSearch } from "./web-search.js";
 
 describe("local corpus provider (BM25)", () => {
+  let temporary: TemporaryDirectory;
   let directory: string;
 
   beforeAll(async () => {
-    directory = await mkdtemp(path.join(tmpdir(), "tfgrpo-corpus-"));
+    temporary = await temporaryDirectory("tfgrpo-corpus-");
+    directory = temporary.path;
     const documents = fixtureCorpusDocuments("http://corpus.test/");
     await writeFile(
       path.join(directory, "corpus.jsonl"),
@@ -33,7 +35,7 @@ describe("local corpus provider (BM25)", () => {
     );
   });
 
-  afterAll(() => rm(directory, { recursive: true, force: true }));
+  afterAll(() => temporary[Symbol.asyncDispose]());
 
   it("ranks the page about the query first, with the best passage as snippet", async () => {
     const search = createWebSearch({

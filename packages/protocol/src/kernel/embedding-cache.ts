@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { TfgrpoError } from "../errors.js";
 
 /** Embeds texts (e.g. `models.embed`): one vector per text, in order. */
-export type EmbedFunction = (texts: string[]) => Promise<number[][] | Float32Array[]>;
+export type EmbedFunction = (texts: string[]) => Promise<readonly (readonly number[] | Float32Array)[]>;
 
 export interface EmbeddingCache {
-  /** Unit-length embeddings of `texts`, in order; only texts never seen before reach `embed`. */
+  /** Unit-length embeddings of `texts`, in order; only texts never seen before reach `embed`, in batches. */
   embed(texts: readonly string[]): Promise<Float32Array[]>;
   /** The cached embedding of a text, if any (no call). */
   peek(text: string): Float32Array | undefined;
@@ -16,19 +16,21 @@ export interface CreateEmbeddingCacheOptions {
   embed: EmbedFunction;
   /** Texts per `embed` call (providers cap the batch size). */
   batchSize?: number;
-  /** Oldest entries are evicted beyond this many. */
+  /** Least recently used entries are evicted beyond this many. */
   maxEntries?: number;
 }
 
 /**
- * Embeddings keyed by a hash of the text, so an entry that survives from version to version (most do) is embedded
- * once, and the same task embedded for each of its G rollouts costs one call. Concurrent requests for the same text
- * share one call.
+ * Embeddings keyed by a hash of the text. Library entries survive from version to version and from batch to batch,
+ * so a 10,000-entry library is embedded once per process (by the actor's retrieval and by the curator's duplicate
+ * and conflict blocking alike), and the same task embedded for each of its G rollouts costs one call. Concurrent
+ * requests for the same text share one call; a failed call is forgotten so a later request retries it.
  */
 export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): EmbeddingCache {
   const batchSize = options.batchSize ?? 256;
   const maxEntries = options.maxEntries ?? 100_000;
-  const cache = new Map<string, Promise<Float32Array>>();
+  // Both maps keep least recently used first (a Map iterates in insertion order; a use re-inserts).
+  const pending = new Map<string, Promise<Float32Array>>();
   const settled = new Map<string, Float32Array>();
 
   const remember = (key: string, vector: Float32Array) => {
@@ -36,8 +38,14 @@ export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): Embe
     while (settled.size > maxEntries) {
       const oldest = settled.keys().next().value as string;
       settled.delete(oldest);
-      cache.delete(oldest);
+      pending.delete(oldest);
     }
+  };
+  const touch = (key: string) => {
+    const vector = settled.get(key);
+    if (vector === undefined) return;
+    settled.delete(key);
+    settled.set(key, vector);
   };
 
   return {
@@ -52,7 +60,8 @@ export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): Embe
       const missing: { key: string; text: string }[] = [];
       const seen = new Set<string>();
       keys.forEach((key, index) => {
-        if (!cache.has(key) && !seen.has(key)) {
+        if (pending.has(key)) touch(key);
+        else if (!seen.has(key)) {
           seen.add(key);
           missing.push({ key, text: texts[index]! });
         }
@@ -64,6 +73,7 @@ export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): Embe
             throw new TfgrpoError(
               "model_error",
               `embed returned ${vectors.length} vectors for ${batch.length} texts`,
+              { details: { expected: batch.length, got: vectors.length } },
             );
           }
           return vectors.map((vector) => normalize(vector));
@@ -74,12 +84,11 @@ export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): Embe
             remember(item.key, vector);
             return vector;
           });
-          // A failed call is forgotten so a later rollout can retry it; callers still see the error.
-          promise.catch(() => cache.delete(item.key));
-          cache.set(item.key, promise);
+          promise.catch(() => pending.delete(item.key));
+          pending.set(item.key, promise);
         });
       }
-      return Promise.all(keys.map((key) => cache.get(key)!));
+      return Promise.all(keys.map((key) => pending.get(key)!));
     },
   };
 }

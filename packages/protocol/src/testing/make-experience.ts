@@ -1,4 +1,4 @@
-import { type Experience, emptyExperienceStats } from "@tfgrpo/protocol";
+import { type Experience, emptyExperienceStats } from "../schemas/experience.js";
 
 /** An Experience record with sensible defaults, for tests: `makeExperience({ id: "G3", text: "..." })`. */
 export function makeExperience(overrides: Partial<Experience> & { id: string }): Experience {

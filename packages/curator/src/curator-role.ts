@@ -1,31 +1,18 @@
-import {
-  curatorConflicts,
-  curatorConsolidate,
-  curatorCredit,
-  curatorGate,
-  curatorLifecycle,
-  curatorMerge,
-  defineServedSubject,
-  type ServedSubject,
-} from "@tfgrpo/protocol";
+import { type DefineRoleOptions, defineRole, type RoleDefinition } from "@tfgrpo/protocol";
 import type { Curator } from "./create-curator.js";
 
-export interface CuratorSubjectsOptions {
-  /** Calls per subject at once in this process. */
-  concurrency?: number;
-}
-
 /**
- * The curator's Bus endpoints (`tfgrpo.curator.*`), all request/reply: each is one short run of model calls and
- * store writes, answered by any curator of the queue group. Pass them to `serveSubjects(bus, ...)`.
+ * The curator's Bus endpoints (`tfgrpo.curator.*`), all request/reply as the subject table says: each is one short
+ * run of model calls and store writes, answered by any curator of the queue group.
  */
-export function curatorSubjects(curator: Curator, options: CuratorSubjectsOptions = {}): ServedSubject[] {
-  const concurrency = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
-  return [
-    defineServedSubject({
-      subject: curatorConsolidate,
-      mode: "request",
-      handler: async (input) => {
+export function createCuratorRole(
+  curator: Curator,
+  options: DefineRoleOptions = {},
+): RoleDefinition<"curator"> {
+  return defineRole(
+    "curator",
+    {
+      consolidate: async (input) => {
         const result = await curator.consolidate(input);
         return {
           version: result.version,
@@ -34,24 +21,9 @@ export function curatorSubjects(curator: Curator, options: CuratorSubjectsOption
           usage: result.usage,
         };
       },
-      ...concurrency,
-    }),
-    defineServedSubject({
-      subject: curatorCredit,
-      mode: "request",
-      handler: (input) => curator.credit(input),
-      ...concurrency,
-    }),
-    defineServedSubject({
-      subject: curatorGate,
-      mode: "request",
-      handler: (input) => curator.gate(input),
-      ...concurrency,
-    }),
-    defineServedSubject({
-      subject: curatorLifecycle,
-      mode: "request",
-      handler: async (input) => {
+      credit: (input) => curator.credit(input),
+      gate: (input) => curator.gate(input),
+      lifecycle: async (input) => {
         const result = await curator.updateLifecycle(input.domain, input.version, {
           ...(input.state ? { state: input.state } : {}),
           ...(input.runId ? { runId: input.runId } : {}),
@@ -61,12 +33,7 @@ export function curatorSubjects(curator: Curator, options: CuratorSubjectsOption
           transitions: result.transitions.map(({ id, from, to, reason }) => ({ id, from, to, reason })),
         };
       },
-      ...concurrency,
-    }),
-    defineServedSubject({
-      subject: curatorConflicts,
-      mode: "request",
-      handler: async (input) => {
+      conflicts: async (input) => {
         const result = await curator.detectConflicts({
           domain: input.domain,
           ...(input.version !== undefined ? { version: input.version } : {}),
@@ -81,12 +48,7 @@ export function curatorSubjects(curator: Curator, options: CuratorSubjectsOption
           usage: result.usage,
         };
       },
-      ...concurrency,
-    }),
-    defineServedSubject({
-      subject: curatorMerge,
-      mode: "request",
-      handler: async (input) => {
+      merge: async (input) => {
         const result = await curator.mergeLibraries({
           from: input.from,
           into: input.into,
@@ -102,7 +64,7 @@ export function curatorSubjects(curator: Curator, options: CuratorSubjectsOption
           usage: result.usage,
         };
       },
-      ...concurrency,
-    }),
-  ];
+    },
+    options,
+  );
 }

@@ -50,4 +50,22 @@ describe("createEmbeddingCache", () => {
     const cache = createEmbeddingCache({ embed: async () => [[1]] });
     await expect(cache.embed(["a", "b"])).rejects.toThrow(/1 vectors for 2 texts/);
   });
+
+  it("evicts the least recently used texts beyond maxEntries", async () => {
+    const calls: string[][] = [];
+    const cache = createEmbeddingCache({
+      maxEntries: 2,
+      embed: async (texts) => {
+        calls.push(texts);
+        return texts.map(() => [1, 1]);
+      },
+    });
+    await cache.embed(["a", "b"]);
+    await cache.embed(["a"]);
+    await cache.embed(["c"]);
+    expect(cache.size).toBe(2);
+    expect(cache.peek("b")).toBeUndefined();
+    await cache.embed(["a", "c"]);
+    expect(calls).toEqual([["a", "b"], ["c"]]);
+  });
 });

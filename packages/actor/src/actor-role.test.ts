@@ -1,7 +1,7 @@
 import { actorRollout, createInProcessBus, type JobResult, type Trajectory } from "@tfgrpo/protocol";
 import { describe, expect, it } from "vitest";
+import { createActorRole, serveActor } from "./actor-role.js";
 import { createActor } from "./create-actor.js";
-import { actorSubjects, serveActor } from "./serve-actor.js";
 import { createScriptedModels, finalMessage } from "./testing/index.js";
 
 const request = (attempt: number) => ({
@@ -41,7 +41,7 @@ describe("serveActor on the in-process Bus", () => {
   });
 });
 
-describe("actorSubjects", () => {
+describe("createActorRole", () => {
   it("fails a job whose rollout was cut short by the worker shutting down", async () => {
     const actor = createActor({
       models: createScriptedModels(
@@ -52,7 +52,7 @@ describe("actorSubjects", () => {
           }),
       ),
     });
-    const [job] = actorSubjects(actor, { modes: ["job"] });
+    const [job] = createActorRole(actor, { modes: ["job"] }).endpoints;
     const controller = new AbortController();
     const context = { jobId: "j1", attempt: 1, working: () => {}, signal: controller.signal };
     const running = (job!.handler as (input: unknown, context: unknown) => Promise<unknown>)(
