@@ -16,8 +16,8 @@ import { mkdir, mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import type { RolloutRequest, Task, Trajectory } from "@tfgrpo/protocol";
-import { startNatsServer } from "@tfgrpo/protocol/testing";
 import {
   createSimServer,
   createSuite,
@@ -26,8 +26,8 @@ import {
   writeSuiteJsonl,
 } from "@tfgrpo/sim";
 import { renderTable } from "../src/cli-output/render-table.js";
-import { rewardGroup, runRollouts } from "../src/learn/evaluate-libraries.js";
 import { learnOptionsSchema } from "../src/learn/learn-options.js";
+import { rewardGroup, runRollouts } from "../src/learn/rollouts.js";
 import { runLearning } from "../src/learn/run-learning.js";
 import { createRuntime } from "../src/runtime/create-runtime.js";
 import { repositoryRoot, type SpawnedCli, spawnCli } from "../src/testing/spawn-cli.js";

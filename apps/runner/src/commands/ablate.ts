@@ -2,16 +2,15 @@ import { existsSync } from "node:fs";
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { loadDataset, safeParseJson, type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
-import {
-  createSuite,
-  defaultPolicyBehaviour,
-  type FallProbabilities,
-  type PolicyBehaviour,
-  writeSuiteJsonl,
-} from "@tfgrpo/sim";
+import type { FallProbabilities, PolicyBehaviour } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { z } from "zod";
+import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import type { CommandOutput } from "../cli-options/command-output.js";
+import { nonNegativeInteger, positiveInteger, probability } from "../cli-options/number-arguments.js";
+import { newRunId } from "../cli-options/run-id.js";
+import { simOption } from "../cli-options/sim-option.js";
 import { createProgress } from "../cli-output/progress.js";
 import { buildControls, type ControlLibrary, serveControls } from "../learn/control-libraries.js";
 import {
@@ -31,15 +30,8 @@ import { summarizeEvaluation } from "../learn/summarize-evaluation.js";
 import type { StoredEvaluation } from "../report/report-data.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
-import { startSimWorld } from "../runtime/start-sim-world.js";
-import {
-  type CommandOutput,
-  type LearnCommandOptions,
-  learn,
-  newRunId,
-  nonNegativeInteger,
-  positiveInteger,
-} from "./learn.js";
+import { loadSim, type SimModule, startSimWorld } from "../runtime/start-sim-world.js";
+import { type LearnCommandOptions, learn } from "./learn.js";
 
 /** What an ablation workspace is run with; kept in `ablation.json` so `--resume DIR` continues with the same. */
 const settingsSchema = z.object({
@@ -125,6 +117,12 @@ const evaluationId = "ablation";
 export const paperSimFall = 0.25;
 
 /**
+ * The sim's own policy's chance (`defaultPolicyBehaviour.fall.none`), written here for the help text, which is built
+ * before anything loads the sim (only `--sim` does); ablate.test.ts checks the two agree.
+ */
+export const simOwnFall = 0.8;
+
+/**
  * The paper's math ablation, reproduced as real runs: full Training-Free GRPO (G = 5), G = 1 (single-trajectory
  * reflection), no ground truth (majority-vote labels, answers removed from the training file) and direct experiences
  * (as many lessons as the full library holds, written without rollouts), each learning in a database of its own from
@@ -141,10 +139,13 @@ export async function ablate(
   const workspace = path.resolve(options.resume ?? path.join(options.dir, newRunId("ablate")));
   await mkdir(workspace, { recursive: true });
   const settings = await settingsFor(workspace, options);
-  const sim = settings.simulated
+  const simulator = settings.simulated ? await loadSim() : null;
+  const sim = simulator
     ? await startSimWorld({
         seed: settings.seed,
-        ...(settings.simFall === null ? {} : { behaviour: simBehaviour(settings.simFall) }),
+        ...(settings.simFall === null
+          ? {}
+          : { behaviour: simBehaviour(settings.simFall, simulator.defaultPolicyBehaviour) }),
       })
     : null;
   try {
@@ -153,7 +154,7 @@ export async function ablate(
     log(
       `tfgrpo ablate${sim ? " — SIMULATED world (packages/sim): a test world, not a real model" : ""}\nworkspace: ${workspace}`,
     );
-    if (sim) await writeSimData(settings);
+    if (simulator) await writeSimData(settings, simulator);
     const noAnswers = path.join(workspace, `${settings.domain}-train-no-answers.jsonl`);
     await writeWithoutAnswers(settings.data.train, noAnswers, settings.domain);
 
@@ -313,7 +314,7 @@ export async function ablate(
     const write = (text: string) => output.stdout.write(text);
     write(
       `\nAblations on ${tasks.length} held-out test tasks, k=${settings.k}, the same seeds for every setting, actor ${settings.mode === "tools" ? "with tools" : "answering directly"}` +
-        `${sim ? `\nSIMULATED world, not a real model: its policy falls into ${Math.round((settings.simFall ?? defaultPolicyBehaviour.fall.none) * 100)}% of the pitfalls its prompt does not address` : ""}\n`,
+        `${sim ? `\nSIMULATED world, not a real model: its policy falls into ${Math.round((settings.simFall ?? simOwnFall) * 100)}% of the pitfalls its prompt does not address` : ""}\n`,
     );
     write(`${renderAblationTable([...rows, ...controls], settings.k)}\n`);
     write(
@@ -401,8 +402,8 @@ async function settingsFor(workspace: string, options: AblateOptions): Promise<A
  * other chance scaled with it (a helpful lesson still cuts it by the same factor), except a lesson pointing the wrong
  * way, which misleads a strong model as much as a weak one.
  */
-function simBehaviour(fall: number): Partial<PolicyBehaviour> {
-  const ratio = fall / defaultPolicyBehaviour.fall.none;
+function simBehaviour(fall: number, defaults: PolicyBehaviour): Partial<PolicyBehaviour> {
+  const ratio = fall / defaults.fall.none;
   const scaled = (chances: FallProbabilities): FallProbabilities => ({
     none: Math.min(1, chances.none * ratio),
     helps: Math.min(1, chances.helps * ratio),
@@ -410,18 +411,21 @@ function simBehaviour(fall: number): Partial<PolicyBehaviour> {
     conflict: Math.min(1, chances.conflict * ratio),
     hurts: chances.hurts,
   });
-  return { fall: scaled(defaultPolicyBehaviour.fall), directFall: scaled(defaultPolicyBehaviour.directFall) };
+  return { fall: scaled(defaults.fall), directFall: scaled(defaults.directFall) };
 }
 
 /** The sim suites of the workspace (train, validation and test are disjoint instances of the same families). */
-async function writeSimData(settings: AblationSettings): Promise<void> {
+async function writeSimData(
+  settings: AblationSettings,
+  simulator: Pick<SimModule, "createSuite" | "writeSuiteJsonl">,
+): Promise<void> {
   const { sizes } = settings;
   if (!sizes) return;
   for (const split of ["train", "val", "test"] as const) {
     if (existsSync(settings.data[split])) continue;
-    await writeSuiteJsonl(
+    await simulator.writeSuiteJsonl(
       settings.data[split],
-      createSuite({
+      simulator.createSuite({
         domain: settings.domain as "math" | "web",
         seed: settings.seed,
         size: sizes[split],
@@ -529,20 +533,13 @@ async function evaluateIn(
   return { evaluations, trajectories, controls: built.controls };
 }
 
-const probability = (value: string): number => {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 1)
-    throw new InvalidArgumentError("must be between 0 and 1");
-  return parsed;
-};
-
 export function registerAblateCommand(program: Command): void {
   program
     .command("ablate")
     .description(
       "Reproduce the paper's ablation table: full Training-Free GRPO, G = 1, no ground truth, direct experiences and no library, side by side on held-out tasks",
     )
-    .option("--sim", "run on the SIMULATED world (its model server in-process, generated task suites)")
+    .addOption(simOption("run on the SIMULATED world (its model server in-process, generated task suites)"))
     .option("--config <file>", "models config (models.yaml) for real models")
     .option("--domain <domain>", "domain of the tasks and libraries", "math")
     .option("--train <file>", "training tasks (JSONL); generated with --sim")
@@ -560,16 +557,13 @@ export function registerAblateCommand(program: Command): void {
     .option("--k <n>", "samples per test task (Mean@k, Pass@k)", positiveInteger, 2)
     .option("--concurrency <n>", "rollouts and role calls in flight", positiveInteger, 8)
     .addOption(
-      new Option(
-        "--mode <mode>",
+      actorModeOption(
         "actor with tools (the paper's ReAct) or direct answers (with --sim: the same pitfalls, ~20 s instead of ~3 min)",
-      )
-        .choices(["tools", "direct"])
-        .default("tools"),
+      ),
     )
     .option(
       "--sim-fall <p>",
-      `--sim: chance the policy falls into a pitfall its prompt does not address, the other chances scaled alike (default ${paperSimFall}: about the paper's model's strength; ${defaultPolicyBehaviour.fall.none} is the sim's own weak policy)`,
+      `--sim: chance the policy falls into a pitfall its prompt does not address, the other chances scaled alike (default ${paperSimFall}: about the paper's model's strength; ${simOwnFall} is the sim's own weak policy)`,
       probability,
     )
     .option(

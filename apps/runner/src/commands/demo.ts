@@ -3,6 +3,8 @@ import path from "node:path";
 import { loadDataset } from "@tfgrpo/protocol";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import type { Command } from "commander";
+import { nonNegativeInteger, positiveInteger } from "../cli-options/number-arguments.js";
+import { newRunId } from "../cli-options/run-id.js";
 import {
   describeGroupGains,
   renderEvaluationGroups,
@@ -14,7 +16,7 @@ import { collectLearningEvents, describeLearningEvents } from "../report/learnin
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
-import { learn, newRunId, nonNegativeInteger, positiveInteger } from "./learn.js";
+import { learn } from "./learn.js";
 
 export interface DemoOptions {
   dir: string;

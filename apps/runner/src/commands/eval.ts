@@ -1,6 +1,13 @@
 import path from "node:path";
 import { loadDataset } from "@tfgrpo/protocol";
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
+import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import { databaseOption } from "../cli-options/database-option.js";
+import { isSimulated } from "../cli-options/is-simulated.js";
+import { nonNegativeInteger, positiveInteger, temperature } from "../cli-options/number-arguments.js";
+import { parseRoleList } from "../cli-options/role-list.js";
+import { newRunId } from "../cli-options/run-id.js";
+import { simOption } from "../cli-options/sim-option.js";
 import { createProgress } from "../cli-output/progress.js";
 import { buildControls, serveControls, withControls } from "../learn/control-libraries.js";
 import { renderEvaluationGroups, renderEvaluationTable } from "../learn/render-evaluation-table.js";
@@ -8,14 +15,6 @@ import { resolveLibraries, runEvaluation } from "../learn/run-evaluation.js";
 import { resolveGroupBy } from "../learn/summarize-evaluation.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
-import {
-  isSimulated,
-  newRunId,
-  nonNegativeInteger,
-  parseRoleList,
-  positiveInteger,
-  temperature,
-} from "./learn.js";
 import { resolveDatabase } from "./library.js";
 
 export interface EvalCommandOptions {
@@ -172,14 +171,10 @@ export function registerEvalCommand(program: Command): void {
     .option("--concurrency <n>", "rollouts in flight", positiveInteger, 16)
     .option("--seed <n>", "sampling seed (the same for every library)", nonNegativeInteger, 1)
     .option("--temperature <t>", "evaluation temperature", temperature, 0.3)
-    .option("--db <path>", "workspace database (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
-    .addOption(
-      new Option("--mode <mode>", "actor with tools or direct answers")
-        .choices(["tools", "direct"])
-        .default("tools"),
-    )
+    .addOption(databaseOption())
+    .addOption(actorModeOption())
     .option("--local-roles <roles>", "roles this process hosts", "actor,critic,curator")
-    .option("--sim", "start the SIMULATED model server in-process and use examples/models.sim.yaml")
+    .addOption(simOption())
     .option("--run-id <id>", "id of the evaluation run")
     .option(
       "--group-by <field>",

@@ -1,11 +1,24 @@
-import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { createStore } from "@tfgrpo/store";
-import { type Command, InvalidArgumentError, Option } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
+import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import type { CommandOutput } from "../cli-options/command-output.js";
+import { databaseOption } from "../cli-options/database-option.js";
+import { isSimulated } from "../cli-options/is-simulated.js";
+import {
+  nonNegativeInteger,
+  positiveInteger,
+  positiveNumber,
+  temperature,
+} from "../cli-options/number-arguments.js";
+import { parseRoleList } from "../cli-options/role-list.js";
+import { newRunId } from "../cli-options/run-id.js";
+import { simOption } from "../cli-options/sim-option.js";
 import { createProgress } from "../cli-output/progress.js";
+import { directExperiencesAblation } from "../learn/direct-experiences-ablation.js";
 import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
 import { renderStepTable } from "../learn/render-step-table.js";
-import { directExperiencesAblation, runDirectExperiences } from "../learn/run-direct-experiences.js";
+import { runDirectExperiences } from "../learn/run-direct-experiences.js";
 import { runLearning } from "../learn/run-learning.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
@@ -41,54 +54,6 @@ export interface LearnCommandOptions {
   directExperiences?: number;
 }
 
-export const positiveInteger = (value: string): number => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError("must be a positive integer");
-  return parsed;
-};
-
-export const nonNegativeInteger = (value: string): number => {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 0) throw new InvalidArgumentError("must be a whole number >= 0");
-  return parsed;
-};
-
-export const positiveNumber = (value: string): number => {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed <= 0) throw new InvalidArgumentError("must be a positive number");
-  return parsed;
-};
-
-export const temperature = (value: string): number => {
-  const parsed = Number(value);
-  if (!Number.isFinite(parsed) || parsed < 0 || parsed > 2)
-    throw new InvalidArgumentError("must be between 0 and 2");
-  return parsed;
-};
-
-/** `--local-roles actor, critic` -> ["actor", "critic"]. */
-export function parseRoleList(value: string): string[] {
-  return value
-    .split(",")
-    .map((role) => role.trim())
-    .filter(Boolean);
-}
-
-/** A run is labelled SIMULATED when it started the sim world or uses a sim models config. */
-export function isSimulated(config: string | undefined, startedSim: boolean): boolean {
-  return startedSim || /sim/.test(path.basename(config ?? ""));
-}
-
-export function newRunId(kind: string, now: Date = new Date()): string {
-  return `${kind}-${now.toISOString().replace(/[-:]/g, "").replace(/\..*/, "")}-${randomBytes(3).toString("hex")}`;
-}
-
-/** Where a command writes: the terminal, or anything with `write` (tests, a parent command's log). */
-export interface CommandOutput {
-  stderr: { write(text: string): unknown; isTTY?: boolean; columns?: number };
-  stdout: { write(text: string): unknown };
-}
-
 /** The learn command's work, callable from tests and the demo. */
 export async function learn(
   options: LearnCommandOptions,
@@ -102,7 +67,8 @@ export async function learn(
   const sim = options.sim ? await startSimWorld({ seed: simSeed }) : null;
   try {
     if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
-    const config = options.config ?? sim?.config;
+    // A resumed run keeps the models it was started with, unless told otherwise.
+    const config = options.config ?? sim?.config ?? stored?.models ?? undefined;
     if (
       options.resume
         ? stored?.ablation === directExperiencesAblation
@@ -110,7 +76,7 @@ export async function learn(
     )
       return await learnDirectExperiences(options, {
         db,
-        config: config ?? stored?.models ?? undefined,
+        config,
         sim,
         output,
       });
@@ -318,7 +284,7 @@ export function registerLearnCommand(program: Command): void {
     .option("--resume <run>", "continue a run after a crash, from its last checkpoint")
     .option("--run-id <id>", "id of a new run (default: generated)")
     .option("--seed <n>", "seed of batch order and sampling", nonNegativeInteger, 1)
-    .option("--db <path>", "workspace database (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
+    .addOption(databaseOption())
     .option("--val-k <n>", "samples per validation task", positiveInteger, 1)
     .option(
       "--precheck <n>",
@@ -326,18 +292,14 @@ export function registerLearnCommand(program: Command): void {
       nonNegativeInteger,
       0,
     )
-    .addOption(
-      new Option("--mode <mode>", "actor with tools or direct answers")
-        .choices(["tools", "direct"])
-        .default("tools"),
-    )
+    .addOption(actorModeOption())
     .option("--no-baseline", "do not evaluate the empty library after every round")
     .option(
       "--local-roles <roles>",
       "roles this process hosts (the rest come from workers)",
       "actor,critic,curator",
     )
-    .option("--sim", "start the SIMULATED model server in-process and use examples/models.sim.yaml")
+    .addOption(simOption())
     .option("--temperature <t>", "rollout temperature while learning", temperature, 0.7)
     .option("--eval-temperature <t>", "temperature of validation rollouts", temperature, 0.3)
     .option(

@@ -1,7 +1,7 @@
 // `tfgrpo library merge` against a real SQLite file and the SIMULATED model server (started in-process by --sim).
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { Command } from "commander";
@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { registerLibraryCommand } from "./library.js";
 import { libraryMerge, registerLibraryMergeCommand } from "./library-merge.js";
 
+let temporary: TemporaryDirectory;
 let dir: string;
 let db: string;
 const lines = { stdout: [] as string[], stderr: [] as string[] };
@@ -18,7 +19,8 @@ const output = {
 };
 
 beforeEach(async () => {
-  dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-library-merge-"));
+  temporary = await temporaryDirectory("tfgrpo-library-merge-");
+  dir = temporary.path;
   db = path.join(dir, "workspace.db");
   lines.stdout = [];
   lines.stderr = [];
@@ -33,9 +35,7 @@ beforeEach(async () => {
   });
   await store.close();
 });
-afterEach(async () => {
-  await rm(dir, { recursive: true, force: true });
-});
+afterEach(() => temporary[Symbol.asyncDispose]());
 
 describe("tfgrpo library merge", () => {
   it("merges another domain through consolidation, commits, and every live entry fits the word limit", async () => {

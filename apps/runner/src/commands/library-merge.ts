@@ -5,6 +5,8 @@ import type { ImportSource, MergeLibrariesResult } from "@tfgrpo/curator";
 import { domainSchema, TfgrpoError } from "@tfgrpo/protocol";
 import { parseLibraryFile, parseStoreUrl } from "@tfgrpo/store";
 import { Command } from "commander";
+import { databaseOption } from "../cli-options/database-option.js";
+import { simOption } from "../cli-options/sim-option.js";
 import { createCuratorRuntime } from "../roles/curator.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import { resolveDatabase } from "./library.js";
@@ -73,6 +75,8 @@ export async function libraryMerge(
   const into = parseDomain(options.into, "--into");
   const from = await importSource(options.from);
   if (from === into) throw new TfgrpoError("invalid_input", `--from and --into are both ${into}`);
+  if (!options.config && !options.sim)
+    throw new TfgrpoError("invalid_config", "library merge needs --config models.yaml (or --sim)");
   const db = resolveDatabase(options);
   const { path: file } = parseStoreUrl(db);
   if (file !== ":memory:") await mkdir(path.dirname(path.resolve(file)), { recursive: true });
@@ -80,11 +84,7 @@ export async function libraryMerge(
   const sim = options.sim ? await startSimWorld({ seed: 1 }) : null;
   try {
     if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
-    const runtime = await createCuratorRuntime({
-      db,
-      ...((options.config ?? sim?.config) ? { modelsConfig: options.config ?? sim!.config } : {}),
-      log,
-    });
+    const runtime = await createCuratorRuntime({ db, modelsConfig: options.config ?? sim!.config, log });
     try {
       const result = await runtime.curator.mergeLibraries({
         from,
@@ -133,9 +133,9 @@ export function registerLibraryMergeCommand(program: Command): void {
       "the library to import: a domain in the database, or a .json/.md file",
     )
     .requiredOption("--into <domain>", "the library that receives the entries (created if it does not exist)")
-    .option("--db <path>", "database file or sqlite:// URL (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
+    .addOption(databaseOption("database file or sqlite:// URL (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)"))
     .option("--config <file>", "models config (models.yaml) for the curator (and embedder) roles")
-    .option("--sim", "start the SIMULATED model server in-process and use examples/models.sim.yaml")
+    .addOption(simOption())
     .option("--no-commit", "leave the merged version proposed, for a validation gate")
     .option("--run-id <id>", "run id recorded on the version")
     .action(async (options: LibraryMergeOptions) => {

@@ -1,53 +1,24 @@
-import { spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
-import os from "node:os";
+import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../testing/spawn-cli.js";
 
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const cli = path.join(repositoryRoot, "apps/runner/src/cli.ts");
-// An absolute loader URL, so the CLI runs from any working directory (a temp dir here).
-const tsx = pathToFileURL(createRequire(path.join(repositoryRoot, "package.json")).resolve("tsx")).href;
-
-interface CliResult {
-  code: number | null;
-  stdout: string;
-  stderr: string;
-}
-
-function tfgrpo(args: string[], options: { cwd: string; env?: Record<string, string> }): Promise<CliResult> {
-  const env = { ...process.env, ...options.env };
-  if (!options.env?.TFGRPO_DB) delete env.TFGRPO_DB;
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["--conditions=source", "--import", tsx, cli, ...args], {
-      cwd: options.cwd,
-      env,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once("error", reject);
-    child.once("exit", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI in `cwd` (a temp dir), with no TFGRPO_DB from the environment: the workspace database is found from cwd. */
+const tfgrpo = (args: string[], options: { cwd: string }) =>
+  runCli(args, { cwd: options.cwd, env: { TFGRPO_DB: undefined } });
 
 describe("tfgrpo library (CLI, spawned)", () => {
+  let workspace: TemporaryDirectory;
   let cwd: string;
   const math = realLibraryPath("math");
-  beforeAll(() => {
-    cwd = mkdtempSync(path.join(os.tmpdir(), "tfgrpo-library-cli-"));
+  beforeAll(async () => {
+    workspace = await temporaryDirectory("tfgrpo-library-cli-");
+    cwd = workspace.path;
   });
-  afterAll(() => rmSync(cwd, { recursive: true, force: true }));
+  afterAll(() => workspace[Symbol.asyncDispose]());
 
   it("reading commands refuse a database that does not exist and exit 1", async () => {
     const result = await tfgrpo(["library", "show", "--domain", "math", "--db", "elsewhere.db"], { cwd });

@@ -1,7 +1,7 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import os from "node:os";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { Command } from "commander";
@@ -35,15 +35,17 @@ async function run(args: string[]): Promise<{ stdout: string; stderr: string; er
 }
 
 describe("tfgrpo library", () => {
+  let temporary: TemporaryDirectory;
   let dir: string;
   let db: string;
   const math = realLibraryPath("math");
   const web = realLibraryPath("web");
-  beforeEach(() => {
-    dir = mkdtempSync(path.join(os.tmpdir(), "tfgrpo-library-"));
+  beforeEach(async () => {
+    temporary = await temporaryDirectory("tfgrpo-library-");
+    dir = temporary.path;
     db = path.join(dir, "t.db");
   });
-  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+  afterEach(() => temporary[Symbol.asyncDispose]());
 
   it("imports, lists, shows and exports the real libraries", async () => {
     expect((await run(["import", math, "--db", db])).stdout).toBe(

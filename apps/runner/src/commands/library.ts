@@ -13,6 +13,7 @@ import {
   createStore,
   type ExperienceChange,
   type LibraryFormat,
+  type LibraryStore,
   parseLibraryFile,
   parseStoreUrl,
   type Store,
@@ -47,7 +48,7 @@ async function openStore(options: DatabaseOptions, mode: "existing" | "create"):
 async function withStore<T>(
   options: DatabaseOptions,
   mode: "existing" | "create",
-  fn: (store: Store) => Promise<T>,
+  fn: (store: LibraryStore) => Promise<T>,
 ) {
   const store = await openStore(options, mode);
   try {
@@ -69,7 +70,7 @@ function parseDomain(value: string): string {
 
 /** `3`, `v3`, `head`, or (where allowed) `none` for the empty library. */
 async function resolveVersion(
-  store: Store,
+  store: LibraryStore,
   domain: string,
   value: string,
   allowNone = false,

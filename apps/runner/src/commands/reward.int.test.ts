@@ -1,49 +1,17 @@
-import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { mathVerifierCases } from "@tfgrpo/critic/testing";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+import { temporaryDirectory } from "@tfgrpo/protocol/testing";
+import { describe, expect, it } from "vitest";
+import { runCli } from "../testing/spawn-cli.js";
 
 /** Runs the real CLI (as `pnpm tfgrpo` does) with the given stdin. */
-function cli(args: string[], stdin = ""): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      ["--conditions=source", "--import", "tsx", "apps/runner/src/cli.ts", ...args],
-      {
-        cwd: root,
-        stdio: ["pipe", "pipe", "pipe"],
-      },
-    );
-    let stdout = "";
-    let stderr = "";
-    child.stdout.on("data", (chunk: Buffer) => {
-      stdout += chunk.toString();
-    });
-    child.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-    });
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-    child.stdin.end(stdin);
-  });
-}
+const cli = (args: string[], stdin = "") => runCli(args, { stdin });
 
 describe("tfgrpo reward", () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-reward-"));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
   it("scores the whole math case table from a file, one output line per case", async () => {
-    const input = path.join(dir, "cases.jsonl");
+    await using dir = await temporaryDirectory("tfgrpo-reward-");
+    const input = path.join(dir.path, "cases.jsonl");
     await writeFile(
       input,
       mathVerifierCases.map((c) => JSON.stringify({ gold: c.gold, pred: c.pred, note: c.note })).join("\n"),
@@ -67,7 +35,8 @@ describe("tfgrpo reward", () => {
   });
 
   it("uses a user reward module and names the bad line of stdin", async () => {
-    const module = path.join(dir, "length-reward.ts");
+    await using dir = await temporaryDirectory("tfgrpo-reward-");
+    const module = path.join(dir.path, "length-reward.ts");
     await writeFile(
       module,
       "export default (task: { answer?: string }, answer: string | null) =>\n" +

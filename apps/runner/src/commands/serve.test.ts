@@ -47,7 +47,7 @@ describe("serve", () => {
     const stderr: string[] = [];
     let stop: (signal: string) => void = () => {};
     const serving = serve(
-      { role: "echo", nats: "nats://unused:4222", concurrency: 3 },
+      { role: "echo", nats: "nats://unused:4222", concurrency: 3, config: "examples/models.sim.yaml" },
       {
         connect: async () => bus,
         waitForStop: () => new Promise((resolve) => (stop = resolve)),
@@ -105,5 +105,45 @@ describe("serve", () => {
       /serve needs a NATS server: pass --nats/,
     );
     if (previous !== undefined) process.env.TFGRPO_NATS_URL = previous;
+  });
+
+  it("needs a models config, from --config or TFGRPO_CONFIG, before connecting: no silent default", async () => {
+    let connected = false;
+    const connect = async () => {
+      connected = true;
+      return createInProcessBus();
+    };
+    const previous = process.env.TFGRPO_CONFIG;
+    delete process.env.TFGRPO_CONFIG;
+    try {
+      const missing = await serve({ role: "echo", nats: "nats://x:1" }, { connect }).catch(
+        (error: unknown) => error,
+      );
+      expect(TfgrpoError.hasCode(missing, "invalid_config")).toBe(true);
+      expect((missing as Error).message).toBe(
+        "serve needs a models config: pass --config models.yaml (or set TFGRPO_CONFIG)",
+      );
+      expect(connected).toBe(false);
+      process.env.TFGRPO_CONFIG = "examples/models.sim.yaml";
+      let stop: (signal: string) => void = () => {};
+      const stderr: string[] = [];
+      const serving = serve(
+        { role: "echo", nats: "nats://x:1" },
+        {
+          connect,
+          waitForStop: () => new Promise((resolve) => (stop = resolve)),
+          stdout: () => {},
+          stderr: (text) => stderr.push(text),
+          isTTY: false,
+        },
+      );
+      await eventually("the role to be served", () => stderr.some((line) => line.includes("serving")));
+      stop("SIGTERM");
+      await serving;
+      expect(connected).toBe(true);
+    } finally {
+      if (previous === undefined) delete process.env.TFGRPO_CONFIG;
+      else process.env.TFGRPO_CONFIG = previous;
+    }
   });
 });

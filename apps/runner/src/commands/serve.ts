@@ -1,9 +1,12 @@
 import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { type Bus, createBus, type ServeEvent, serveSubjects, TfgrpoError } from "@tfgrpo/protocol";
-import { type Command, InvalidArgumentError } from "commander";
+import { type Bus, type ServeEvent, TfgrpoError } from "@tfgrpo/protocol";
+import type { Command } from "commander";
+import { positiveInteger } from "../cli-options/number-arguments.js";
+import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadRole } from "../roles/registry.js";
+import { createBus } from "../runtime/create-bus.js";
 import { natsSettingsFromEnv } from "../runtime/nats-settings.js";
 
 export interface ServeOptions {
@@ -11,6 +14,7 @@ export interface ServeOptions {
   /** NATS server URL(s), comma-separated; falls back to $TFGRPO_NATS_URL. */
   nats?: string;
   concurrency?: number;
+  /** models.yaml; falls back to $TFGRPO_CONFIG, and serve refuses to start without one. */
   config?: string;
   db?: string;
   /** Modules to import first, for roles registered outside apps/runner/src/roles. */
@@ -26,12 +30,6 @@ export interface ServeDependencies {
   /** On a terminal, one status line replaces the per-job lines. */
   isTTY?: boolean;
   now?: () => Date;
-}
-
-function parsePositiveInteger(value: string): number {
-  const parsed = Number(value);
-  if (!Number.isInteger(parsed) || parsed < 1) throw new InvalidArgumentError("must be a positive integer");
-  return parsed;
 }
 
 /** One line per job start and end, for logs: `<time> job-end tfgrpo.actor.rollout job=t1 attempt=1 ok 1520ms`. */
@@ -84,6 +82,7 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
       "serve needs a NATS server: pass --nats nats://host:4222 (or set TFGRPO_NATS_URL)",
     );
   }
+  const config = requireModelsConfig(options.config, "serve");
   const name = `tfgrpo serve ${options.role} ${os.hostname()}:${process.pid}`;
   const bus = await (
     dependencies.connect ??
@@ -96,10 +95,10 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
       bus,
       log,
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      ...(options.config === undefined ? {} : { config: options.config }),
+      config,
       ...(options.db === undefined ? {} : { db: options.db }),
     });
-    if (role.subjects.length === 0) {
+    if (role.endpoints.length === 0) {
       throw new TfgrpoError("invalid_config", `role "${options.role}" serves no subjects`);
     }
     const counts = { running: 0, done: 0, failed: 0 };
@@ -112,7 +111,7 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
         `\r\x1b[2K${options.role}: ${counts.running} running, ${counts.done} done, ${counts.failed} failed`,
       );
     };
-    const handle = await serveSubjects(bus, role.subjects, {
+    const handle = await role.serve(bus, {
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       now: () => now().getTime(),
       onEvent: (event) => {
@@ -126,7 +125,7 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
         else stdout(`${formatServeEvent(event, now())}\n`);
       },
     });
-    const served = role.subjects
+    const served = role.endpoints
       .map((subject) => `${subject.subject.name} (${subject.mode === "job" ? "jobs" : "requests"})`)
       .join(", ");
     log(`tfgrpo serve: role ${options.role} serving ${served} on ${nats}; Ctrl-C to stop`);
@@ -148,12 +147,8 @@ export function registerServeCommand(program: Command): void {
     .description("Serve one role (actor, critic, curator) as a worker on a NATS Bus until stopped (Ctrl-C)")
     .requiredOption("--role <name>", "the role to serve: actor, critic, curator")
     .option("--nats <url>", "NATS server URL(s), comma-separated (default: $TFGRPO_NATS_URL)")
-    .option(
-      "--concurrency <n>",
-      "calls or jobs per subject at once (default: the role's)",
-      parsePositiveInteger,
-    )
-    .option("--config <file>", "models config (models.yaml)")
+    .option("--concurrency <n>", "calls or jobs per subject at once (default: the role's)", positiveInteger)
+    .option("--config <file>", "models config (models.yaml), required (default: $TFGRPO_CONFIG)")
     .option("--db <path>", "workspace database")
     .option("--module <file...>", "import modules that register more roles (registerRole) first")
     .action(async (options: ServeOptions) => {

@@ -1,66 +1,28 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import { loadDataset } from "@tfgrpo/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-
-function start(args: string[]): ChildProcess {
-  return spawn(
-    process.execPath,
-    ["--conditions=source", "--import", "tsx", "apps/runner/src/cli.ts", ...args],
-    {
-      cwd: root,
-      stdio: ["ignore", "pipe", "pipe"],
-    },
-  );
-}
-
-function collect(child: ChildProcess): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  let stdout = "";
-  let stderr = "";
-  child.stdout!.on("data", (chunk: Buffer) => {
-    stdout += chunk.toString();
-  });
-  child.stderr!.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  return new Promise((resolve, reject) => {
-    child.once("error", reject);
-    child.once("close", (code) => resolve({ code, stdout, stderr }));
-  });
-}
+import { temporaryDirectory } from "@tfgrpo/protocol/testing";
+import { describe, expect, it } from "vitest";
+import { runCli, spawnCli } from "../testing/spawn-cli.js";
 
 describe("tfgrpo sim", () => {
-  let dir: string;
-  beforeAll(async () => {
-    dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-sim-cli-"));
-  });
-  afterAll(async () => {
-    await rm(dir, { recursive: true, force: true });
-  });
-
   it("dataset writes a suite the dataset loader reads, labelled simulated", async () => {
-    const out = path.join(dir, "train.jsonl");
-    const result = await collect(
-      start([
-        "sim",
-        "dataset",
-        "--domain",
-        "math",
-        "--split",
-        "train",
-        "--size",
-        "14",
-        "--seed",
-        "1",
-        "--out",
-        out,
-      ]),
-    );
+    await using dir = await temporaryDirectory("tfgrpo-sim-cli-");
+    const out = path.join(dir.path, "train.jsonl");
+    const result = await runCli([
+      "sim",
+      "dataset",
+      "--domain",
+      "math",
+      "--split",
+      "train",
+      "--size",
+      "14",
+      "--seed",
+      "1",
+      "--out",
+      out,
+    ]);
     expect(result.code).toBe(0);
     expect(result.stderr).toContain("wrote 14 SIMULATED math train task(s) from 7 families");
     const tasks = await loadDataset(out, { domain: "math", requireAnswer: true });
@@ -69,10 +31,18 @@ describe("tfgrpo sim", () => {
   });
 
   it("corpus writes the simulated web as JSONL", async () => {
-    const out = path.join(dir, "corpus.jsonl");
-    const result = await collect(
-      start(["sim", "corpus", "--seed", "2", "--out", out, "--base-url", "http://127.0.0.1:9/corpus"]),
-    );
+    await using dir = await temporaryDirectory("tfgrpo-sim-cli-");
+    const out = path.join(dir.path, "corpus.jsonl");
+    const result = await runCli([
+      "sim",
+      "corpus",
+      "--seed",
+      "2",
+      "--out",
+      out,
+      "--base-url",
+      "http://127.0.0.1:9/corpus",
+    ]);
     expect(result.code).toBe(0);
     const first = JSON.parse((await readFile(out, "utf8")).split("\n")[0]!) as {
       url: string;
@@ -83,7 +53,7 @@ describe("tfgrpo sim", () => {
   });
 
   it("serve prints its URL, answers the openai API and stops cleanly on SIGINT", async () => {
-    const child = start([
+    const { child, output, exited } = spawnCli([
       "sim",
       "serve",
       "--port",
@@ -93,24 +63,22 @@ describe("tfgrpo sim", () => {
       "--faults",
       "rate=0.1,kinds=latency=5",
     ]);
-    const done = collect(child);
-    let seen = "";
-    const url = await new Promise<string>((resolve, reject) => {
-      child.stdout!.on("data", (chunk: Buffer) => {
-        seen += chunk.toString();
-        const match = /OpenAI base URL: (\S+)/.exec(seen);
-        if (match) resolve(match[1]!);
+    try {
+      const url = await new Promise<string>((resolve, reject) => {
+        child.stdout!.on("data", () => {
+          const match = /OpenAI base URL: (\S+)/.exec(output.stdout);
+          if (match) resolve(match[1]!);
+        });
+        void exited.then(() => reject(new Error(`sim serve exited early: ${output.stdout}${output.stderr}`)));
       });
-      child.once("close", () =>
-        done.then((r) => reject(new Error(`sim serve exited early: ${seen}${r.stderr}`))),
-      );
-    });
-    expect(seen).toContain("SIMULATED");
-    const models = (await (await fetch(`${url}/models`)).json()) as { data: { id: string }[] };
-    expect(models.data.map((m) => m.id)).toContain("sim-actor");
-    child.kill("SIGINT");
-    const result = await done;
-    expect(result.code).toBe(0);
-    expect(result.stdout).toMatch(/stopped after \d+ request\(s\)/);
+      expect(output.stdout).toContain("SIMULATED");
+      const models = (await (await fetch(`${url}/models`)).json()) as { data: { id: string }[] };
+      expect(models.data.map((m) => m.id)).toContain("sim-actor");
+      child.kill("SIGINT");
+      expect(await exited).toBe(0);
+      expect(output.stdout).toMatch(/stopped after \d+ request\(s\)/);
+    } finally {
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGKILL");
+    }
   });
 });

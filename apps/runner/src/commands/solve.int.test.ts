@@ -1,20 +1,21 @@
 // `tfgrpo solve` in this process against the SIMULATED world (--sim), with a library imported into a real SQLite
 // database and the real tools (Python sandbox for math, the sim corpus for web).
 import { readFileSync } from "node:fs";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSuite } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { solve } from "./solve.js";
 
+let temporary: TemporaryDirectory | undefined;
 let directory: string;
 let db: string;
 
 beforeAll(async () => {
-  directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-solve-"));
+  temporary = await temporaryDirectory("tfgrpo-solve-");
+  directory = temporary.path;
   db = path.join(directory, "tfgrpo.db");
   const store = await createStore(db);
   try {
@@ -26,7 +27,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  if (directory) await rm(directory, { recursive: true, force: true });
+  await temporary?.[Symbol.asyncDispose]();
 });
 
 function capture() {

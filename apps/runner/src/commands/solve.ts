@@ -3,7 +3,6 @@ import { existsSync } from "node:fs";
 import { type ActorConfigInput, formatTrajectory, type LibraryLoader } from "@tfgrpo/actor";
 import {
   actorRollout,
-  createBus,
   domainSchema,
   libraryGet,
   parseLibraryRef,
@@ -12,9 +11,13 @@ import {
   type Trajectory,
 } from "@tfgrpo/protocol";
 import { createStore, parseStoreUrl, type Store } from "@tfgrpo/store";
-import { type Command, InvalidArgumentError, Option } from "commander";
-import { createActorRuntime, defaultModelsConfig, loadActorSettings } from "../roles/actor.js";
-import { startSimWorld } from "../runtime/start-sim-world.js";
+import { type Command, Option } from "commander";
+import { databaseOption } from "../cli-options/database-option.js";
+import { integer, positiveInteger, temperature } from "../cli-options/number-arguments.js";
+import { simOption } from "../cli-options/sim-option.js";
+import { createActorRuntime, loadActorSettings } from "../roles/actor.js";
+import { createBus } from "../runtime/create-bus.js";
+import { simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
 import { resolveDatabase } from "./library.js";
 
 export interface SolveOptions {
@@ -135,7 +138,8 @@ export async function solve(
         ? (libraryDomain, libraryVersion) => store.getVersion(libraryDomain, libraryVersion)
         : undefined;
       const runtime = await createActorRuntime({
-        modelsConfig: modelsConfig ?? defaultModelsConfig,
+        // The documented default of solve (--config's help): the sim's config, which reads the port from SIM_PORT.
+        modelsConfig: modelsConfig ?? simModelsConfig,
         ...(library ? { library } : {}),
         settings: { ...settings, actor: limits },
         ...(simCorpusUrl ? { simCorpusUrl } : {}),
@@ -192,20 +196,6 @@ async function openExistingStore(location: string): Promise<Store> {
   return createStore(location, { mustExist: true });
 }
 
-function number(parse: (value: string) => number, check: (value: number) => boolean, what: string) {
-  return (value: string) => {
-    const parsed = parse(value);
-    if (!check(parsed)) throw new InvalidArgumentError(what);
-    return parsed;
-  };
-}
-
-const positiveInteger = number(
-  Number,
-  (value) => Number.isInteger(value) && value > 0,
-  "must be a positive integer",
-);
-
 export function registerSolveCommand(program: Command): void {
   program
     .command("solve")
@@ -217,16 +207,14 @@ export function registerSolveCommand(program: Command): void {
     )
     .option("--library <ref>", "library version to inject: math@head, math@v3 or none", "none")
     .option("--config <file>", "models config (default: examples/models.sim.yaml, the sim)")
-    .option("--db <path>", "database to read the library from (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)")
-    .option("--sim", "start the SIMULATED world (model server and web corpus) in this process")
+    .addOption(
+      databaseOption("database to read the library from (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)"),
+    )
+    .addOption(simOption("start the SIMULATED world (model server and web corpus) in this process"))
     .option("--sim-seed <n>", "seed of the simulated world", positiveInteger)
     .addOption(new Option("--mode <mode>", "tools, or direct (no tools)").choices(["tools", "direct"]))
-    .option(
-      "--temperature <t>",
-      "sampling temperature (default: the actor's)",
-      number(Number, (value) => value >= 0 && value <= 2, "must be between 0 and 2"),
-    )
-    .option("--seed <n>", "sampling seed", number(Number, Number.isInteger, "must be an integer"))
+    .option("--temperature <t>", "sampling temperature (default: the actor's)", temperature)
+    .option("--seed <n>", "sampling seed", integer)
     .option("--max-steps <n>", "model calls at most", positiveInteger)
     .option("--max-tool-calls <n>", "tool calls at most", positiveInteger)
     .option("--timeout-ms <n>", "wall-clock limit of the rollout", positiveInteger)

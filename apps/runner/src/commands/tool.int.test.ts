@@ -1,6 +1,6 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { type CorpusServer, startCorpusServer } from "@tfgrpo/tools/testing";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runCli } from "../testing/spawn-cli.js";
@@ -10,19 +10,19 @@ const cli = (args: string[]) => runCli(args);
 
 describe("tfgrpo tool run", () => {
   let server: CorpusServer;
-  let dir: string;
+  let dir: TemporaryDirectory;
   let corpus: string;
 
   beforeAll(async () => {
     server = await startCorpusServer();
-    dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-tool-cli-"));
-    corpus = path.join(dir, "corpus.jsonl");
+    dir = await temporaryDirectory("tfgrpo-tool-cli-");
+    corpus = path.join(dir.path, "corpus.jsonl");
     await writeFile(corpus, server.documents.map((document) => JSON.stringify(document)).join("\n"));
   });
 
   afterAll(async () => {
     await server.close();
-    await rm(dir, { recursive: true, force: true });
+    await dir[Symbol.asyncDispose]();
   });
 
   it("runs code in the sandbox and prints the result as JSON", async () => {

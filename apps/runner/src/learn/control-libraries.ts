@@ -1,5 +1,5 @@
 import { type LibrarySnapshot, TfgrpoError } from "@tfgrpo/protocol";
-import type { Store } from "@tfgrpo/store";
+import type { LibraryStore } from "@tfgrpo/store";
 import type { LibraryUnderTest } from "./evaluate-libraries.js";
 import { entriesAsLibrary, liveEntries, placeboKindNames, placeboOf } from "./placebo-libraries.js";
 import type { EvaluatedLibrary } from "./run-evaluation.js";
@@ -13,7 +13,7 @@ export interface ControlLibrary {
 }
 
 export interface BuildControlsOptions {
-  store: Store;
+  store: LibraryStore;
   /** The evaluation domain. */
   domain: string;
   /** The libraries under evaluation; a control set is built from each one other than `none`. */
@@ -87,7 +87,7 @@ export async function buildControls(options: BuildControlsOptions): Promise<Cont
 }
 
 async function otherDomainControl(
-  store: Store,
+  store: LibraryStore,
   domain: string,
   controlDomain: string | undefined,
 ): Promise<[ControlInfo, LibrarySnapshot]> {

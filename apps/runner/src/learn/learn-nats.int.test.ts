@@ -1,7 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { startNatsServer } from "@tfgrpo/protocol/testing";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { createSimServer, createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";

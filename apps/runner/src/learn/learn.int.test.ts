@@ -1,23 +1,27 @@
 import { existsSync } from "node:fs";
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore, type Store } from "@tfgrpo/store";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { spawnCli } from "../testing/spawn-cli.js";
 
 const domain = "math";
+let temporary: TemporaryDirectory | undefined;
 let directory: string;
 let train: string;
 let val: string;
 
 beforeAll(async () => {
-  directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-learn-"));
+  temporary = await temporaryDirectory("tfgrpo-learn-");
+  directory = temporary.path;
   train = path.join(directory, "train.jsonl");
   val = path.join(directory, "val.jsonl");
   await writeSuiteJsonl(train, createSuite({ domain, seed: 3, size: 6, split: "train" }));
   await writeSuiteJsonl(val, createSuite({ domain, seed: 3, size: 6, split: "val" }));
+});
+afterAll(async () => {
+  await temporary?.[Symbol.asyncDispose]();
 });
 
 const learnArgs = (db: string, runId: string) => [

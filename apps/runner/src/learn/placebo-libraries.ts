@@ -1,6 +1,11 @@
 import { createHash } from "node:crypto";
-import { type Experience, emptyExperienceStats, type LibrarySnapshot } from "@tfgrpo/protocol";
-import { seededRandom, seedFrom } from "../metrics/seeded-random.js";
+import {
+  type Experience,
+  emptyExperienceStats,
+  type LibrarySnapshot,
+  seededRandom,
+  seedFrom,
+} from "@tfgrpo/protocol";
 
 /**
  * Placebo libraries: controls that keep something of a learned library (its topics, its words, its size) but not

@@ -1,5 +1,5 @@
 import { renderTable } from "../cli-output/render-table.js";
-import type { StoredEvaluation } from "../report/report-data.js";
+import type { StoredEvaluation } from "./stored-evaluation.js";
 
 const percent = (v: number) => `${(v * 100).toFixed(1)}`;
 

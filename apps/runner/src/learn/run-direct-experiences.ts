@@ -2,11 +2,19 @@ import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { writeDirectExperiences } from "@tfgrpo/critic";
 import { createModels, loadModelsConfig } from "@tfgrpo/models";
-import { loadDataset, type Operation, TfgrpoError, type Usage } from "@tfgrpo/protocol";
+import {
+  loadDataset,
+  type Operation,
+  seededRandom,
+  seedFrom,
+  TfgrpoError,
+  type Usage,
+} from "@tfgrpo/protocol";
 import type { Store } from "@tfgrpo/store";
-import { seededRandom, seedFrom } from "../metrics/seeded-random.js";
+import { directExperiencesAblation } from "./direct-experiences-ablation.js";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 import type { LearningOutcome } from "./run-learning.js";
+import { runStateKeys, runStateOf } from "./run-state.js";
 
 /** What a run record of this ablation says besides the learn options (run.config.directExperiences). */
 export interface DirectExperiencesConfig {
@@ -43,10 +51,7 @@ export interface DirectExperiencesOutcome extends LearningOutcome {
   experiences: string[];
 }
 
-/** The ablation tag of such runs: `learn --resume` sends them here, not to the learning graph. */
-export const directExperiencesAblation = "direct-experiences";
 const defaultProblems = 40;
-const resultKey = "direct-experiences/result";
 
 /**
  * The paper's "direct experiences" baseline as a run of its own: no rollouts, no rewards, no group comparison. One
@@ -116,10 +121,9 @@ export async function runDirectExperiences(
     await store.updateRun(runId, { status: "running", finishedAt: null });
   }
 
+  const runState = runStateOf(store, runId);
   try {
-    let result = (await store.getRunState(runId, resultKey)) as
-      | { version: number; experiences: string[] }
-      | undefined;
+    let result = await runState.get(runStateKeys.directExperiences());
     if (!result) {
       // A crash between the commit and the state write must not commit the lessons twice.
       const committed = (await store.listVersions(domain)).find(
@@ -135,7 +139,7 @@ export async function runDirectExperiences(
       } else {
         result = await writeAndCommit(options, learnOptions, settings, problems);
       }
-      await store.putRunState(runId, resultKey, result);
+      await runState.put(runStateKeys.directExperiences(), result);
     }
     await store.updateRun(runId, {
       status: "finished",

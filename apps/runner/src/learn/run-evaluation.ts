@@ -1,7 +1,8 @@
 import { type Bus, parseLibraryRef, type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
-import type { Store } from "@tfgrpo/store";
+import type { LibraryStore, RunStore, TrajectoryStore } from "@tfgrpo/store";
 import type { StoredEvaluation } from "../report/report-data.js";
 import { evaluateLibraries, type LibraryUnderTest } from "./evaluate-libraries.js";
+import { runStateKeys, runStateOf } from "./run-state.js";
 import {
   type ControlInfo,
   type EvaluationRow,
@@ -14,7 +15,7 @@ export type EvaluatedLibrary = LibraryUnderTest & { control?: ControlInfo };
 
 /** `none`, `math@head`, `math@v3` -> the immutable version it names now (head resolved once, at the start). */
 export async function resolveLibraries(
-  store: Store,
+  store: LibraryStore,
   domain: string,
   refs: readonly string[],
 ): Promise<LibraryUnderTest[]> {
@@ -52,7 +53,7 @@ export async function resolveLibraries(
 
 export interface RunEvaluationOptions {
   bus: Bus;
-  store: Store;
+  store: TrajectoryStore & RunStore;
   runId: string;
   evaluationId: string;
   title: string;
@@ -99,6 +100,6 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Stor
       : {}),
     createdAt: (options.now ?? (() => new Date()))().toISOString(),
   };
-  await store.putRunState(runId, `evaluation/${options.evaluationId}`, stored);
+  await runStateOf(store, runId).put(runStateKeys.evaluation(options.evaluationId), stored);
   return stored;
 }

@@ -3,9 +3,9 @@ import { readFile } from "node:fs/promises";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { type Bus, loadDataset, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import type { Store } from "@tfgrpo/store";
+import { directExperiencesAblation } from "./direct-experiences-ablation.js";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 import { createLearningGraph, initialLearnState, type LearnContext } from "./learning-graph.js";
-import { directExperiencesAblation } from "./run-direct-experiences.js";
 import type { StepRecord } from "./step-record.js";
 
 export interface LearnData {

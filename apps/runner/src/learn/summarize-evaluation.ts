@@ -1,7 +1,7 @@
 import { type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
 import { bootstrapMean, bootstrapPairedDifference, type ConfidenceInterval } from "../metrics/bootstrap.js";
 import { meanAtK, passAtK } from "../metrics/pass-at-k.js";
-import type { LibraryEvaluation } from "./evaluate-libraries.js";
+import type { LibraryEvaluation } from "./library-evaluation.js";
 import type { PlaceboKind } from "./placebo-libraries.js";
 
 /** A placebo library evaluated beside the real ones (`eval --controls`, `ablate`). */

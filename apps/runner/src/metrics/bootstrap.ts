@@ -1,4 +1,4 @@
-import { seededRandom } from "./seeded-random.js";
+import { seededRandom } from "@tfgrpo/protocol";
 
 export interface ConfidenceInterval {
   estimate: number;

@@ -1,7 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { bootstrapMean, bootstrapPairedDifference } from "./bootstrap.js";
 import { meanAtK, passAtK } from "./pass-at-k.js";
-import { seededRandom, seedFrom } from "./seeded-random.js";
 
 describe("passAtK", () => {
   it("matches the closed form on small cases", () => {
@@ -46,17 +45,5 @@ describe("bootstrap confidence intervals", () => {
     expect(diff.estimate).toBeCloseTo(0.25, 12);
     expect(diff.low).toBeGreaterThan(0.15);
     expect(diff.high).toBeLessThan(0.35);
-  });
-});
-
-describe("seeded random", () => {
-  it("repeats for the same seed and differs across seeds", () => {
-    const a = seededRandom(seedFrom("run", 1));
-    const b = seededRandom(seedFrom("run", 1));
-    const c = seededRandom(seedFrom("run", 2));
-    const first = [a(), a(), a()];
-    expect([b(), b(), b()]).toEqual(first);
-    expect([c(), c(), c()]).not.toEqual(first);
-    expect(first.every((x) => x >= 0 && x < 1)).toBe(true);
   });
 });

@@ -1,5 +1,5 @@
 import type { ExperienceStatus } from "@tfgrpo/protocol";
-import type { Store } from "@tfgrpo/store";
+import type { LibraryStore } from "@tfgrpo/store";
 
 /** A candidate version the acceptance gate turned down. */
 export interface GateRejection {
@@ -34,7 +34,7 @@ export interface LearningEvents {
  * (archived entries included), kept to the lifecycle versions the run wrote.
  */
 export async function collectLearningEvents(
-  store: Store,
+  store: LibraryStore,
   domain: string,
   runId: string,
 ): Promise<LearningEvents> {

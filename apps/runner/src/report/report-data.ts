@@ -1,19 +1,10 @@
 import type { Experience, LibraryVersion, Run } from "@tfgrpo/protocol";
 import type { Store, UsageReport } from "@tfgrpo/store";
 import type { StepRecord } from "../learn/step-record.js";
-import type { EvaluationBreakdown, EvaluationRow } from "../learn/summarize-evaluation.js";
+import type { StoredEvaluation } from "../learn/stored-evaluation.js";
 import { collectLearningEvents, type LearningEvents } from "./learning-events.js";
 
-export interface StoredEvaluation {
-  id: string;
-  title: string;
-  data: string | null;
-  k: number;
-  rows: EvaluationRow[];
-  /** Mean@k and the paired Δ per value of a task field (e.g. in-family / out-of-family), when grouped. */
-  groups?: EvaluationBreakdown;
-  createdAt: string;
-}
+export type { StoredEvaluation } from "../learn/stored-evaluation.js";
 
 export interface ReportData {
   run: Run;

@@ -1,12 +1,10 @@
 // `tfgrpo serve --role actor --nats URL --concurrency N` as a separate process, against a real nats-server and the
 // SIMULATED model server: this process plays the runner (it enqueues rollouts and serves library reads).
-import { spawn } from "node:child_process";
 import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { createNatsBus } from "@tfgrpo/bus-nats";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import {
   actorRollout,
-  createNatsBus,
   type Experience,
   emptyExperienceStats,
   type JobResult,
@@ -15,12 +13,11 @@ import {
   type RolloutRequest,
   type Trajectory,
 } from "@tfgrpo/protocol";
-import { eventually, startNatsServer } from "@tfgrpo/protocol/testing";
+import { eventually } from "@tfgrpo/protocol/testing";
 import { createSimServer, createSuite } from "@tfgrpo/sim";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { expect, it } from "vitest";
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
+import { startRoleWorker } from "../testing/start-role-worker.js";
 
 function mathLibrary(): LibrarySnapshot {
   const entries = JSON.parse(readFileSync(realLibraryPath("math"), "utf8")) as Record<string, string>;
@@ -41,26 +38,11 @@ function mathLibrary(): LibrarySnapshot {
 it("tfgrpo serve --role actor works rollouts from the queue with libraries read over the Bus", async () => {
   await using nats = await startNatsServer();
   await using sim = await createSimServer({ seed: 3 });
-  const worker = spawn(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      "apps/runner/src/cli.ts",
-      "serve",
-      "--role",
-      "actor",
-      "--nats",
-      nats.url,
-      "--concurrency",
-      "2",
-    ],
+  await using worker = await startRoleWorker(
+    "actor",
+    ["--nats", nats.url, "--config", "examples/models.sim.yaml", "--concurrency", "2"],
     {
-      cwd: repositoryRoot,
-      stdio: ["ignore", "pipe", "pipe"],
       env: {
-        ...process.env,
         SIM_PORT: String(sim.port),
         // No search settings: the worker finds the corpus of the sim server its model runs on.
         TFGRPO_SIM_CORPUS_URL: "",
@@ -69,18 +51,12 @@ it("tfgrpo serve --role actor works rollouts from the queue with libraries read 
       },
     },
   );
-  let stderr = "";
-  worker.stderr.on("data", (chunk: Buffer) => {
-    stderr += chunk.toString();
-  });
-  const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
   const runner = await createNatsBus({ servers: nats.url, name: "actor-role-test" });
   try {
     const library = mathLibrary();
     await runner.handle(libraryGet, async ({ domain, version }) =>
       domain === "math" && (version === 1 || version === "head") ? library : null,
     );
-    await eventually("the actor worker to serve", () => stderr.includes("serving"), 60_000);
 
     const math = createSuite({ domain: "math", seed: 3, size: 3, split: "train" });
     const [web] = createSuite({ domain: "web", seed: 3, size: 1, split: "train" });
@@ -119,10 +95,8 @@ it("tfgrpo serve --role actor works rollouts from the queue with libraries read 
     const webTrajectory = trajectories.find((trajectory) => trajectory.domain === "web")!;
     expect(webTrajectory.toolCalls.map((call) => call.name)).toContain("web_search");
 
-    worker.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await worker.stop("SIGTERM")).toBe(0);
   } finally {
     await runner.close();
-    if (worker.exitCode === null) worker.kill("SIGKILL");
   }
 });

@@ -1,13 +1,12 @@
 import { writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   type Actor,
   type ActorConfigInput,
   actorConfigSchema,
-  actorSubjects,
   createActor,
+  createActorRole,
   createBusLibraryLoader,
   createEnvironmentRedactor,
   type LibraryLoader,
@@ -16,13 +15,9 @@ import { createModels, loadModelsConfig, type Models, redactSecrets } from "@tfg
 import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { createToolResources, createToolset, type ToolsConfig, toolsConfigSchema } from "@tfgrpo/tools";
 import { z } from "zod";
+import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
 import { type RoleOptions, registerRole } from "./registry.js";
-
-/** The models config used when none is given: every role on the sim server (SIM_PORT). */
-export const defaultModelsConfig = fileURLToPath(
-  new URL("../../../../examples/models.sim.yaml", import.meta.url),
-);
 
 /** Optional settings file of the actor (`TFGRPO_ACTOR_CONFIG`, YAML or JSON): limits, retrieval, domains; tools. */
 const actorSettingsSchema = z.object({
@@ -43,8 +38,8 @@ export async function loadActorSettings(file: string): Promise<ActorSettings> {
 }
 
 export interface ActorRuntimeOptions {
-  /** models.yaml; default examples/models.sim.yaml. */
-  modelsConfig?: string;
+  /** models.yaml. */
+  modelsConfig: string;
   /** Where library versions come from. */
   library?: LibraryLoader;
   settings?: ActorSettings;
@@ -73,7 +68,7 @@ export interface ActorRuntime {
  */
 export async function createActorRuntime(options: ActorRuntimeOptions): Promise<ActorRuntime> {
   const env = options.env ?? process.env;
-  const modelsConfig = await loadModelsConfig(options.modelsConfig ?? defaultModelsConfig, { env });
+  const modelsConfig = await loadModelsConfig(options.modelsConfig, { env });
   const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
   const settings =
     options.settings ?? (env.TFGRPO_ACTOR_CONFIG ? await loadActorSettings(env.TFGRPO_ACTOR_CONFIG) : {});
@@ -158,18 +153,19 @@ async function downloadSimCorpus(corpusUrl: string, directory?: string): Promise
 }
 
 /**
- * `tfgrpo serve --role actor --nats URL [--config models.yaml] [--concurrency N]`: rollouts from the shared queue.
+ * `tfgrpo serve --role actor --nats URL --config models.yaml [--concurrency N]`: rollouts from the shared queue.
  * Libraries are read over the Bus (`tfgrpo.library.get`, served by the process that owns the database).
  */
 registerRole("actor", async (options: RoleOptions) => {
+  const modelsConfig = requireModelsConfig(options.config, "the actor role");
   const runtime = await createActorRuntime({
-    ...(options.config ? { modelsConfig: options.config } : {}),
+    modelsConfig,
     library: createBusLibraryLoader(options.bus),
     log: options.log,
   });
-  options.log(`actor: models from ${options.config ?? defaultModelsConfig}`);
+  options.log(`actor: models from ${modelsConfig}`);
   return {
-    subjects: actorSubjects(
+    ...createActorRole(
       runtime.actor,
       options.concurrency === undefined ? {} : { concurrency: options.concurrency },
     ),

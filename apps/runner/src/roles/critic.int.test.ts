@@ -1,65 +1,42 @@
 // `tfgrpo serve --role critic --nats URL` as a separate process, against a real nats-server and the SIMULATED model
 // server: this process plays the runner and calls the critic's subjects over NATS.
-import { spawn } from "node:child_process";
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { testTrajectory } from "@tfgrpo/critic/testing";
-import { createNatsBus, criticGroupAdvice, criticReward, type Task } from "@tfgrpo/protocol";
-import { startNatsServer } from "@tfgrpo/protocol/testing";
+import { createNatsBus } from "@tfgrpo/bus-nats";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
+import { criticAdvantage, criticReward, type Task } from "@tfgrpo/protocol";
+import { makeCodeTrajectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSimServer, quietNoise } from "@tfgrpo/sim";
 import { expect, it } from "vitest";
+import { startRoleWorker } from "../testing/start-role-worker.js";
 import { loadCriticSettings } from "./critic.js";
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
 it("tfgrpo serve --role critic answers reward and group advice over NATS, with settings from TFGRPO_CRITIC_CONFIG", async () => {
   await using nats = await startNatsServer();
   await using sim = await createSimServer({ seed: 5, noise: quietNoise });
-  const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-critic-role-"));
+  await using dir = await temporaryDirectory("tfgrpo-critic-role-");
   // A user reward module for domain "web", named relative to the settings file.
   await writeFile(
-    path.join(dir, "web-reward.mjs"),
+    path.join(dir.path, "web-reward.mjs"),
     "export default (task, answer) => (answer === task.answer ? 1 : 0);",
   );
-  await writeFile(path.join(dir, "critic.yaml"), "judgeSamples: 1\nrewards:\n  web: ./web-reward.mjs\n");
-  const worker = spawn(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      "apps/runner/src/cli.ts",
-      "serve",
-      "--role",
-      "critic",
-      "--nats",
-      nats.url,
-    ],
+  await writeFile(path.join(dir.path, "critic.yaml"), "judgeSamples: 1\nrewards:\n  web: ./web-reward.mjs\n");
+  await using worker = await startRoleWorker(
+    "critic",
+    ["--nats", nats.url, "--config", "examples/models.sim.yaml"],
     {
-      cwd: repositoryRoot,
-      stdio: ["ignore", "pipe", "pipe"],
       env: {
-        ...process.env,
         SIM_PORT: String(sim.port),
-        TFGRPO_CRITIC_CONFIG: path.join(dir, "critic.yaml"),
+        TFGRPO_CRITIC_CONFIG: path.join(dir.path, "critic.yaml"),
         TFGRPO_NATS_URL: "",
       },
     },
   );
-  let stderr = "";
-  const serving = new Promise<void>((resolve, reject) => {
-    worker.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes("serving")) resolve();
-    });
-    worker.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
-  });
   const runner = await createNatsBus({ servers: nats.url, name: "critic-role-test" });
   try {
-    await serving;
-    expect(stderr).toContain("tfgrpo.critic.reward (requests), tfgrpo.critic.advantage (requests)");
+    expect(worker.output.stderr).toContain(
+      "tfgrpo.critic.reward (requests), tfgrpo.critic.advantage (requests)",
+    );
 
     const task: Task = {
       id: "t-count",
@@ -84,13 +61,13 @@ it("tfgrpo serve --role critic answers reward and group advice over NATS, with s
     });
     expect(web.rewards[0]).toMatchObject({ reward: 1, method: "module:web-reward.mjs" });
 
-    const advice = await runner.request(criticGroupAdvice, {
+    const advice = await runner.request(criticAdvantage, {
       runId: "run-role",
       groupId: "g1",
       task,
       trajectories: [
-        testTrajectory({ id: "a", attempt: 0, reward: 1, grade: "pass" }),
-        testTrajectory({ id: "b", attempt: 1, reward: 0, grade: "fail", final: "I get 7.\n\\boxed{7}" }),
+        makeCodeTrajectory({ id: "a", attempt: 0, reward: 1, grade: "pass" }),
+        makeCodeTrajectory({ id: "b", attempt: 1, reward: 0, grade: "fail", final: "I get 7.\n\\boxed{7}" }),
       ],
       experiences: [{ id: "G0", text: "When counting integers in a closed range, include both endpoints." }],
     });
@@ -101,26 +78,20 @@ it("tfgrpo serve --role critic answers reward and group advice over NATS, with s
     expect(sim.stats().byKind["group-advantage"]).toBe(1);
   } finally {
     await runner.close();
-    worker.kill("SIGTERM");
-    await new Promise((resolve) => (worker.exitCode === null ? worker.once("exit", resolve) : resolve(null)));
-    await rm(dir, { recursive: true, force: true });
   }
 });
 
 it("reads critic settings and rejects unknown keys, naming the file", async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-critic-settings-"));
-  try {
-    await writeFile(
-      path.join(dir, "ok.json"),
-      JSON.stringify({ pseudoLabelJudge: true, rewards: { web: "r.ts" } }),
-    );
-    expect(await loadCriticSettings(path.join(dir, "ok.json"))).toEqual({
-      pseudoLabelJudge: true,
-      rewards: { web: path.join(dir, "r.ts") },
-    });
-    await writeFile(path.join(dir, "bad.yaml"), "judgeSample: 3\n");
-    await expect(loadCriticSettings(path.join(dir, "bad.yaml"))).rejects.toThrow(/bad\.yaml: .*judgeSample/);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await using temporary = await temporaryDirectory("tfgrpo-critic-settings-");
+  const dir = temporary.path;
+  await writeFile(
+    path.join(dir, "ok.json"),
+    JSON.stringify({ pseudoLabelJudge: true, rewards: { web: "r.ts" } }),
+  );
+  expect(await loadCriticSettings(path.join(dir, "ok.json"))).toEqual({
+    pseudoLabelJudge: true,
+    rewards: { web: path.join(dir, "r.ts") },
+  });
+  await writeFile(path.join(dir, "bad.yaml"), "judgeSample: 3\n");
+  await expect(loadCriticSettings(path.join(dir, "bad.yaml"))).rejects.toThrow(/bad\.yaml: .*judgeSample/);
 });

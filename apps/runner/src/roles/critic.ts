@@ -1,9 +1,8 @@
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import {
   type Critic,
   createCritic,
-  createCriticService,
+  createCriticRole,
   createJudge,
   loadRewardFunction,
   type RewardFunction,
@@ -11,11 +10,9 @@ import {
 import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
 import { domainSchema, formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
+import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
 import { type RoleOptions, registerRole } from "./registry.js";
-
-/** The models config used when none is given: every role on the sim server (SIM_PORT). */
-const defaultModelsConfig = fileURLToPath(new URL("../../../../examples/models.sim.yaml", import.meta.url));
 
 /** Optional settings file of the critic (`TFGRPO_CRITIC_CONFIG`, YAML or JSON). */
 export const criticSettingsSchema = z.strictObject({
@@ -57,8 +54,8 @@ export async function loadCriticSettings(file: string): Promise<CriticSettings> 
 }
 
 export interface CriticRuntimeOptions {
-  /** models.yaml; default examples/models.sim.yaml. Role "critic" is required, "judge" optional. */
-  modelsConfig?: string;
+  /** models.yaml: role "critic" is required, "judge" optional. */
+  modelsConfig: string;
   settings?: CriticSettings;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
@@ -75,7 +72,7 @@ export interface CriticRuntime {
  */
 export async function createCriticRuntime(options: CriticRuntimeOptions): Promise<CriticRuntime> {
   const env = options.env ?? process.env;
-  const modelsConfig = await loadModelsConfig(options.modelsConfig ?? defaultModelsConfig, {
+  const modelsConfig = await loadModelsConfig(options.modelsConfig, {
     env,
     requireRoles: ["critic"],
   });
@@ -108,18 +105,18 @@ export async function createCriticRuntime(options: CriticRuntimeOptions): Promis
 }
 
 /**
- * `tfgrpo serve --role critic --nats URL [--config models.yaml] [--concurrency N]`: answers
+ * `tfgrpo serve --role critic --nats URL --config models.yaml [--concurrency N]`: answers
  * `tfgrpo.critic.reward` and `tfgrpo.critic.advantage` in a queue group, so several critic workers share the calls.
  */
 registerRole("critic", async (options: RoleOptions) => {
-  const { critic } = await createCriticRuntime({
-    ...(options.config ? { modelsConfig: options.config } : {}),
-    log: options.log,
-  });
-  options.log(`critic: models from ${options.config ?? defaultModelsConfig}`);
-  const service = createCriticService({
-    critic,
-    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-  });
-  return { subjects: service.subjects, close: async () => {} };
+  const modelsConfig = requireModelsConfig(options.config, "the critic role");
+  const { critic } = await createCriticRuntime({ modelsConfig, log: options.log });
+  options.log(`critic: models from ${modelsConfig}`);
+  return {
+    ...createCriticRole(
+      critic,
+      options.concurrency === undefined ? {} : { concurrency: options.concurrency },
+    ),
+    close: async () => {},
+  };
 });

@@ -1,25 +1,24 @@
 // `tfgrpo serve --role curator --nats URL --db FILE` as a separate process, against a real nats-server and the
 // SIMULATED model server: this process plays the runner and calls the curator's subjects over NATS.
-import { spawn } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { createNatsBus, curatorConsolidate, curatorGate, curatorLifecycle } from "@tfgrpo/protocol";
-import { startNatsServer } from "@tfgrpo/protocol/testing";
+import { createNatsBus } from "@tfgrpo/bus-nats";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
+import { curatorConsolidate, curatorGate, curatorLifecycle } from "@tfgrpo/protocol";
+import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSimServer } from "@tfgrpo/sim";
 import { loadLessonBank } from "@tfgrpo/sim/testing";
 import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { expect, it } from "vitest";
+import { startRoleWorker } from "../testing/start-role-worker.js";
 import { loadCuratorSettings } from "./curator.js";
-
-const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 
 it("tfgrpo serve --role curator consolidates and gates over NATS, writing the workspace database", async () => {
   await using nats = await startNatsServer();
   await using sim = await createSimServer({ seed: 5 });
-  const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-curator-role-"));
+  await using temporary = await temporaryDirectory("tfgrpo-curator-role-");
+  const dir = temporary.path;
   const db = path.join(dir, "workspace.db");
   const store = await createStore(db);
   await store.importLibrary("math", {
@@ -29,45 +28,21 @@ it("tfgrpo serve --role curator consolidates and gates over NATS, writing the wo
   const head = (await store.getHeadVersion("math"))!;
   await store.close();
   await writeFile(path.join(dir, "curator.yaml"), "curator:\n  wordLimit: 30\n  gate:\n    margin: 0.1\n");
-  const worker = spawn(
-    process.execPath,
-    [
-      "--conditions=source",
-      "--import",
-      "tsx",
-      "apps/runner/src/cli.ts",
-      "serve",
-      "--role",
-      "curator",
-      "--nats",
-      nats.url,
-      "--db",
-      db,
-    ],
+  await using worker = await startRoleWorker(
+    "curator",
+    ["--nats", nats.url, "--config", "examples/models.sim.yaml", "--db", db],
     {
-      cwd: repositoryRoot,
-      stdio: ["ignore", "pipe", "pipe"],
       env: {
-        ...process.env,
         SIM_PORT: String(sim.port),
         TFGRPO_CURATOR_CONFIG: path.join(dir, "curator.yaml"),
         TFGRPO_NATS_URL: "",
       },
     },
   );
-  let stderr = "";
-  const serving = new Promise<void>((resolve, reject) => {
-    worker.stderr.on("data", (chunk: Buffer) => {
-      stderr += chunk.toString();
-      if (stderr.includes("serving")) resolve();
-    });
-    worker.once("exit", (code) => reject(new Error(`worker exited with ${code}: ${stderr}`)));
-  });
   const runner = await createNatsBus({ servers: nats.url, name: "curator-role-test" });
   try {
-    await serving;
-    expect(stderr).toContain("tfgrpo.curator.consolidate (requests)");
-    expect(stderr).toContain("tfgrpo.curator.merge (requests)");
+    expect(worker.output.stderr).toContain("tfgrpo.curator.consolidate (requests)");
+    expect(worker.output.stderr).toContain("tfgrpo.curator.merge (requests)");
     // Three correct lessons about one pitfall, from the lesson bank (written independently of the sim).
     const [pitfall] = Object.values(loadLessonBank("math").pitfalls);
     const reply = await runner.request(curatorConsolidate, {
@@ -110,27 +85,21 @@ it("tfgrpo serve --role curator consolidates and gates over NATS, writing the wo
     }
   } finally {
     await runner.close();
-    worker.kill("SIGTERM");
-    await new Promise((resolve) => (worker.exitCode === null ? worker.once("exit", resolve) : resolve(null)));
-    await rm(dir, { recursive: true, force: true });
   }
 });
 
 it("reads curator settings (top level or under curator:) and rejects unknown keys, naming the file", async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-curator-settings-"));
-  try {
-    await writeFile(path.join(dir, "ok.json"), JSON.stringify({ wordLimit: 24, gate: { mode: "always" } }));
-    expect(await loadCuratorSettings(path.join(dir, "ok.json"))).toEqual({
-      wordLimit: 24,
-      gate: { mode: "always" },
-    });
-    await writeFile(path.join(dir, "nested.yaml"), "curator:\n  activeBudget:\n    maxEntries: 20\n");
-    expect(await loadCuratorSettings(path.join(dir, "nested.yaml"))).toEqual({
-      activeBudget: { maxEntries: 20 },
-    });
-    await writeFile(path.join(dir, "bad.yaml"), "wordLimt: 3\n");
-    await expect(loadCuratorSettings(path.join(dir, "bad.yaml"))).rejects.toThrow(/bad\.yaml: .*wordLimt/);
-  } finally {
-    await rm(dir, { recursive: true, force: true });
-  }
+  await using temporary = await temporaryDirectory("tfgrpo-curator-settings-");
+  const dir = temporary.path;
+  await writeFile(path.join(dir, "ok.json"), JSON.stringify({ wordLimit: 24, gate: { mode: "always" } }));
+  expect(await loadCuratorSettings(path.join(dir, "ok.json"))).toEqual({
+    wordLimit: 24,
+    gate: { mode: "always" },
+  });
+  await writeFile(path.join(dir, "nested.yaml"), "curator:\n  activeBudget:\n    maxEntries: 20\n");
+  expect(await loadCuratorSettings(path.join(dir, "nested.yaml"))).toEqual({
+    activeBudget: { maxEntries: 20 },
+  });
+  await writeFile(path.join(dir, "bad.yaml"), "wordLimt: 3\n");
+  await expect(loadCuratorSettings(path.join(dir, "bad.yaml"))).rejects.toThrow(/bad\.yaml: .*wordLimt/);
 });

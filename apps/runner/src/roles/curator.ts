@@ -1,20 +1,17 @@
-import { fileURLToPath } from "node:url";
 import {
   type Curator,
   type CuratorConfigInput,
   createCurator,
+  createCuratorRole,
   createHashingEmbedder,
   curatorConfigSchema,
-  curatorSubjects,
 } from "@tfgrpo/curator";
 import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
 import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
-import { createStore, type Store } from "@tfgrpo/store";
+import { createStore, type LibraryStore } from "@tfgrpo/store";
+import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
 import { type RoleOptions, registerRole } from "./registry.js";
-
-/** The models config used when none is given: every role on the sim server (SIM_PORT). */
-const simModelsConfig = fileURLToPath(new URL("../../../../examples/models.sim.yaml", import.meta.url));
 
 /** Optional curator settings (`TFGRPO_CURATOR_CONFIG`, YAML or JSON): word limit, budgets, gate, thresholds. */
 export async function loadCuratorSettings(file: string): Promise<CuratorConfigInput> {
@@ -33,8 +30,8 @@ export async function loadCuratorSettings(file: string): Promise<CuratorConfigIn
 export interface CuratorRuntimeOptions {
   /** Workspace database: the curator is the only writer of libraries, so it needs the store itself. */
   db: string;
-  /** models.yaml; default examples/models.sim.yaml. */
-  modelsConfig?: string;
+  /** models.yaml. */
+  modelsConfig: string;
   settings?: CuratorConfigInput;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
@@ -43,7 +40,8 @@ export interface CuratorRuntimeOptions {
 export interface CuratorRuntime {
   curator: Curator;
   models: Models;
-  store: Store;
+  /** The libraries the curator writes; the runtime owns the store and closes it in `close()`. */
+  store: LibraryStore;
   close(): Promise<void>;
 }
 
@@ -55,7 +53,7 @@ export interface CuratorRuntime {
  */
 export async function createCuratorRuntime(options: CuratorRuntimeOptions): Promise<CuratorRuntime> {
   const env = options.env ?? process.env;
-  const modelsConfig = await loadModelsConfig(options.modelsConfig ?? simModelsConfig, { env });
+  const modelsConfig = await loadModelsConfig(options.modelsConfig, { env });
   const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
   const settings =
     options.settings ??
@@ -86,7 +84,7 @@ export async function createCuratorRuntime(options: CuratorRuntimeOptions): Prom
 }
 
 /**
- * `tfgrpo serve --role curator --nats URL --db FILE [--config models.yaml]`: consolidation, credit, lifecycle,
+ * `tfgrpo serve --role curator --nats URL --db FILE --config models.yaml`: consolidation, credit, lifecycle,
  * conflict checks, gate decisions and library merges (`tfgrpo.curator.*`) for the runs on the Bus.
  */
 registerRole("curator", async (options: RoleOptions) => {
@@ -98,14 +96,11 @@ registerRole("curator", async (options: RoleOptions) => {
       { details: { role: "curator" } },
     );
   }
-  const runtime = await createCuratorRuntime({
-    db,
-    ...(options.config ? { modelsConfig: options.config } : {}),
-    log: options.log,
-  });
-  options.log(`curator: models from ${options.config ?? simModelsConfig}, libraries in ${db}`);
+  const modelsConfig = requireModelsConfig(options.config, "the curator role");
+  const runtime = await createCuratorRuntime({ db, modelsConfig, log: options.log });
+  options.log(`curator: models from ${modelsConfig}, libraries in ${db}`);
   return {
-    subjects: curatorSubjects(
+    ...createCuratorRole(
       runtime.curator,
       options.concurrency === undefined ? {} : { concurrency: options.concurrency },
     ),

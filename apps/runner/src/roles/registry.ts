@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
-import { type Bus, type ServedSubject, TfgrpoError } from "@tfgrpo/protocol";
+import { type Bus, type RoleDefinition, TfgrpoError } from "@tfgrpo/protocol";
 
 /** What `tfgrpo serve` gives a role factory. */
 export interface RoleOptions {
@@ -17,9 +17,11 @@ export interface RoleOptions {
   log: (line: string) => void;
 }
 
-/** A started role: the subjects it serves and how to release what it opened (models, database...). */
-export interface RoleInstance {
-  subjects: readonly ServedSubject[];
+/**
+ * A started role: its endpoints as `defineRole` gives them (the role package's `create<Role>Role`), and how to
+ * release what it opened (models, database...).
+ */
+export interface RoleInstance extends RoleDefinition {
   close(): Promise<void>;
 }
 

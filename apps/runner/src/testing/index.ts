@@ -1,1 +1,2 @@
 export { type CliOptions, repositoryRoot, runCli, type SpawnedCli, spawnCli } from "./spawn-cli.js";
+export { type RoleWorker, type StartRoleWorkerOptions, startRoleWorker } from "./start-role-worker.js";

@@ -16,8 +16,10 @@ export interface SpawnedCli {
 
 export interface CliOptions {
   cwd?: string;
-  /** Added to this process's environment. */
+  /** Added to this process's environment; a variable set to undefined is removed. */
   env?: NodeJS.ProcessEnv;
+  /** Written to the command's stdin, which is then closed. Without it stdin is empty. */
+  stdin?: string;
 }
 
 /** Starts `tfgrpo <args>` as its own process (TypeScript sources through tsx), collecting its output. */
@@ -25,8 +27,10 @@ export function spawnCli(args: readonly string[], options: CliOptions = {}): Spa
   const child = spawn(process.execPath, ["--conditions=source", "--import", tsx, cli, ...args], {
     cwd: options.cwd ?? repositoryRoot,
     env: { ...process.env, ...options.env },
-    stdio: ["ignore", "pipe", "pipe"],
+    // stdin is a pipe only when there is something to write: "ignore" would drop what a test means to send.
+    stdio: [options.stdin === undefined ? "ignore" : "pipe", "pipe", "pipe"],
   });
+  if (options.stdin !== undefined) child.stdin?.end(options.stdin);
   const output = { stdout: "", stderr: "" };
   child.stdout?.on("data", (chunk: Buffer) => {
     output.stdout += chunk.toString();

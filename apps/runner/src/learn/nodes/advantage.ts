@@ -1,0 +1,78 @@
+import {
+  criticAdvantage,
+  type GroupAdviceResult,
+  isHomogeneousGroup,
+  mapWithConcurrency,
+} from "@tfgrpo/protocol";
+import { recordRoleUsage } from "../record-role-usage.js";
+import { runStateKeys } from "../run-state.js";
+import type { LearnDependencies } from "./learn-dependencies.js";
+import type { RewardedGroup } from "./rewarded-group.js";
+
+/**
+ * The group advantage in words: groups whose rewards are all equal are skipped (std = 0); for each other group the
+ * critic summarizes every trajectory and compares winners with losers, proposing at most 3 operations on the head.
+ * Each group's answer is kept, so a resumed step asks the critic only about the groups it has not answered yet.
+ */
+export function advantage(deps: LearnDependencies) {
+  const { store, options, runId, domain, runState, progress, log } = deps;
+  return async (state: { step: number; headVersion: number | null; groups: RewardedGroup[] }) => {
+    const head = state.headVersion === null ? null : await store.getVersion(domain, state.headVersion);
+    const experiences = (head?.experiences ?? [])
+      .filter((e) => e.status !== "archived")
+      .map((e) => ({ id: e.id, text: e.text }));
+    // The paper's std = 0 rule. With G = 1 there is no group to compare, so every single trajectory is reflected on
+    // (the ablation): a group of one is never homogeneous.
+    const learnable = state.groups.filter((group) => !isHomogeneousGroup(group.rewards));
+    const skipped = state.groups.length - learnable.length;
+    log(
+      `step ${state.step}: ${learnable.length} group(s) to learn from, ${skipped} homogeneous group(s) skipped`,
+    );
+    const bar = progress(`step ${state.step} advantages`);
+    let finished = 0;
+    const results = await mapWithConcurrency(learnable, options.concurrency, async (group) => {
+      const entry = runStateKeys.advice(group.groupId);
+      let advice = await runState.get(entry);
+      if (!advice) {
+        advice = await askCritic(deps, group, experiences);
+        await runState.put(entry, advice);
+        if (advice.usage && advice.usage.calls > 0)
+          await recordRoleUsage(store, runId, entry.key, "critic", advice.usage);
+      }
+      if (advice.skipped) log(`step ${state.step}: group ${group.taskId} skipped: ${advice.skipped}`);
+      bar.update(++finished, learnable.length);
+      return advice;
+    });
+    bar.done();
+    const proposals = results.flatMap((r) => r.proposals);
+    await runState.put(runStateKeys.proposals(state.step), proposals);
+    return { proposals: proposals.length };
+  };
+}
+
+async function askCritic(
+  { bus, store, options, runId, runState, taskById }: LearnDependencies,
+  group: RewardedGroup,
+  experiences: { id: string; text: string }[],
+): Promise<GroupAdviceResult> {
+  const trajectories = await store.listTrajectories({ runId, groupId: group.groupId });
+  const pseudoLabel = (await runState.get(runStateKeys.pseudoLabel(group.groupId))) ?? null;
+  try {
+    return await bus.request(criticAdvantage, {
+      runId,
+      groupId: group.groupId,
+      task: taskById.get(group.taskId)!,
+      trajectories,
+      experiences,
+      ...(options.groundTruth === "none" ? { pseudoLabel } : {}),
+    });
+  } catch (error) {
+    // One group's unusable critic answer must not fail the step: it is skipped with its reason.
+    return {
+      groupId: group.groupId,
+      summaries: [],
+      proposals: [],
+      skipped: `critic failed: ${(error as Error).message}`,
+    };
+  }
+}

@@ -1,0 +1,89 @@
+import { type GateDecision, isHomogeneousGroup, type UsageTotals } from "@tfgrpo/protocol";
+import { average } from "../average.js";
+import { trainingGroupId } from "../rollouts.js";
+import { runStateKeys } from "../run-state.js";
+import type { StepRecord } from "../step-record.js";
+import type { LearnDependencies } from "./learn-dependencies.js";
+import type { RewardedGroup } from "./rewarded-group.js";
+import { scoreOnValidation } from "./score-on-validation.js";
+
+/** What the step's state says when it ends. */
+interface FinishedStep {
+  epoch: number;
+  batchIndex: number;
+  step: number;
+  batchTaskIds: string[];
+  headBefore: number | null;
+  headVersion: number | null;
+  candidateVersion: number | null;
+  groups: RewardedGroup[];
+  proposals: number;
+  operations: number;
+  candidateScore: number | null;
+  headScore: number | null;
+  gate: GateDecision | null;
+}
+
+/**
+ * Measures the empty library when asked (the baseline curve), records the step's numbers and moves to the next batch
+ * or epoch; the run is done after the last epoch.
+ */
+export function finishStep(deps: LearnDependencies) {
+  const { options, val, runState, batchesPerEpoch } = deps;
+  return async (state: FinishedStep) => {
+    let baselineScore: number | null = null;
+    if (options.baselineEachRound && val.length > 0) {
+      const [scores] = await scoreOnValidation(deps, state.step, val, [null], "validation");
+      baselineScore = average(scores!);
+    }
+    const record = await stepRecord(deps, state, baselineScore);
+    await runState.put(runStateKeys.step(state.step), record);
+    const lastBatch = state.batchIndex + 1 >= batchesPerEpoch;
+    const epoch = lastBatch ? state.epoch + 1 : state.epoch;
+    return {
+      history: [record],
+      baselineScore,
+      batchIndex: lastBatch ? 0 : state.batchIndex + 1,
+      epoch,
+      done: epoch >= options.epochs,
+    };
+  };
+}
+
+async function stepRecord(
+  { store, runId, domain }: LearnDependencies,
+  state: FinishedStep,
+  baselineScore: number | null,
+): Promise<StepRecord> {
+  const trajectories = await store.listTrajectories({ runId, step: state.step });
+  const trainPrefix = trainingGroupId(runId, state.step, "");
+  const train = trajectories.filter((t) => t.groupId.startsWith(trainPrefix));
+  const head = state.headVersion === null ? null : await store.getVersion(domain, state.headVersion);
+  const states: Record<string, number> = { candidate: 0, active: 0, probation: 0, archived: 0 };
+  for (const entry of head?.experiences ?? []) states[entry.status] = (states[entry.status] ?? 0) + 1;
+  const usage = await store.getUsageTotals(runId);
+  return {
+    epoch: state.epoch + 1,
+    step: state.step,
+    tasks: state.batchTaskIds.length,
+    rollouts: train.length,
+    trainReward: average(train.map((t) => t.reward ?? 0)),
+    groups: state.groups.length,
+    skippedGroups: state.groups.filter((group) => isHomogeneousGroup(group.rewards)).length,
+    proposals: state.proposals,
+    operations: state.operations,
+    headBefore: state.headBefore,
+    candidateVersion: state.candidateVersion,
+    headAfter: state.headVersion,
+    librarySize: (states.active ?? 0) + (states.candidate ?? 0) + (states.probation ?? 0),
+    libraryStates: states,
+    candidateScore: state.candidateScore,
+    headScore: state.headScore,
+    baselineScore,
+    decision: state.candidateVersion === null ? "no-change" : (state.gate?.decision ?? "reject"),
+    gateReason: state.gate?.reason ?? "no candidate version",
+    meanToolCalls: average(train.map((t) => t.toolCalls.length)),
+    meanTokens: average(train.map((t) => t.usage.inputTokens + t.usage.outputTokens)),
+    usageByRole: usage.byRole as Record<string, UsageTotals>,
+  };
+}

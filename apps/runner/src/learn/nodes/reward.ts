@@ -1,0 +1,27 @@
+import { mapWithConcurrency } from "@tfgrpo/protocol";
+import { rewardGroup, trainingGroupId } from "../rollouts.js";
+import type { LearnDependencies } from "./learn-dependencies.js";
+import type { RewardedGroup } from "./rewarded-group.js";
+
+/** The critic rewards each task's group (ground truth, or a majority-vote pseudo-label); rewards go to the store. */
+export function reward({ bus, store, options, runId, taskById }: LearnDependencies) {
+  return async (state: { step: number; batchTaskIds: string[] }) => {
+    const groups = await mapWithConcurrency(
+      state.batchTaskIds,
+      options.concurrency,
+      async (taskId): Promise<RewardedGroup> => {
+        const groupId = trainingGroupId(runId, state.step, taskId);
+        const trajectories = await rewardGroup({
+          bus,
+          store,
+          runId,
+          task: taskById.get(taskId)!,
+          groupId,
+          groundTruth: options.groundTruth,
+        });
+        return { groupId, taskId, rewards: trajectories.map((t) => t.reward ?? 0) };
+      },
+    );
+    return { groups };
+  };
+}

@@ -1,0 +1,41 @@
+import { seedFrom } from "@tfgrpo/protocol";
+import { rolloutJobs, runRollouts, trainingGroupId } from "../rollouts.js";
+import { statsRevision } from "./credit.js";
+import type { LearnDependencies } from "./learn-dependencies.js";
+
+/**
+ * N tasks x G attempts under the head, dispatched through the Bus work queue as one batch of jobs (not one graph task
+ * per rollout). Rollouts already stored, e.g. before a crash, are not sent again.
+ */
+export function rollout({ bus, store, options, runId, domain, taskById, progress, stop }: LearnDependencies) {
+  return async (state: {
+    epoch: number;
+    step: number;
+    batchTaskIds: string[];
+    headVersion: number | null;
+  }) => {
+    const jobs = state.batchTaskIds.flatMap((taskId) =>
+      rolloutJobs({
+        runId,
+        task: taskById.get(taskId)!,
+        groupId: trainingGroupId(runId, state.step, taskId),
+        attempts: options.groupSize,
+        epoch: state.epoch,
+        step: state.step,
+        // Stats as of the credit of the previous step: exactly what this step's rollouts may rank by.
+        library:
+          state.headVersion === null
+            ? null
+            : { domain, version: state.headVersion, statsRevision: statsRevision(runId, state.step - 1) },
+        mode: options.mode,
+        temperature: options.temperature,
+        purpose: "train",
+        seedOf: (attempt) => seedFrom(options.seed, state.step, taskId, attempt),
+      }),
+    );
+    const bar = progress(`step ${state.step} rollouts`);
+    await runRollouts({ bus, store, runId, jobs, onProgress: bar.update, ...stop });
+    bar.done();
+    return {};
+  };
+}

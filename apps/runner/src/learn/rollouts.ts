@@ -1,0 +1,161 @@
+import {
+  actorRollout,
+  type Bus,
+  criticReward,
+  type RolloutRequest,
+  serializeError,
+  type Task,
+  type Trajectory,
+} from "@tfgrpo/protocol";
+import type { RunStore, TrajectoryStore } from "@tfgrpo/store";
+import { failedTrajectory } from "./failed-trajectory.js";
+import { withoutCalls } from "./record-role-usage.js";
+import { runJobs } from "./run-jobs.js";
+import { runStateKeys, runStateOf } from "./run-state.js";
+
+/** One rollout to dispatch: its id is also the stored trajectory's id. */
+export interface RolloutJob {
+  id: string;
+  input: RolloutRequest;
+}
+
+/** The rollouts of one task under one library, for training, validation or evaluation alike. */
+export interface RolloutGroup {
+  runId: string;
+  task: Task;
+  groupId: string;
+  attempts: number;
+  library: RolloutRequest["library"];
+  temperature: number;
+  purpose: RolloutRequest["purpose"];
+  mode?: RolloutRequest["mode"];
+  epoch?: number;
+  step?: number;
+  /** The seed of each attempt. */
+  seedOf: (attempt: number) => number;
+}
+
+/** The rollout requests of one group, one job per attempt (job id `<groupId>/<attempt>`). */
+export function rolloutJobs(group: RolloutGroup): RolloutJob[] {
+  const jobs: RolloutJob[] = [];
+  for (let attempt = 0; attempt < group.attempts; attempt++) {
+    jobs.push({
+      id: `${group.groupId}/${attempt}`,
+      input: {
+        runId: group.runId,
+        task: group.task,
+        groupId: group.groupId,
+        attempt,
+        ...(group.epoch === undefined ? {} : { epoch: group.epoch }),
+        ...(group.step === undefined ? {} : { step: group.step }),
+        library: group.library,
+        ...(group.mode ? { mode: group.mode } : {}),
+        temperature: group.temperature,
+        seed: group.seedOf(attempt),
+        purpose: group.purpose,
+      },
+    });
+  }
+  return jobs;
+}
+
+/** The group of a task's training rollouts in one learning step. */
+export function trainingGroupId(runId: string, step: number, taskId: string): string {
+  return `${runId}/s${step}/${taskId}`;
+}
+
+/** Dispatches rollout jobs and stores each trajectory once (a failed job is stored as a failed trajectory). */
+export async function runRollouts(options: {
+  bus: Bus;
+  store: TrajectoryStore;
+  runId: string;
+  jobs: readonly RolloutJob[];
+  onProgress?: (done: number, total: number) => void;
+  signal?: AbortSignal;
+}): Promise<void> {
+  const { bus, store, runId, jobs } = options;
+  const inputs = new Map(jobs.map((job) => [job.id, job.input]));
+  await runJobs({
+    bus,
+    subject: actorRollout,
+    replyTo: runId,
+    jobs,
+    isDone: async (jobId) => (await store.getTrajectory(jobId)) !== null,
+    onResult: async (result) => {
+      const input = inputs.get(result.jobId);
+      if (result.ok) {
+        // The job id is the trajectory id, whatever id the worker gave it: that is what makes a redelivered result
+        // (or a second worker's copy) land on the same row.
+        await store.putTrajectories([{ ...result.output, id: result.jobId }]);
+        await store.recordUsage(runId, [
+          {
+            id: `rollout/${result.jobId}`,
+            role: "actor",
+            model: result.output.model ?? "actor",
+            ...withoutCalls(result.output.usage),
+          },
+        ]);
+      } else if (input) {
+        await store.putTrajectories([
+          failedTrajectory(result.jobId, input, serializeError(result.error).message),
+        ]);
+      }
+    },
+    ...(options.onProgress ? { onProgress: options.onProgress } : {}),
+    ...(options.signal ? { signal: options.signal } : {}),
+  });
+}
+
+/**
+ * Rewards one group through the critic (skipped when every trajectory already has a reward) and writes the rewards
+ * onto the stored trajectories. Returns the group ordered by attempt.
+ */
+export async function rewardGroup(options: {
+  bus: Bus;
+  store: TrajectoryStore & RunStore;
+  runId: string;
+  task: Task;
+  groupId: string;
+  groundTruth: "required" | "none";
+}): Promise<Trajectory[]> {
+  const { bus, store, runId, task, groupId } = options;
+  const group = await store.listTrajectories({ runId, groupId });
+  if (group.length === 0 || group.every((t) => t.reward !== undefined)) return group;
+  const reply = await bus.request(criticReward, {
+    task,
+    answers: group.map((t) => ({ trajectoryId: t.id, finalAnswer: t.finalAnswer })),
+    groundTruth: options.groundTruth,
+  });
+  const byId = new Map(reply.rewards.map((r) => [r.trajectoryId, r]));
+  const rewarded = group.map((trajectory): Trajectory => {
+    const reward = byId.get(trajectory.id);
+    if (!reward)
+      return {
+        ...trajectory,
+        reward: 0,
+        rewardInfo: { grade: "fail", method: "missing", reason: "no reward returned" },
+      };
+    return {
+      ...trajectory,
+      reward: reward.reward,
+      rewardInfo: {
+        grade: reward.grade,
+        extracted: reward.extracted,
+        method: reward.method,
+        ...(reward.reason ? { reason: reward.reason } : {}),
+        ...(reward.pseudoLabel ? { pseudoLabel: true } : {}),
+      },
+    };
+  });
+  await store.putTrajectories(rewarded);
+  // Without ground truth the critic's majority-vote label is what the group advantage compares against.
+  if (reply.pseudoLabel !== undefined && reply.pseudoLabel !== null) {
+    await runStateOf(store, runId).put(runStateKeys.pseudoLabel(groupId), reply.pseudoLabel);
+  }
+  if (reply.usage && reply.usage.calls > 0) {
+    await store.recordUsage(runId, [
+      { id: `reward/${groupId}`, role: "judge", model: "judge", ...withoutCalls(reply.usage) },
+    ]);
+  }
+  return rewarded;
+}
