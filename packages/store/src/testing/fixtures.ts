@@ -1,27 +1,10 @@
-import { emptyUsageTotals, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
-import { expect } from "vitest";
+import { TfgrpoError } from "@tfgrpo/protocol";
+import { makeTrajectory } from "@tfgrpo/protocol/testing";
 
-/** A valid trajectory with overridable fields, for tests of anything that stores or reads trajectories. */
-export function makeTrajectory(overrides: Partial<Trajectory> & { id: string }): Trajectory {
-  return {
-    runId: "run-1",
-    taskId: "task-1",
-    groupId: "group-1",
-    attempt: 0,
-    messages: [
-      { role: "user", content: "What is 2 + 2?" },
-      { role: "assistant", content: "It is \\boxed{4}." },
-    ],
-    toolCalls: [],
-    finalAnswer: "4",
-    experiencesShown: [],
-    experiencesCited: [],
-    usage: { ...emptyUsageTotals(), calls: 1, inputTokens: 12, outputTokens: 6 },
-    latencyMs: 5,
-    stopReason: "answered",
-    ...overrides,
-  };
-}
+// One trajectory builder for every package's tests (protocol's test kit); re-exported for the contract suites.
+export { makeTrajectory };
+
+import { expect } from "vitest";
 
 /** Awaits a promise that must reject with a TfgrpoError and returns the error for closer checks. */
 export async function expectTfgrpoError(promise: Promise<unknown>, code: string): Promise<TfgrpoError> {
