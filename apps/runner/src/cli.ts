@@ -1,6 +1,26 @@
 #!/usr/bin/env node
+import { mkdirSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { Command } from "commander";
+
+/** Where an unexpected error's stack goes, so the terminal gets one line and a bug report gets everything. */
+function writeErrorLog(error: unknown): string | null {
+  try {
+    const directory = process.env.TFGRPO_LOG_DIR ?? path.join(os.tmpdir(), "tfgrpo-logs");
+    mkdirSync(directory, { recursive: true });
+    const file = path.join(
+      directory,
+      `error-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`,
+    );
+    const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    writeFileSync(file, `tfgrpo ${process.argv.slice(2).join(" ")}\n\n${detail}\n`);
+    return file;
+  } catch {
+    return null;
+  }
+}
 
 type Register = (program: Command) => void;
 
@@ -28,7 +48,7 @@ const commands: Record<string, () => Promise<Register[]>> = {
 const program = new Command()
   .name("tfgrpo")
   .description("Training-Free GRPO: learn an experience library for a frozen LLM agent, without training it.")
-  .showHelpAfterError()
+  .showHelpAfterError("(tfgrpo <command> --help shows the options)")
   .configureHelp({ sortSubcommands: true });
 
 const requested = process.argv.slice(2).find((argument) => !argument.startsWith("-"));
@@ -38,13 +58,13 @@ for (const name of names) for (const register of await commands[name]!()) regist
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
-  // Known errors are shown as one clear message; anything else keeps its stack for a bug report.
+  // Known errors are shown as one clear message; anything else is one line too, its stack kept in a log file.
   if (TfgrpoError.isInstance(error)) {
     process.stderr.write(`tfgrpo: ${error.message}\n`);
   } else {
-    process.stderr.write(
-      `tfgrpo: unexpected error: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
-    );
+    const message = (error instanceof Error ? error.message : String(error)).split("\n")[0];
+    const log = writeErrorLog(error);
+    process.stderr.write(`tfgrpo: unexpected error: ${message}${log ? ` (details in ${log})` : ""}\n`);
   }
   process.exitCode = 1;
 }

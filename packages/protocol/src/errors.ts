@@ -16,6 +16,8 @@ export const errorCodes = {
   model: "model_error",
   tool: "tool_error",
   sandbox: "sandbox_unavailable",
+  /** The database's disk is full, read-only or failing: never retried blindly. */
+  storage: "storage_error",
   internal: "internal",
 } as const;
 

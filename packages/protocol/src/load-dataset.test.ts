@@ -71,4 +71,25 @@ describe("loadDataset", () => {
       /missing\.jsonl: cannot read/,
     );
   });
+
+  it("refuses a file that is not UTF-8, naming the line, instead of decoding it lossily", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-ds-"));
+    const file = path.join(dir, "latin1.jsonl");
+    const good = Buffer.from(`${JSON.stringify({ question: "Where?", answer: "Paris" })}\n`, "utf8");
+    const bad = Buffer.from('{"question": "Caf\xe9 owner?", "answer": "x"}\n', "latin1");
+    await writeFile(file, Buffer.concat([good, bad]));
+    await expect(loadDataset(file, { domain: "web" })).rejects.toThrow(/latin1\.jsonl:2: not valid UTF-8/);
+  });
+
+  it("refuses lines and fields over their size limits, with the limit and how to change it", () => {
+    const big = "x".repeat(2000);
+    const text = `${JSON.stringify({ question: big, answer: "1" })}\n${JSON.stringify({ question: "q", answer: "1" })}`;
+    expect(() => parseDataset(text, { file: "t.jsonl", domain: "math", maxLineBytes: 500 })).toThrow(
+      /t\.jsonl:1: \(line\): \d+ bytes, over the limit of 500 \(TFGRPO_DATASET_MAX_LINE_BYTES\)/,
+    );
+    expect(() => parseDataset(text, { file: "t.jsonl", domain: "math", maxFieldChars: 100 })).toThrow(
+      /t\.jsonl:1: question: 2000 characters, over the limit of 100/,
+    );
+    expect(parseDataset(text, { file: "t.jsonl", domain: "math" })).toHaveLength(2);
+  });
 });

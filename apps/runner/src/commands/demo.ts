@@ -2,7 +2,7 @@ import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import { loadDataset } from "@tfgrpo/protocol";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
-import type { Command } from "commander";
+import { type Command, InvalidArgumentError } from "commander";
 import { nonNegativeInteger, positiveInteger } from "../cli-options/number-arguments.js";
 import { newRunId } from "../cli-options/run-id.js";
 import {
@@ -17,6 +17,12 @@ import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import { learn } from "./learn.js";
+
+function oneOfDomains(value: string): "math" | "web" {
+  if (value !== "math" && value !== "web")
+    throw new InvalidArgumentError("the SIMULATED world has math and web");
+  return value;
+}
 
 export interface DemoOptions {
   dir: string;
@@ -149,7 +155,7 @@ export function registerDemoCommand(program: Command): void {
     .description("Learn a library on the SIMULATED world, then compare it with no library on held-out tasks")
     .option("--dir <dir>", "where the demo's workspace goes", ".tfgrpo/demo")
     .option("--seed <n>", "world and sampling seed", nonNegativeInteger, 7)
-    .option("--domain <domain>", "math or web", "math")
+    .option("--domain <domain>", "math or web", oneOfDomains, "math")
     .option("--train <n>", "training tasks", positiveInteger, 20)
     .option("--val <n>", "validation tasks (the acceptance gate)", positiveInteger, 30)
     .option("--test <n>", "held-out test tasks", positiveInteger, 30)

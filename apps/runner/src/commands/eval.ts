@@ -3,6 +3,7 @@ import { loadDataset } from "@tfgrpo/protocol";
 import { type Command, InvalidArgumentError } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import { databaseOption } from "../cli-options/database-option.js";
+import { domainArgument } from "../cli-options/domain-argument.js";
 import { isSimulated } from "../cli-options/is-simulated.js";
 import { nonNegativeInteger, positiveInteger, temperature } from "../cli-options/number-arguments.js";
 import { parseRoleList } from "../cli-options/role-list.js";
@@ -157,7 +158,7 @@ export function registerEvalCommand(program: Command): void {
     .description(
       "Evaluate libraries side by side (Mean@k, Pass@k with 95% CIs, tool calls, turns, adherence, cost)",
     )
-    .requiredOption("--domain <domain>", "domain of the tasks")
+    .requiredOption("--domain <domain>", "domain of the tasks", domainArgument)
     .option(
       "--library <ref>",
       "none, D@head or D@vN; repeat to compare",

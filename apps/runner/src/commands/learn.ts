@@ -4,6 +4,7 @@ import { type Command, InvalidArgumentError } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import type { CommandOutput } from "../cli-options/command-output.js";
 import { databaseOption } from "../cli-options/database-option.js";
+import { domainArgument } from "../cli-options/domain-argument.js";
 import { isSimulated } from "../cli-options/is-simulated.js";
 import {
   nonNegativeInteger,
@@ -261,7 +262,7 @@ export function registerLearnCommand(program: Command): void {
       "Learn an experience library with Training-Free GRPO (rollouts, rewards, group advantages, gated commits)",
     )
     .option("--config <file>", "models config (models.yaml)")
-    .option("--domain <domain>", "domain of the tasks and of the library, e.g. math")
+    .option("--domain <domain>", "domain of the tasks and of the library, e.g. math", domainArgument)
     .option("--train <file>", "training tasks (JSONL)")
     .option("--val <file>", "held-out validation tasks for the acceptance gate (JSONL)")
     .option("--epochs <n>", "epochs over the training set", positiveInteger, 3)

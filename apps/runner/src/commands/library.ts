@@ -19,6 +19,7 @@ import {
   type Store,
 } from "@tfgrpo/store";
 import { type Command, Option } from "commander";
+import { domainArgument } from "../cli-options/domain-argument.js";
 import { renderTable } from "../cli-output/render-table.js";
 
 interface DatabaseOptions {
@@ -123,7 +124,7 @@ export function registerLibraryCommand(program: Command): void {
     .command("list")
     .description("List libraries, or the versions of one library with --domain")
     .addOption(dbOption())
-    .option("--domain <domain>", "list the versions of this library")
+    .option("--domain <domain>", "list the versions of this library", domainArgument)
     .action(async (options: DatabaseOptions & { domain?: string }) =>
       withStore(options, "existing", async (store) => {
         if (options.domain === undefined) {
@@ -177,7 +178,7 @@ export function registerLibraryCommand(program: Command): void {
     .command("show")
     .description("Show the entries of the head (or --version N) as a table")
     .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math")
+    .requiredOption("--domain <domain>", "library domain, e.g. math", domainArgument)
     .option("--version <version>", "a version number instead of the head")
     .option("--all", "include archived entries")
     .option("--wide", "do not shorten texts")
@@ -226,7 +227,7 @@ export function registerLibraryCommand(program: Command): void {
     .argument("<from>", "older version")
     .argument("<to>", "newer version")
     .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math")
+    .requiredOption("--domain <domain>", "library domain, e.g. math", domainArgument)
     .action(async (fromArg: string, toArg: string, options: DatabaseOptions & { domain: string }) =>
       withStore(options, "existing", async (store) => {
         const domain = parseDomain(options.domain);
@@ -264,7 +265,7 @@ export function registerLibraryCommand(program: Command): void {
     .description("Commit a new version whose entries equal those of an older version (ids are kept)")
     .argument("<version>", "the version to return to")
     .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math")
+    .requiredOption("--domain <domain>", "library domain, e.g. math", domainArgument)
     .action(async (versionArg: string, options: DatabaseOptions & { domain: string }) =>
       withStore(options, "existing", async (store) => {
         const domain = parseDomain(options.domain);
@@ -280,7 +281,7 @@ export function registerLibraryCommand(program: Command): void {
     .command("export")
     .description('Write a library version as JSON (full), plain JSON ({"G0": "text"}) or Markdown')
     .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math")
+    .requiredOption("--domain <domain>", "library domain, e.g. math", domainArgument)
     .addOption(
       new Option("--format <format>", "output format").choices(["json", "plain", "markdown"]).default("json"),
     )
@@ -312,7 +313,11 @@ export function registerLibraryCommand(program: Command): void {
     )
     .argument("<file>", "a .json (full or plain) or .md file")
     .addOption(dbOption())
-    .option("--domain <domain>", "target library (default: the file's declared domain, else its base name)")
+    .option(
+      "--domain <domain>",
+      "target library (default: the file's declared domain, else its base name)",
+      domainArgument,
+    )
     .addOption(
       new Option("--format <format>", "input format")
         .choices(["auto", "json", "plain", "markdown"])

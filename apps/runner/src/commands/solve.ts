@@ -13,6 +13,7 @@ import {
 import { createStore, parseStoreUrl, type Store } from "@tfgrpo/store";
 import { type Command, Option } from "commander";
 import { databaseOption } from "../cli-options/database-option.js";
+import { domainArgument } from "../cli-options/domain-argument.js";
 import { integer, positiveInteger, temperature } from "../cli-options/number-arguments.js";
 import { simOption } from "../cli-options/sim-option.js";
 import { createActorRuntime, loadActorSettings } from "../roles/actor.js";
@@ -204,6 +205,7 @@ export function registerSolveCommand(program: Command): void {
     .option(
       "--domain <domain>",
       "task domain: picks the tools and the role prompt (default: the library's, else math)",
+      domainArgument,
     )
     .option("--library <ref>", "library version to inject: math@head, math@v3 or none", "none")
     .option("--config <file>", "models config (default: examples/models.sim.yaml, the sim)")

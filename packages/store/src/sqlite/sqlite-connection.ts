@@ -46,11 +46,33 @@ export class SqliteConnection {
         },
       );
     }
-    this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
-    if (options.path !== ":memory:") this.db.pragma("journal_mode = WAL");
-    // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
-    this.db.pragma("synchronous = NORMAL");
-    this.db.pragma("foreign_keys = ON");
+    try {
+      this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
+      refuseForeignDatabase(this.db, options.path);
+      if (options.path !== ":memory:") this.db.pragma("journal_mode = WAL");
+      // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
+      this.db.pragma("synchronous = NORMAL");
+      this.db.pragma("foreign_keys = ON");
+    } catch (error) {
+      this.db.close();
+      if (TfgrpoError.isInstance(error)) throw error;
+      const code = (error as { code?: string }).code;
+      if (code === "SQLITE_NOTADB" || code === "SQLITE_CORRUPT")
+        throw new TfgrpoError(
+          "invalid_input",
+          `not a tfgrpo database: ${options.path} is not an SQLite file`,
+          {
+            details: { path: options.path },
+          },
+        );
+      throw new TfgrpoError(
+        "storage_error",
+        `cannot open database ${options.path}: ${(error as Error).message}`,
+        {
+          details: { path: options.path, code },
+        },
+      );
+    }
   }
 
   /** A prepared statement, compiled once per connection. */
@@ -96,5 +118,24 @@ export class SqliteConnection {
 
   close(): void {
     if (this.db.open) this.db.close();
+  }
+}
+
+/**
+ * Another program's SQLite file is refused before anything is written into it (not even the WAL switch, which
+ * rewrites the file header): a tfgrpo database has a `schema_version` table, a new one has no tables at all.
+ */
+function refuseForeignDatabase(db: Database.Database, file: string): void {
+  const tables = (
+    db.prepare("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'").all() as {
+      name: string;
+    }[]
+  ).map((row) => row.name);
+  if (tables.length > 0 && !tables.includes("schema_version")) {
+    throw new TfgrpoError(
+      "invalid_input",
+      `not a tfgrpo database: ${file} is an SQLite file with other tables (${tables.slice(0, 5).join(", ")})`,
+      { details: { path: file, tables } },
+    );
   }
 }

@@ -32,3 +32,26 @@ describe("SqliteStore composition", () => {
     await expect(store.runs.getRunState("run-1", "cursor")).rejects.toThrow(/not open/);
   });
 });
+
+describe("files that are not tfgrpo databases", () => {
+  it("refuses a file that is not SQLite, and another program's SQLite file, in one line, changing neither", async () => {
+    const { readFileSync, writeFileSync } = await import("node:fs");
+    const Database = (await import("better-sqlite3")).default;
+    const text = path.join(dir, "notes.db");
+    writeFileSync(text, "these are my notes, not a database\n");
+    const foreign = path.join(dir, "other-app.db");
+    const other = new Database(foreign);
+    other.exec("CREATE TABLE users (id INTEGER PRIMARY KEY); INSERT INTO users VALUES (1);");
+    other.close();
+    const before = [readFileSync(text), readFileSync(foreign)];
+
+    await expect(createStore(text)).rejects.toThrow(
+      /^not a tfgrpo database: .*notes\.db is not an SQLite file$/,
+    );
+    await expect(createStore(foreign)).rejects.toThrow(
+      /^not a tfgrpo database: .*other-app\.db is an SQLite file with other tables \(users\)$/,
+    );
+    expect(readFileSync(text).equals(before[0]!)).toBe(true);
+    expect(readFileSync(foreign).equals(before[1]!)).toBe(true);
+  });
+});
