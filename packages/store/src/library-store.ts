@@ -49,6 +49,13 @@ export interface RollbackOptions {
   message?: string;
   now?: Date;
   faults?: StoreFaults;
+  /**
+   * Exact restore: the new version equals the file (ids, texts, statuses, conflict groups, stats and history from
+   * the file) instead of adding to the head. Head entries the file does not hold are left out of the new version
+   * (older versions keep them). The file's ids are kept; an id the domain handed out before for an entry that is not
+   * in the head is refused (ids are never reused). Into a fresh domain, the file's version number is kept.
+   */
+  replace?: boolean;
 }
 
 export type ExperienceField = "text" | "status" | "scope" | "conflictGroup";
@@ -117,6 +124,13 @@ export interface ImportOptions {
   message?: string;
   now?: Date;
   faults?: StoreFaults;
+  /**
+   * Exact restore: the new version equals the file (ids, texts, statuses, conflict groups, stats and history from
+   * the file) instead of adding to the head. Head entries the file does not hold are left out of the new version
+   * (older versions keep them). The file's ids are kept; an id the domain handed out before for an entry that is not
+   * in the head is refused (ids are never reused). Into a fresh domain, the file's version number is kept.
+   */
+  replace?: boolean;
 }
 
 export interface ImportResult {

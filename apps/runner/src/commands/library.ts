@@ -331,6 +331,10 @@ export function registerLibraryCommand(program: Command): void {
         .choices(experienceStatusSchema.options)
         .default("active"),
     )
+    .option(
+      "--replace",
+      "exact restore: commit a version equal to the file (ids, statuses, stats, history) instead of adding to the head",
+    )
     .action(
       async (
         file: string,
@@ -338,6 +342,7 @@ export function registerLibraryCommand(program: Command): void {
           domain?: string;
           format: LibraryFormat | "auto";
           status: ExperienceStatus;
+          replace?: boolean;
         },
       ) => {
         let text: string;
@@ -364,10 +369,11 @@ export function registerLibraryCommand(program: Command): void {
             file,
             format: parsed.format,
             defaultStatus: options.status,
+            ...(options.replace ? { replace: true } : {}),
           });
           write(
-            `imported ${result.entries} entries (${result.format}) from ${file} into ${domain} as ` +
-              `v${result.version.version}, now the head; ${result.preservedIds ? "ids kept" : "new ids given"}`,
+            `${options.replace ? "restored" : "imported"} ${result.entries} entries (${result.format}) from ${file} ` +
+              `into ${domain} as v${result.version.version}, now the head; ${result.preservedIds ? "ids kept" : "new ids given"}`,
           );
           if (!result.preservedIds) {
             write(

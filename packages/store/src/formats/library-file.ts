@@ -15,6 +15,8 @@ export interface ParsedLibraryFile {
   format: LibraryFormat;
   /** The domain the file declares (full JSON and Markdown headers), if any. */
   domain: string | null;
+  /** The library version the file was exported from (full JSON), if it says. */
+  version?: number | null;
   entries: LibraryFileEntry[];
 }
 

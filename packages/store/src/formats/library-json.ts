@@ -72,7 +72,7 @@ export function parseLibraryJson(text: string, file: string): ParsedLibraryFile 
     entries.push(toFileEntry(parsed.data));
   });
   if (problems.length > 0) throw libraryFileError(file, problems);
-  return { format: "json", domain: header.data.domain, entries };
+  return { format: "json", domain: header.data.domain, version: header.data.version, entries };
 }
 
 function toFileEntry(experience: Experience): LibraryFileEntry {

@@ -329,11 +329,20 @@ export class SqliteLibraryStore extends BaseLibraryStore {
     const runId = options.runId ?? null;
     return this.connection.write(() => {
       const current = this.tables.ensureDomain(domain, now);
-      // Keeping the file's ids is only safe where no id was ever handed out: ids are never reused.
-      const preservedIds = current.next_id === 0;
-      const version = current.next_version;
+      const replace = options.replace === true;
       const parent = current.head_version;
       const parentRow = parent === null ? null : this.tables.requireVersionRow(domain, parent);
+      const headIds = new Set(
+        parent === null ? [] : this.tables.snapshot(domain, parent).experiences.map((e) => e.id),
+      );
+      if (replace) refuseReusedIds(domain, parsed, current.next_id, headIds, options.file);
+      // Keeping the file's ids is only safe where no id was ever handed out (ids are never reused), or on an exact
+      // restore whose reused ids are all the head's own entries.
+      const preservedIds = replace || current.next_id === 0;
+      // A restore into a fresh domain keeps the version number the file was exported from.
+      const fileVersion = replace && current.head_version === null ? (parsed.version ?? null) : null;
+      const version =
+        fileVersion !== null && fileVersion > current.next_version ? fileVersion : current.next_version;
       let nextOrdinal = current.next_id;
       const ids: Record<string, string> = {};
       const experiences = parsed.entries.map((entry) => {
@@ -350,19 +359,31 @@ export class SqliteLibraryStore extends BaseLibraryStore {
         });
       });
       if (preservedIds) {
-        nextOrdinal = experiences.reduce((max, e) => Math.max(max, experienceOrdinal(e.id) + 1), 0);
+        nextOrdinal = experiences.reduce(
+          (max, e) => Math.max(max, experienceOrdinal(e.id) + 1),
+          replace ? current.next_id : 0,
+        );
       }
-      const ops: Operation[] = parsed.entries.map((entry, index) => {
+      const source = path.basename(options.file);
+      const ops: Operation[] = parsed.entries.map((entry, index): Operation => {
         const e = experiences[index]!;
+        if (replace && headIds.has(e.id))
+          return { op: "modify", id: e.id, text: e.text, reason: `restored from ${source} (${entry.id})` };
         return {
           op: "add",
           text: e.text,
           status: e.status,
           ...(e.scope ? { scope: e.scope } : {}),
           ...(e.conflictGroup !== undefined ? { conflictGroup: e.conflictGroup } : {}),
-          reason: `imported from ${path.basename(options.file)} (${entry.id})`,
+          reason: `${replace ? "restored" : "imported"} from ${source} (${entry.id})`,
         };
       });
+      if (replace) {
+        const kept = new Set(experiences.map((e) => e.id));
+        for (const id of headIds)
+          if (!kept.has(id))
+            ops.push({ op: "delete", id, reason: `not in ${source}: left out of the restored version` });
+      }
       this.tables.insertVersion({
         domain,
         version,
@@ -373,15 +394,17 @@ export class SqliteLibraryStore extends BaseLibraryStore {
         runId,
         message:
           options.message ??
-          `import of ${path.basename(options.file)}: ${experiences.length} entries${preservedIds ? " (ids kept)" : " (new ids)"}`,
-        entryCount: (parentRow?.entry_count ?? 0) + experiences.length,
+          (replace
+            ? `restore of ${source}: a version equal to the file (${experiences.length} entries)`
+            : `import of ${source}: ${experiences.length} entries${preservedIds ? " (ids kept)" : " (new ids)"}`),
+        entryCount: replace ? experiences.length : (parentRow?.entry_count ?? 0) + experiences.length,
         now,
       });
-      if (parent !== null) this.tables.copyEntries(domain, parent, version);
+      if (parent !== null && !replace) this.tables.copyEntries(domain, parent, version);
       for (const experience of experiences) {
         this.tables.writeEntry(domain, version, experience);
         const s = experience.stats;
-        if (s.shown !== 0 || s.success !== 0 || s.sumDelta !== 0 || s.lastUsedVersion !== null) {
+        if (replace || s.shown !== 0 || s.success !== 0 || s.sumDelta !== 0 || s.lastUsedVersion !== null) {
           this.tables.setStats(domain, experience.id, s);
         }
       }
@@ -415,4 +438,24 @@ function staleParentError(
 
 function parseGate(gate: GateDecision): GateDecision {
   return parseRecord(gateDecisionSchema, gate, "gate decision");
+}
+
+/** An exact restore may keep an id the domain handed out only for the head entry of that id. */
+function refuseReusedIds(
+  domain: string,
+  parsed: ParsedLibraryFile,
+  nextId: number,
+  headIds: ReadonlySet<string>,
+  file: string,
+): void {
+  const reused = parsed.entries
+    .map((entry) => entry.id)
+    .filter((id) => experienceOrdinal(id) < nextId && !headIds.has(id));
+  if (reused.length > 0) {
+    throw new TfgrpoError(
+      "conflict",
+      `${file}: ${reused.slice(0, 5).join(", ")} ${reused.length === 1 ? "was" : "were"} handed out before in ${domain} for entries not in its head; ids are never reused: restore into a fresh database, or import without --replace`,
+      { details: { domain, file, reused } },
+    );
+  }
 }

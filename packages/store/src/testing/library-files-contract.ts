@@ -76,6 +76,83 @@ export function libraryFilesContract(createFresh: () => Promise<LibraryTestStore
       });
     }
 
+    it("import --replace restores exactly: export -> replace into a fresh store -> export is identical", async () => {
+      await richLibrary();
+      const exported = await store.exportLibrary("math", { format: "json" });
+      const target = await createFresh();
+      try {
+        const result = await target.importLibrary("math", {
+          text: exported,
+          file: "backup.json",
+          replace: true,
+        });
+        const head = (await store.getHead("math"))!;
+        expect(result).toMatchObject({ preservedIds: true, entries: head.experiences.length });
+        // The version number of the backup too: references like math@v2 stay true after a restore.
+        expect(result.version.version).toBe(head.version);
+        expect(await target.exportLibrary("math", { format: "json" })).toBe(exported);
+      } finally {
+        await target.close();
+      }
+    });
+
+    it("import --replace over a changed head commits a version equal to the file, never reusing an id", async () => {
+      const original = await richLibrary();
+      const backup = await store.exportLibrary("math", { format: "json" });
+      await store.applyOperations(
+        "math",
+        [add("added after the backup"), { op: "delete", id: "G3", reason: "r" }],
+        {
+          parent: original.version,
+          state: "committed",
+        },
+      );
+      const restored = await store.importLibrary("math", {
+        text: backup,
+        file: "backup.json",
+        replace: true,
+      });
+      expect(restored.version.parent).toBe(original.version + 1);
+      const head = (await store.getHead("math"))!;
+      expect(head.version).toBe(restored.version.version);
+      expect(head.experiences).toEqual(original.experiences);
+      // The entry added after the backup is left out of the restored version; its id is never handed out again.
+      const next = await store.applyOperations("math", [add("new")], {
+        parent: head.version,
+        state: "committed",
+      });
+      expect(next.createdIds[0]).not.toBe(`G${original.experiences.length}`);
+
+      // A file that names an id the domain handed out for an entry no longer in the head is refused whole.
+      const other = await createFresh();
+      try {
+        const first = await other.importLibrary("math", { text: backup, file: "backup.json", replace: true });
+        const extra = await other.applyOperations("math", [add("an entry the backup does not have")], {
+          parent: first.version.version,
+          state: "committed",
+        });
+        const handedOut = extra.createdIds[0]!;
+        await other.importLibrary("math", { text: backup, file: "backup.json", replace: true });
+        const before = await other.getHeadVersion("math");
+        const parsed = JSON.parse(backup) as { experiences: { id: string; text: string }[] };
+        const reusing = {
+          ...parsed,
+          experiences: [
+            ...parsed.experiences,
+            { ...parsed.experiences[0]!, id: handedOut, text: "something else" },
+          ],
+        };
+        const error = await expectTfgrpoError(
+          other.importLibrary("math", { text: JSON.stringify(reusing), file: "edited.json", replace: true }),
+          "conflict",
+        );
+        expect(error.message).toContain(`${handedOut} was handed out before in math`);
+        expect(await other.getHeadVersion("math")).toBe(before);
+      } finally {
+        await other.close();
+      }
+    });
+
     it("plain: imports the real youtu-agent libraries and exports them back byte for byte", async () => {
       for (const [name, count] of [
         ["math", 27],
