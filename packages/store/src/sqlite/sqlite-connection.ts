@@ -100,12 +100,21 @@ export class SqliteConnection {
     try {
       return this.db.transaction(fn).immediate();
     } catch (error) {
-      if ((error as { code?: string }).code === "SQLITE_BUSY") {
+      const code = (error as { code?: string }).code;
+      if (code === "SQLITE_BUSY") {
         throw new TfgrpoError(
           "conflict",
           `${this.path}: another process held the write lock for more than ${this.busyTimeoutMs} ms; try again`,
           { cause: error, details: { path: this.path } },
         );
+      }
+      const storage = storageProblem(code);
+      if (storage !== null) {
+        // Nothing was written (the transaction rolled back); retrying blindly would fail the same way.
+        throw new TfgrpoError("storage_error", `${this.path}: ${storage}; nothing was written`, {
+          cause: error,
+          details: { path: this.path, code },
+        });
       }
       throw error;
     }
@@ -138,4 +147,15 @@ function refuseForeignDatabase(db: Database.Database, file: string): void {
       { details: { path: file, tables } },
     );
   }
+}
+
+/** What a storage failure means for the user, by SQLite's extended result code, or null for other errors. */
+function storageProblem(code: string | undefined): string | null {
+  if (code === undefined) return null;
+  if (code === "SQLITE_FULL" || code === "SQLITE_IOERR_WRITE" || code === "SQLITE_IOERR_FSYNC") {
+    return code === "SQLITE_FULL" ? "the disk is full" : "the disk is full or failing (write error)";
+  }
+  if (code.startsWith("SQLITE_READONLY")) return "the database is read-only";
+  if (code.startsWith("SQLITE_IOERR")) return `disk I/O error (${code}): the disk may be full or failing`;
+  return null;
 }
