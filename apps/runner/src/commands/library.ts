@@ -59,16 +59,6 @@ async function withStore<T>(
   }
 }
 
-function parseDomain(value: string): string {
-  const parsed = domainSchema.safeParse(value);
-  if (!parsed.success) {
-    throw new TfgrpoError("invalid_input", `--domain ${value}: ${parsed.error.issues[0]!.message}`, {
-      details: { domain: value },
-    });
-  }
-  return parsed.data;
-}
-
 /** `3`, `v3`, `head`, or (where allowed) `none` for the empty library. */
 async function resolveVersion(
   store: LibraryStore,
@@ -124,7 +114,7 @@ export function registerLibraryCommand(program: Command): void {
     .command("list")
     .description("List libraries, or the versions of one library with --domain")
     .addOption(dbOption())
-    .option("--domain <domain>", "list the versions of this library", domainArgument)
+    .option("--domain <domain>", "list the versions of this library")
     .action(async (options: DatabaseOptions & { domain?: string }) =>
       withStore(options, "existing", async (store) => {
         if (options.domain === undefined) {
@@ -150,7 +140,7 @@ export function registerLibraryCommand(program: Command): void {
           );
           return;
         }
-        const domain = parseDomain(options.domain);
+        const domain = domainArgument(options.domain);
         const versions = await store.listVersions(domain);
         if (versions.length === 0) throw new TfgrpoError("not_found", `no library ${domain}`);
         const head = await store.getHeadVersion(domain);
@@ -178,7 +168,7 @@ export function registerLibraryCommand(program: Command): void {
     .command("show")
     .description("Show the entries of the head (or --version N) as a table")
     .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math", domainArgument)
+    .requiredOption("--domain <domain>", "library domain, e.g. math")
     .option("--version <version>", "a version number instead of the head")
     .option("--all", "include archived entries")
     .option("--wide", "do not shorten texts")
@@ -187,7 +177,7 @@ export function registerLibraryCommand(program: Command): void {
         options: DatabaseOptions & { domain: string; version?: string; all?: boolean; wide?: boolean },
       ) =>
         withStore(options, "existing", async (store) => {
-          const domain = parseDomain(options.domain);
+          const domain = domainArgument(options.domain);
           const version = await resolveVersion(store, domain, options.version ?? "head");
           const snapshot = version === null ? null : await store.getVersion(domain, version);
           const info = version === null ? null : await store.getVersionInfo(domain, version);
@@ -227,10 +217,10 @@ export function registerLibraryCommand(program: Command): void {
     .argument("<from>", "older version")
     .argument("<to>", "newer version")
     .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math", domainArgument)
+    .requiredOption("--domain <domain>", "library domain, e.g. math")
     .action(async (fromArg: string, toArg: string, options: DatabaseOptions & { domain: string }) =>
       withStore(options, "existing", async (store) => {
-        const domain = parseDomain(options.domain);
+        const domain = domainArgument(options.domain);
         const from = await resolveVersion(store, domain, fromArg, true);
         const to = await resolveVersion(store, domain, toArg, true);
         const diff = await store.diff(domain, from, to);
@@ -265,10 +255,10 @@ export function registerLibraryCommand(program: Command): void {
     .description("Commit a new version whose entries equal those of an older version (ids are kept)")
     .argument("<version>", "the version to return to")
     .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math", domainArgument)
+    .requiredOption("--domain <domain>", "library domain, e.g. math")
     .action(async (versionArg: string, options: DatabaseOptions & { domain: string }) =>
       withStore(options, "existing", async (store) => {
-        const domain = parseDomain(options.domain);
+        const domain = domainArgument(options.domain);
         const target = (await resolveVersion(store, domain, versionArg))!;
         const version = await store.rollback(domain, target);
         write(
@@ -281,7 +271,7 @@ export function registerLibraryCommand(program: Command): void {
     .command("export")
     .description('Write a library version as JSON (full), plain JSON ({"G0": "text"}) or Markdown')
     .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math", domainArgument)
+    .requiredOption("--domain <domain>", "library domain, e.g. math")
     .addOption(
       new Option("--format <format>", "output format").choices(["json", "plain", "markdown"]).default("json"),
     )
@@ -292,7 +282,7 @@ export function registerLibraryCommand(program: Command): void {
         options: DatabaseOptions & { domain: string; format: LibraryFormat; version?: string; out?: string },
       ) =>
         withStore(options, "existing", async (store) => {
-          const domain = parseDomain(options.domain);
+          const domain = domainArgument(options.domain);
           const version = await resolveVersion(store, domain, options.version ?? "head");
           const text = await store.exportLibrary(domain, {
             format: options.format,
@@ -313,11 +303,7 @@ export function registerLibraryCommand(program: Command): void {
     )
     .argument("<file>", "a .json (full or plain) or .md file")
     .addOption(dbOption())
-    .option(
-      "--domain <domain>",
-      "target library (default: the file's declared domain, else its base name)",
-      domainArgument,
-    )
+    .option("--domain <domain>", "target library (default: the file's declared domain, else its base name)")
     .addOption(
       new Option("--format <format>", "input format")
         .choices(["auto", "json", "plain", "markdown"])
@@ -362,7 +348,7 @@ export function registerLibraryCommand(program: Command): void {
             details: { file },
           });
         }
-        const domain = parseDomain(options.domain ?? guessed!);
+        const domain = domainArgument(options.domain ?? guessed!);
         await withStore(options, "create", async (store) => {
           const result = await store.importLibrary(domain, {
             text,
