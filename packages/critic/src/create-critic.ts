@@ -3,7 +3,6 @@ import {
   type ExperienceLine,
   emptyUsageTotals,
   type GroupAdviceResult,
-  type groupAdviceRequestSchema,
   mapWithConcurrency,
   type RewardResult,
   type Task,
@@ -12,7 +11,6 @@ import {
   type UsageTotals,
   usageSchema,
 } from "@tfgrpo/protocol";
-import type { z } from "zod";
 import type { CriticLogger } from "./critic-logger.js";
 import type { CriticModels } from "./critic-models.js";
 import { homogeneousReason } from "./group-filter.js";
@@ -31,7 +29,18 @@ import { gradeOf, type RewardFunction, type RewardOutcome } from "./rewards/rewa
 import { answerText, normalizeText } from "./rewards/text-answer.js";
 import { type DroppedOperation, toProposals } from "./to-proposals.js";
 
-export type GroupAdviceRequest = z.infer<typeof groupAdviceRequestSchema>;
+/** One group as `groupAdvice` takes it: what a `tfgrpo.critic.advantage` request names, read. */
+export interface GroupAdviceRequest {
+  runId: string;
+  groupId: string;
+  task: Task;
+  /** The group's trajectories, each with its reward. */
+  trajectories: readonly Trajectory[];
+  /** The library's entries the proposals may edit. */
+  experiences: readonly ExperienceLine[];
+  /** Set when rewards came from a pseudo-label rather than ground truth. */
+  pseudoLabel?: string | null;
+}
 
 export interface CreateCriticOptions {
   /** Role "critic" answers summaries and advantages; role "judge" is used through `judge`. */

@@ -11,6 +11,7 @@ export {
 } from "./create-critic.js";
 export type { CriticLogger } from "./critic-logger.js";
 export type { CriticModels } from "./critic-models.js";
+export type { CriticReader } from "./critic-reader.js";
 export { createCriticRole } from "./critic-role.js";
 export {
   filterGroups,

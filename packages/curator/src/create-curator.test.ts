@@ -254,9 +254,18 @@ describe("curator.credit and curator.updateLifecycle", () => {
         { trajectoryId: "t2", reward: 0, groupMeanReward: 0.5, shown: ["G1", "G404"], cited: [] },
       ],
     });
-    expect(result).toEqual({ updated: 2 });
+    expect(result).toEqual({ updated: 2, statsRevision: expect.stringMatching(/^stats-[0-9a-f]{16}$/) });
     const g1 = (await store.getHead("math"))!.experiences.find((e) => e.id === "G1")!;
     expect(g1.stats).toEqual({ shown: 2, success: 1, sumDelta: 0, lastUsedVersion: base });
+    // The revision names the stats the curator left: the same stats name it again, new evidence another.
+    const again = await curator.credit({ domain: "math", version: base, observations: [] });
+    expect(again).toEqual({ updated: 0, statsRevision: result.statsRevision });
+    const more = await curator.credit({
+      domain: "math",
+      version: base,
+      observations: [{ trajectoryId: "t3", reward: 1, groupMeanReward: 1, shown: ["G1"], cited: [] }],
+    });
+    expect(more.statsRevision).not.toBe(result.statsRevision);
   });
 
   it("moves entries on evidence, writes a committed version and records each reason in the history", async () => {
@@ -366,14 +375,16 @@ describe("curator.gate", () => {
     });
     expect(precheck).toMatchObject({ decision: "commit", stage: "precheck", details: { final: false } });
     expect((await store.getVersionInfo("math", version))!.state).toBe("proposed");
-    await curator.gate({
+    // Another curator worker decides (nothing is remembered between calls): the pre-check travels in the request.
+    const other = createCurator({ store, models: keepAll(), now, config: curator.config });
+    await other.gate({
       domain: "math",
       candidateVersion: version,
       headVersion: base,
       candidateScores: [1, 1, 0, 1],
       headScores: [1, 1, 0, 1],
       stage: "full",
-      // No `precheck` given: this curator remembers the one it judged (a caller across processes passes it).
+      precheck,
     });
     const info = await store.getVersionInfo("math", version);
     expect(info!.state).toBe("committed");

@@ -80,7 +80,7 @@ describe("curator service over NATS", () => {
           { trajectoryId: "t1", reward: 1, groupMeanReward: 0.5, shown: ["G0", "G1"], cited: ["G0"] },
         ],
       });
-      expect(credited).toEqual({ updated: 2 });
+      expect(credited).toEqual({ updated: 2, statsRevision: expect.stringMatching(/^stats-[0-9a-f]{16}$/) });
 
       const gate = await clientBus.request(curatorGate, {
         domain: "math",

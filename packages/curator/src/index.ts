@@ -1,7 +1,9 @@
 export { decideGate, type GateConfig, type GateInput as GateDecisionInput } from "./acceptance-gate.js";
 export { type ActiveBudget, fitActiveBudget } from "./active-budget.js";
+export type { ConflictSummary } from "./check-conflicts.js";
 export { type Chunk, type ChunkInput, chunkByPromptSize } from "./chunk-by-prompt-size.js";
 export { conflictAnswerSchema, conflictCheckMessages } from "./conflict-check-prompt.js";
+export type { ConsolidateInput, ConsolidateResult } from "./consolidate.js";
 export {
   consolidationPrepass,
   type PrepassInput,
@@ -9,22 +11,8 @@ export {
   type Suggestion,
 } from "./consolidation-prepass.js";
 export { consolidationAnswerSchema, consolidationMessages, experienceLine } from "./consolidation-prompt.js";
-export {
-  type ConflictSummary,
-  type ConsolidateInput,
-  type ConsolidateResult,
-  type CreateCuratorOptions,
-  type CreditInput,
-  type Curator,
-  createCurator,
-  type DetectConflictsInput,
-  type DetectConflictsResult,
-  type GateInput,
-  type ImportSource,
-  type LifecycleResult,
-  type MergeLibrariesInput,
-  type MergeLibrariesResult,
-} from "./create-curator.js";
+export { type CreateCuratorOptions, type Curator, createCurator } from "./create-curator.js";
+export type { CreditInput, CreditResult } from "./credit.js";
 export { type CreditObservation, creditDeltas, type StatsDelta } from "./credit-deltas.js";
 export {
   type CuratorConfig,
@@ -35,13 +23,17 @@ export {
 export type { CuratorLogger, CuratorModels, CuratorStore } from "./curator-dependencies.js";
 export { createCuratorRole } from "./curator-role.js";
 export { type ConflictEntry, type ConflictPair, detectConflictPairs } from "./detect-conflict-pairs.js";
+export type { DetectConflictsInput, DetectConflictsResult } from "./detect-conflicts.js";
+export type { GateInput } from "./gate.js";
 export { createHashingEmbedder, type EmbedFunction, hashingEmbed } from "./hashing-embedder.js";
 export { assertTransition, canTransition, lifecycleTransitions } from "./lifecycle-transitions.js";
 export { limitLibraryEntries } from "./limit-library-entries.js";
+export type { ImportSource, MergeLibrariesInput, MergeLibrariesResult } from "./merge-libraries.js";
 export { findOppositePhrasings, instructionSignatures, oppositeAction } from "./opposite-phrasings.js";
 export { planConflictResolution } from "./plan-conflict-resolution.js";
 export { type PlanConsolidationChunksInput, planConsolidationChunks } from "./plan-consolidation-chunks.js";
 export { type LifecyclePolicy, type LifecycleTransition, planLifecycle } from "./plan-lifecycle.js";
 export { createSimilarityIndex, type SimilarityIndex, type SimilarPair } from "./similarity-index.js";
+export type { LifecycleOptions, LifecycleResult } from "./update-lifecycle.js";
 export { isVagueLesson } from "./vague-lesson.js";
 export { countWords, enforceWordLimit } from "./word-limit.js";

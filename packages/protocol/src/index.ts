@@ -136,8 +136,10 @@ export {
   groupAdviceRequestSchema,
   groupAdviceResultSchema,
   type LibrarySnapshot,
+  type LibraryVersionRef,
   libraryGet,
   librarySnapshotSchema,
+  libraryVersionRefSchema,
   type Proposal,
   proposalSchema,
   type RewardResult,
@@ -146,4 +148,5 @@ export {
   rolloutRequestSchema,
   type SubjectTable,
   subjectTable,
+  trajectoryGet,
 } from "./subjects.js";

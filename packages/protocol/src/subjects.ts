@@ -15,10 +15,32 @@ export const librarySnapshotSchema = z.object({
 });
 export type LibrarySnapshot = z.infer<typeof librarySnapshotSchema>;
 
+/** Names one immutable library version: what a request carries instead of the library itself. */
+export const libraryVersionRefSchema = z.object({
+  domain: z.string(),
+  version: z.number().int().nonnegative(),
+});
+export type LibraryVersionRef = z.infer<typeof libraryVersionRefSchema>;
+
+/** A served read: the library version a request names (actors, the critic), from whoever owns the store. */
 export const libraryGet = defineSubject(
   "tfgrpo.library.get",
   z.object({ domain: z.string(), version: z.union([z.number().int().nonnegative(), z.literal("head")]) }),
   librarySnapshotSchema.nullable(),
+);
+
+/**
+ * A served read: stored trajectories by id (the critic reads the groups it is asked about), from whoever owns the
+ * store. Requests name trajectories by id rather than carrying them, so a message stays small however long they are.
+ */
+export const trajectoryGet = defineSubject(
+  "tfgrpo.trajectory.get",
+  z.object({ ids: z.array(z.string()).min(1) }),
+  z.object({
+    trajectories: z
+      .array(trajectorySchema)
+      .describe("The stored trajectories among the ids, in the order asked; an id not stored is left out"),
+  }),
 );
 
 // --- actor ------------------------------------------------------------------------------------------------------
@@ -39,7 +61,7 @@ export const rolloutRequestSchema = z.object({
         .string()
         .optional()
         .describe(
-          "Names the state of the entries' stats (which credit updates have been applied). A worker's cached snapshot of another revision is reloaded, so a rollout ranks entries by exactly the stats its request implies.",
+          "Names the state of the entries' stats: the revision the curator's last credit reply returned. A worker's cached snapshot of another revision is reloaded, so a rollout ranks entries by exactly the stats its request implies.",
         ),
     })
     .nullable(),
@@ -75,7 +97,9 @@ export const criticReward = defineSubject(
   "tfgrpo.critic.reward",
   z.object({
     task: taskSchema,
-    answers: z.array(z.object({ trajectoryId: z.string(), finalAnswer: z.string().nullable() })),
+    groupId: z.string(),
+    /** The group's stored trajectories, read by the critic through `tfgrpo.trajectory.get`. */
+    trajectoryIds: z.array(z.string()),
     /** Without ground truth the group's majority answer (optionally the judge) is the pseudo-label. */
     groundTruth: z.enum(["required", "none"]).optional(),
   }),
@@ -105,8 +129,10 @@ export const groupAdviceRequestSchema = z.object({
   runId: z.string(),
   groupId: z.string(),
   task: taskSchema,
-  trajectories: z.array(trajectorySchema),
-  experiences: z.array(experienceLineSchema),
+  /** The group's rewarded trajectories, read by the critic through `tfgrpo.trajectory.get`. */
+  trajectoryIds: z.array(z.string()),
+  /** The library the group ran under, read through `tfgrpo.library.get`; null: no library (nothing to edit). */
+  library: libraryVersionRefSchema.nullable(),
   /** Set when rewards came from a pseudo-label rather than ground truth. */
   pseudoLabel: z.string().nullable().optional(),
 });
@@ -162,7 +188,14 @@ export const curatorCredit = defineSubject(
     version: z.number().int().nonnegative().nullable(),
     observations: z.array(creditObservationSchema),
   }),
-  z.object({ updated: z.number().int().nonnegative() }),
+  z.object({
+    updated: z.number().int().nonnegative(),
+    statsRevision: z
+      .string()
+      .describe(
+        "Names the entries' stats as the curator left them (a digest of them): rollout requests pass it on, so actors reload a cached snapshot exactly when its stats changed",
+      ),
+  }),
 );
 
 export const curatorGate = defineSubject(
@@ -176,7 +209,9 @@ export const curatorGate = defineSubject(
     stage: z.enum(["precheck", "full"]),
     precheck: gateDecisionSchema
       .optional()
-      .describe("The pre-check decision that led to this full validation, stored with the final decision"),
+      .describe(
+        "Stage full: the pre-check decision (numbers and verdict) that led to this full validation, as the pre-check call returned it; stored with the final decision, so any curator worker can decide",
+      ),
   }),
   gateDecisionSchema,
 );
@@ -264,6 +299,7 @@ export const curatorMerge = defineSubject(
  */
 export const subjectTable = {
   library: { get: libraryGet },
+  trajectory: { get: trajectoryGet },
   actor: { rollout: actorRollout },
   critic: { reward: criticReward, advantage: criticAdvantage },
   curator: {

@@ -14,6 +14,7 @@ import {
   curatorLifecycle,
   type GateDecision,
   type RolloutRequest,
+  type SubjectInput,
   type Task,
   type Trajectory,
 } from "@tfgrpo/protocol";
@@ -50,12 +51,16 @@ interface WorldOptions {
 /** What the roles were asked, by operation. */
 interface Calls {
   rollouts: string[];
+  /** `<rollout id> <stats revision>` of every rollout under a library. */
+  revisions: string[];
   rewards: number;
   advantage: string[];
   consolidate: number;
   credit: number[];
   lifecycle: number;
   gate: number;
+  /** Every gate request, as sent. */
+  gateRequests: SubjectInput<typeof curatorGate>[];
 }
 
 interface World {
@@ -82,23 +87,29 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
   const store = await createStore(path.join(directory, `${name}.db`));
   const calls: Calls = {
     rollouts: [],
+    revisions: [],
     rewards: 0,
     advantage: [],
     consolidate: 0,
     credit: [],
     lifecycle: 0,
     gate: 0,
+    gateRequests: [],
   };
   let gateFailures = options.failGateOnce ? 1 : 0;
 
   await bus.work(actorRollout, async (request) => {
     calls.rollouts.push(`${request.groupId}/${request.attempt}`);
+    if (request.library)
+      calls.revisions.push(`${request.groupId}/${request.attempt} ${request.library.statsRevision}`);
     return trajectoryOf(request, policy(request) ? request.task.answer! : "a wrong answer");
   });
-  await bus.handle(criticReward, async ({ task, answers }) => {
+  // The critic is sent trajectory ids; the scripted one reads them from the store the runner writes.
+  const read = (ids: string[]) => store.listTrajectories({ ids });
+  await bus.handle(criticReward, async ({ task, trajectoryIds }) => {
     calls.rewards++;
     return {
-      rewards: answers.map(({ trajectoryId, finalAnswer }) => {
+      rewards: (await read(trajectoryIds)).map(({ id: trajectoryId, finalAnswer }) => {
         const right = finalAnswer === task.answer;
         return {
           trajectoryId,
@@ -110,11 +121,11 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
       }),
     };
   });
-  await bus.handle(criticAdvantage, async ({ groupId, task, trajectories }) => {
+  await bus.handle(criticAdvantage, async ({ groupId, task, trajectoryIds }) => {
     calls.advantage.push(task.id);
     return {
       groupId,
-      summaries: trajectories.map((t) => ({
+      summaries: (await read(trajectoryIds)).map((t) => ({
         trajectoryId: t.id,
         reward: t.reward ?? 0,
         summary: "answered",
@@ -144,7 +155,7 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
   });
   await bus.handle(curatorCredit, async ({ observations }) => {
     calls.credit.push(observations.length);
-    return { updated: 0 };
+    return { updated: 0, statsRevision: `stats-${calls.credit.length}` };
   });
   await bus.handle(curatorLifecycle, async () => {
     calls.lifecycle++;
@@ -152,6 +163,7 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
   });
   await bus.handle(curatorGate, async (input) => {
     calls.gate++;
+    calls.gateRequests.push(input);
     if (gateFailures > 0) {
       gateFailures--;
       throw new Error("the curator crashed");
@@ -169,12 +181,14 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
       stage: input.stage,
       reason: decision === "commit" ? "the candidate scores higher" : "the candidate is not better",
     };
-    await store.setVersionState(
-      input.domain,
-      input.candidateVersion,
-      decision === "commit" ? "committed" : "rejected",
-      gate,
-    );
+    // As the real gate: a passed pre-check writes nothing, it only says "run the full validation".
+    if (input.stage === "full" || decision === "reject")
+      await store.setVersionState(
+        input.domain,
+        input.candidateVersion,
+        decision === "commit" ? "committed" : "rejected",
+        gate,
+      );
     return gate;
   });
   return {
@@ -340,6 +354,19 @@ describe("the learning graph with scripted roles", () => {
       // Each step's 8 rollouts of the head are credited once, and the lifecycle runs once per step.
       expect(world.calls.credit).toEqual([8, 8]);
       expect(world.calls.lifecycle).toBe(2);
+      // Rollouts rank by the stats revision the curator's last credit returned (before the first: the run's start).
+      const revisionsOf = (fragment: string) =>
+        new Set(
+          world.calls.revisions.filter((line) => line.includes(fragment)).map((line) => line.split(" ")[1]),
+        );
+      expect(revisionsOf("/s1/")).toEqual(new Set([`${runId}/start`]));
+      expect(revisionsOf("/s2/")).toEqual(new Set(["stats-1"]));
+      expect(revisionsOf("/validation/")).toEqual(new Set(["stats-1", "stats-2"]));
+      // Kept with the credit mark, so a credit node run again after a crash passes on the same revision.
+      expect(await runStateOf(world.store, runId).get(runStateKeys.credit(2))).toEqual({
+        observations: 8,
+        statsRevision: "stats-2",
+      });
     } finally {
       await world.close();
     }
@@ -430,6 +457,8 @@ describe("the learning graph with scripted roles", () => {
         expect(interrupted.calls.credit).toEqual(straight.calls.credit);
         expect(interrupted.calls.lifecycle).toBe(straight.calls.lifecycle);
         expect(interrupted.calls.gate).toBe(straight.calls.gate);
+        // And every rollout ranked by the same stats revision, the curator's, kept across the restarts.
+        expect([...interrupted.calls.revisions].sort()).toEqual([...straight.calls.revisions].sort());
       } finally {
         await straight.close();
         await interrupted.close();
@@ -455,6 +484,21 @@ describe("the learning graph with scripted roles", () => {
     } finally {
       await world.close();
       await straight.close();
+    }
+  });
+
+  it("sends the pre-check's decision with the full gate request, so the curator keeps nothing between the calls", async () => {
+    const world = await startWorld("precheck");
+    try {
+      const final = await learn(world, { precheckSize: 1 });
+      expect(final.history[0]).toMatchObject({ decision: "commit", candidateScore: 1, headScore: 0 });
+      expect(world.calls.gateRequests.map((request) => request.stage)).toEqual(["precheck", "full"]);
+      const [precheck, full] = world.calls.gateRequests;
+      expect(precheck!.precheck).toBeUndefined();
+      expect(full!.precheck).toMatchObject({ decision: "commit", stage: "precheck", tasks: 1 });
+      expect(full!.candidateScores).toHaveLength(2);
+    } finally {
+      await world.close();
     }
   });
 

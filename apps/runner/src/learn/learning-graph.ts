@@ -38,6 +38,8 @@ export const LearnState = Annotation.Root({
   /** The committed head the step works on; moves on lifecycle moves and on a committed candidate. */
   headVersion: Annotation<number | null>,
   headBefore: Annotation<number | null>,
+  /** The entries' stats revision the curator's last credit returned (null before this run's first credit). */
+  statsRevision: Annotation<string | null>,
   /** The curator's proposed version of this step, if the proposals changed anything. */
   candidateVersion: Annotation<number | null>,
   groups: Annotation<RewardedGroup[]>,
@@ -62,6 +64,7 @@ export function initialLearnState(headVersion: number | null): Partial<LearnStat
     batchTaskIds: [],
     headVersion,
     headBefore: headVersion,
+    statsRevision: null,
     candidateVersion: null,
     groups: [],
     proposals: 0,

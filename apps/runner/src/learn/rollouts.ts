@@ -108,7 +108,8 @@ export async function runRollouts(options: {
 
 /**
  * Rewards one group through the critic (skipped when every trajectory already has a reward) and writes the rewards
- * onto the stored trajectories. Returns the group ordered by attempt.
+ * onto the stored trajectories. The request names the trajectories by id; the critic reads them. Returns the group
+ * ordered by attempt.
  */
 export async function rewardGroup(options: {
   bus: Bus;
@@ -123,7 +124,8 @@ export async function rewardGroup(options: {
   if (group.length === 0 || group.every((t) => t.reward !== undefined)) return group;
   const reply = await bus.request(criticReward, {
     task,
-    answers: group.map((t) => ({ trajectoryId: t.id, finalAnswer: t.finalAnswer })),
+    groupId,
+    trajectoryIds: group.map((t) => t.id),
     groundTruth: options.groundTruth,
   });
   const byId = new Map(reply.rewards.map((r) => [r.trajectoryId, r]));

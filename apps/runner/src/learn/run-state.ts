@@ -38,8 +38,11 @@ function family<A extends unknown[], T>(
 const version = z.number().int().nonnegative();
 const count = z.number().int().nonnegative();
 
-/** Step N's rollouts were credited to the entries they showed. */
-export const creditMarkSchema = z.object({ observations: count });
+/**
+ * Step N's rollouts were credited to the entries they showed, leaving the stats at the curator's revision (absent in
+ * runs credited before the curator named revisions).
+ */
+export const creditMarkSchema = z.object({ observations: count, statsRevision: z.string().optional() });
 /** The version the lifecycle moves of step N wrote (null: nothing moved). */
 export const lifecycleOutcomeSchema = z.object({ version: version.nullable() });
 /** The candidate version the curator made of step N's proposals (null: nothing to change). */

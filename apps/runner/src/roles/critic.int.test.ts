@@ -4,8 +4,20 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { createNatsBus } from "@tfgrpo/bus-nats";
 import { startNatsServer } from "@tfgrpo/bus-nats/testing";
-import { criticAdvantage, criticReward, type Task } from "@tfgrpo/protocol";
-import { makeCodeTrajectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
+import {
+  criticAdvantage,
+  criticReward,
+  libraryGet,
+  type Task,
+  type Trajectory,
+  trajectoryGet,
+} from "@tfgrpo/protocol";
+import {
+  makeCodeTrajectory,
+  makeExperience,
+  makeTrajectory,
+  temporaryDirectory,
+} from "@tfgrpo/protocol/testing";
 import { createSimServer, quietNoise } from "@tfgrpo/sim";
 import { expect, it } from "vitest";
 import { startRoleWorker } from "../testing/start-role-worker.js";
@@ -33,6 +45,25 @@ it("tfgrpo serve --role critic answers reward and group advice over NATS, with s
     },
   );
   const runner = await createNatsBus({ servers: nats.url, name: "critic-role-test" });
+  // The runner's served reads: the critic is sent ids and reads trajectories and the library from here.
+  const stored = new Map<string, Trajectory>();
+  const library = {
+    domain: "math",
+    version: 1,
+    experiences: [
+      makeExperience({ id: "G0", text: "When counting integers in a closed range, include both endpoints." }),
+    ],
+  };
+  await runner.handle(trajectoryGet, async ({ ids }) => ({
+    trajectories: ids.flatMap((id) => (stored.has(id) ? [stored.get(id)!] : [])),
+  }));
+  await runner.handle(libraryGet, async ({ domain, version }) =>
+    domain === "math" && version === 1 ? library : null,
+  );
+  const store = (...trajectories: Trajectory[]) => {
+    for (const trajectory of trajectories) stored.set(trajectory.id, trajectory);
+    return trajectories.map((trajectory) => trajectory.id);
+  };
   try {
     expect(worker.output.stderr).toContain(
       "tfgrpo.critic.reward (requests), tfgrpo.critic.advantage (requests)",
@@ -46,10 +77,11 @@ it("tfgrpo serve --role critic answers reward and group advice over NATS, with s
     };
     const reward = await runner.request(criticReward, {
       task,
-      answers: [
-        { trajectoryId: "a", finalAnswer: "\\boxed{8}" },
-        { trajectoryId: "b", finalAnswer: "\\boxed{7}" },
-      ],
+      groupId: "g1",
+      trajectoryIds: store(
+        makeCodeTrajectory({ id: "a", attempt: 0, final: "\\boxed{8}" }),
+        makeCodeTrajectory({ id: "b", attempt: 1, final: "\\boxed{7}" }),
+      ),
     });
     expect(reward.rewards.map((r) => [r.trajectoryId, r.reward, r.method])).toEqual([
       ["a", 1, "math"],
@@ -57,7 +89,8 @@ it("tfgrpo serve --role critic answers reward and group advice over NATS, with s
     ]);
     const web = await runner.request(criticReward, {
       task: { id: "w", domain: "web", question: "Who?", answer: "Ada" },
-      answers: [{ trajectoryId: "c", finalAnswer: "Ada" }],
+      groupId: "g-web",
+      trajectoryIds: store(makeTrajectory({ id: "c", taskId: "w", finalAnswer: "Ada" })),
     });
     expect(web.rewards[0]).toMatchObject({ reward: 1, method: "module:web-reward.mjs" });
 
@@ -65,11 +98,11 @@ it("tfgrpo serve --role critic answers reward and group advice over NATS, with s
       runId: "run-role",
       groupId: "g1",
       task,
-      trajectories: [
+      trajectoryIds: store(
         makeCodeTrajectory({ id: "a", attempt: 0, reward: 1, grade: "pass" }),
         makeCodeTrajectory({ id: "b", attempt: 1, reward: 0, grade: "fail", final: "I get 7.\n\\boxed{7}" }),
-      ],
-      experiences: [{ id: "G0", text: "When counting integers in a closed range, include both endpoints." }],
+      ),
+      library: { domain: "math", version: 1 },
     });
     // Two summaries and one advantage call on the sim critic, whatever it proposed.
     expect(advice.summaries.map((s) => s.trajectoryId)).toEqual(["a", "b"]);

@@ -1,6 +1,7 @@
 import path from "node:path";
 import {
   type Critic,
+  type CriticReader,
   createCritic,
   createCriticRole,
   createJudge,
@@ -8,7 +9,14 @@ import {
   type RewardFunction,
 } from "@tfgrpo/critic";
 import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
-import { domainSchema, formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
+import {
+  type Bus,
+  domainSchema,
+  formatZodIssues,
+  libraryGet,
+  TfgrpoError,
+  trajectoryGet,
+} from "@tfgrpo/protocol";
 import { z } from "zod";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
@@ -105,6 +113,20 @@ export async function createCriticRuntime(options: CriticRuntimeOptions): Promis
 }
 
 /**
+ * The critic's reads over the Bus: trajectories and libraries from whoever owns the store (the runner serves
+ * `tfgrpo.trajectory.get` and `tfgrpo.library.get`). In process it is the same Bus, so a critic reads one way
+ * wherever it runs.
+ */
+export function createBusCriticReader(bus: Bus, options: { timeoutMs?: number } = {}): CriticReader {
+  const request = { timeoutMs: options.timeoutMs ?? 30_000 };
+  return {
+    getTrajectories: async (ids) =>
+      (await bus.request(trajectoryGet, { ids: [...ids] }, request)).trajectories,
+    getLibrary: (ref) => bus.request(libraryGet, ref, request),
+  };
+}
+
+/**
  * `tfgrpo serve --role critic --nats URL --config models.yaml [--concurrency N]`: answers
  * `tfgrpo.critic.reward` and `tfgrpo.critic.advantage` in a queue group, so several critic workers share the calls.
  */
@@ -115,6 +137,7 @@ registerRole("critic", async (options: RoleOptions) => {
   return {
     ...createCriticRole(
       critic,
+      createBusCriticReader(options.bus),
       options.concurrency === undefined ? {} : { concurrency: options.concurrency },
     ),
     close: async () => {},

@@ -29,8 +29,9 @@ export interface Runtime extends AsyncDisposable {
 }
 
 /**
- * The process a command runs in: the store, the Bus, the library reader (`tfgrpo.library.get`, served here because
- * this process owns the database) and the roles it hosts itself.
+ * The process a command runs in: the store, the Bus, the served reads (`tfgrpo.library.get` for actors and the
+ * critic, `tfgrpo.trajectory.get` for the critic: served here because this process owns the database) and the roles
+ * it hosts itself.
  */
 export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
   const store = await createStore(options.db);
@@ -57,6 +58,13 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       },
     });
     opened.handles.push(await library.serve(bus));
+    const trajectory = defineRole("trajectory", {
+      get: async ({ ids }) => {
+        const byId = new Map((await store.listTrajectories({ ids })).map((t) => [t.id, t]));
+        return { trajectories: ids.flatMap((id) => (byId.has(id) ? [byId.get(id)!] : [])) };
+      },
+    });
+    opened.handles.push(await trajectory.serve(bus));
     for (const name of options.localRoles) {
       const factory = await loadRole(name);
       const role = await factory({

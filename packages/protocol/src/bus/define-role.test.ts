@@ -25,8 +25,8 @@ describe("defineRole", () => {
   it("serves every endpoint of a role from the subject table, as request/reply where the table says so", async () => {
     const bus = createInProcessBus();
     const role = defineRole("critic", {
-      reward: async ({ answers }) => ({
-        rewards: answers.map(({ trajectoryId }) => ({
+      reward: async ({ trajectoryIds }) => ({
+        rewards: trajectoryIds.map((trajectoryId) => ({
           trajectoryId,
           reward: 1,
           grade: "pass" as const,
@@ -43,20 +43,20 @@ describe("defineRole", () => {
     ]);
     const handle = await role.serve(bus);
     await expect(
-      bus.request(criticReward, { task, answers: [{ trajectoryId: "a", finalAnswer: "2" }] }),
+      bus.request(criticReward, { task, groupId: "g1", trajectoryIds: ["a"] }),
     ).resolves.toMatchObject({ rewards: [{ trajectoryId: "a", reward: 1 }] });
     await expect(
       bus.request(criticAdvantage, {
         runId: "r",
         groupId: "g1",
         task,
-        trajectories: [],
-        experiences: [],
+        trajectoryIds: [],
+        library: null,
       }),
     ).resolves.toEqual({ groupId: "g1", summaries: [], proposals: [], skipped: "homogeneous" });
     await handle.close();
-    await expect(bus.request(criticReward, { task, answers: [] })).rejects.toSatisfy((error) =>
-      TfgrpoError.hasCode(error, "not_found"),
+    await expect(bus.request(criticReward, { task, groupId: "g1", trajectoryIds: [] })).rejects.toSatisfy(
+      (error) => TfgrpoError.hasCode(error, "not_found"),
     );
     await bus.close();
   });

@@ -2,6 +2,7 @@ import {
   criticAdvantage,
   type GroupAdviceResult,
   isHomogeneousGroup,
+  type LibraryVersionRef,
   mapWithConcurrency,
 } from "@tfgrpo/protocol";
 import { recordRoleUsage } from "../record-role-usage.js";
@@ -12,15 +13,13 @@ import type { RewardedGroup } from "./rewarded-group.js";
 /**
  * The group advantage in words: groups whose rewards are all equal are skipped (std = 0); for each other group the
  * critic summarizes every trajectory and compares winners with losers, proposing at most 3 operations on the head.
- * Each group's answer is kept, so a resumed step asks the critic only about the groups it has not answered yet.
+ * The critic is sent ids (the group's trajectories, the head version) and reads them itself. Each group's answer is
+ * kept, so a resumed step asks the critic only about the groups it has not answered yet.
  */
 export function advantage(deps: LearnDependencies) {
   const { store, options, runId, domain, runState, progress, log } = deps;
   return async (state: { step: number; headVersion: number | null; groups: RewardedGroup[] }) => {
-    const head = state.headVersion === null ? null : await store.getVersion(domain, state.headVersion);
-    const experiences = (head?.experiences ?? [])
-      .filter((e) => e.status !== "archived")
-      .map((e) => ({ id: e.id, text: e.text }));
+    const library = state.headVersion === null ? null : { domain, version: state.headVersion };
     // The paper's std = 0 rule. With G = 1 there is no group to compare, so every single trajectory is reflected on
     // (the ablation): a group of one is never homogeneous.
     const learnable = state.groups.filter((group) => !isHomogeneousGroup(group.rewards));
@@ -34,7 +33,7 @@ export function advantage(deps: LearnDependencies) {
       const entry = runStateKeys.advice(group.groupId);
       let advice = await runState.get(entry);
       if (!advice) {
-        advice = await askCritic(deps, group, experiences);
+        advice = await askCritic(deps, group, library);
         await runState.put(entry, advice);
         if (advice.usage && advice.usage.calls > 0)
           await recordRoleUsage(store, runId, entry.key, "critic", advice.usage);
@@ -53,7 +52,7 @@ export function advantage(deps: LearnDependencies) {
 async function askCritic(
   { bus, store, options, runId, runState, taskById }: LearnDependencies,
   group: RewardedGroup,
-  experiences: { id: string; text: string }[],
+  library: LibraryVersionRef | null,
 ): Promise<GroupAdviceResult> {
   const trajectories = await store.listTrajectories({ runId, groupId: group.groupId });
   const pseudoLabel = (await runState.get(runStateKeys.pseudoLabel(group.groupId))) ?? null;
@@ -62,8 +61,8 @@ async function askCritic(
       runId,
       groupId: group.groupId,
       task: taskById.get(group.taskId)!,
-      trajectories,
-      experiences,
+      trajectoryIds: trajectories.map((t) => t.id),
+      library,
       ...(options.groundTruth === "none" ? { pseudoLabel } : {}),
     });
   } catch (error) {

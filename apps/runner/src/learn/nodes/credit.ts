@@ -5,14 +5,16 @@ import type { LearnDependencies } from "./learn-dependencies.js";
 import type { RewardedGroup } from "./rewarded-group.js";
 
 /**
- * Every entry the head showed learns how its rollouts did against their group's mean (the curator updates the stats).
- * Done once per step: a resumed step does not count the same rollouts twice.
+ * Every entry the head showed learns how its rollouts did against their group's mean (the curator updates the stats
+ * and names the revision it left them at). Done once per step: a resumed step does not count the same rollouts twice.
  */
 export function credit({ bus, store, runId, domain, runState }: LearnDependencies) {
   return async (state: { step: number; headVersion: number | null; groups: RewardedGroup[] }) => {
     if (state.headVersion === null) return {};
     const mark = runStateKeys.credit(state.step);
-    if ((await runState.get(mark)) !== undefined) return {};
+    const done = await runState.get(mark);
+    if (done !== undefined)
+      return done.statsRevision === undefined ? {} : { statsRevision: done.statsRevision };
     const observations = [];
     for (const group of state.groups) {
       const trajectories = await store.listTrajectories({ runId, groupId: group.groupId });
@@ -27,13 +29,17 @@ export function credit({ bus, store, runId, domain, runState }: LearnDependencie
         });
       }
     }
-    await bus.request(curatorCredit, { domain, version: state.headVersion, observations });
-    await runState.put(mark, { observations: observations.length });
-    return {};
+    const reply = await bus.request(curatorCredit, { domain, version: state.headVersion, observations });
+    await runState.put(mark, { observations: observations.length, statsRevision: reply.statsRevision });
+    return { statsRevision: reply.statsRevision };
   };
 }
 
-/** Names "the stats after the credit of step N" for the actors' snapshot caches. */
-export function statsRevision(runId: string, step: number): string {
-  return `${runId}/credit-${step}`;
+/**
+ * The stats revision rollouts pass on to actors: the one the curator's last credit returned. Before this run's first
+ * credit the stats are as the run found them; that state is named after the run, so no actor ranks by a snapshot it
+ * cached before the run began (a worker that served an earlier run).
+ */
+export function statsRevisionFor(runId: string, revision: string | null | undefined): string {
+  return revision ?? `${runId}/start`;
 }

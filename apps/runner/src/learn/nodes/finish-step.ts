@@ -15,6 +15,7 @@ interface FinishedStep {
   batchTaskIds: string[];
   headBefore: number | null;
   headVersion: number | null;
+  statsRevision: string | null;
   candidateVersion: number | null;
   groups: RewardedGroup[];
   proposals: number;
@@ -33,7 +34,7 @@ export function finishStep(deps: LearnDependencies) {
   return async (state: FinishedStep) => {
     let baselineScore: number | null = null;
     if (options.baselineEachRound && val.length > 0) {
-      const [scores] = await scoreOnValidation(deps, state.step, val, [null], "validation");
+      const [scores] = await scoreOnValidation(deps, state, val, [null], "validation");
       baselineScore = average(scores!);
     }
     const record = await stepRecord(deps, state, baselineScore);

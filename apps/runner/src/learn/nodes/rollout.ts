@@ -1,6 +1,6 @@
 import { seedFrom } from "@tfgrpo/protocol";
 import { rolloutJobs, runRollouts, trainingGroupId } from "../rollouts.js";
-import { statsRevision } from "./credit.js";
+import { statsRevisionFor } from "./credit.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 
 /**
@@ -13,6 +13,7 @@ export function rollout({ bus, store, options, runId, domain, taskById, progress
     step: number;
     batchTaskIds: string[];
     headVersion: number | null;
+    statsRevision: string | null;
   }) => {
     const jobs = state.batchTaskIds.flatMap((taskId) =>
       rolloutJobs({
@@ -22,11 +23,15 @@ export function rollout({ bus, store, options, runId, domain, taskById, progress
         attempts: options.groupSize,
         epoch: state.epoch,
         step: state.step,
-        // Stats as of the credit of the previous step: exactly what this step's rollouts may rank by.
+        // Stats as the previous step's credit left them: exactly what this step's rollouts may rank by.
         library:
           state.headVersion === null
             ? null
-            : { domain, version: state.headVersion, statsRevision: statsRevision(runId, state.step - 1) },
+            : {
+                domain,
+                version: state.headVersion,
+                statsRevision: statsRevisionFor(runId, state.statsRevision),
+              },
         mode: options.mode,
         temperature: options.temperature,
         purpose: "train",

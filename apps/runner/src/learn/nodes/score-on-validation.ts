@@ -1,17 +1,17 @@
 import { seedFrom, type Task } from "@tfgrpo/protocol";
 import { average } from "../average.js";
 import { evaluateLibraries } from "../evaluate-libraries.js";
-import { statsRevision } from "./credit.js";
+import { statsRevisionFor } from "./credit.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 
 /**
- * Each version's per-task mean reward on held-out tasks, after this step's credit, with the same tasks and seeds
- * for every version (a paired comparison). Results are keyed by library, not by step (`name` + label): the head's
- * score on the same tasks and seeds is measured once and reused.
+ * Each version's per-task mean reward on held-out tasks, after this step's credit (the stats at `statsRevision`),
+ * with the same tasks and seeds for every version (a paired comparison). Results are keyed by library, not by step
+ * (`name` + label): the head's score on the same tasks and seeds is measured once and reused.
  */
 export async function scoreOnValidation(
   { bus, store, options, runId, domain, progress, stop }: LearnDependencies,
-  step: number,
+  { step, statsRevision }: { step: number; statsRevision: string | null },
   tasks: readonly Task[],
   versions: readonly (number | null)[],
   name: "precheck" | "validation",
@@ -25,7 +25,8 @@ export async function scoreOnValidation(
     tasks,
     libraries: versions.map((version) => ({
       label: version === null ? "none" : `${domain}@v${version}`,
-      library: version === null ? null : { domain, version, statsRevision: statsRevision(runId, step) },
+      library:
+        version === null ? null : { domain, version, statsRevision: statsRevisionFor(runId, statsRevision) },
     })),
     k: options.valK,
     temperature: options.evalTemperature,

@@ -7,21 +7,27 @@ import { scoreOnValidation } from "./score-on-validation.js";
 /**
  * Held-out validation and the acceptance gate: candidate and head run on the same validation tasks and seeds, and the
  * curator commits the candidate or rejects it on those numbers. An optional cheap pre-check on the first tasks can
- * reject early; only a passed pre-check pays for the full validation.
+ * reject early; only a passed pre-check pays for the full validation, whose request carries the pre-check's decision
+ * (the curator keeps nothing between the two calls, so any curator worker can answer either).
  */
 export function validateAndGate(deps: LearnDependencies) {
   const { bus, options, domain, runState, val, log } = deps;
-  return async (state: { step: number; headVersion: number | null; candidateVersion: number | null }) => {
+  return async (state: {
+    step: number;
+    headVersion: number | null;
+    candidateVersion: number | null;
+    statsRevision: string | null;
+  }) => {
     const candidate = state.candidateVersion!;
     const entry = runStateKeys.gate(state.step);
     const stored = await runState.get(entry);
     if (stored)
       return { ...stored, headVersion: stored.gate.decision === "commit" ? candidate : state.headVersion };
 
-    const judge = async (tasks: readonly Task[], stage: "precheck" | "full") => {
+    const judge = async (tasks: readonly Task[], stage: "precheck" | "full", precheck?: GateDecision) => {
       const [candidateScores, headScores] = await scoreOnValidation(
         deps,
-        state.step,
+        state,
         tasks,
         [candidate, state.headVersion],
         stage === "precheck" ? "precheck" : "validation",
@@ -33,6 +39,7 @@ export function validateAndGate(deps: LearnDependencies) {
         candidateScores: candidateScores!,
         headScores: headScores!,
         stage,
+        ...(precheck ? { precheck } : {}),
       });
       return { gate: decision, candidateScore: average(candidateScores!), headScore: average(headScores!) };
     };
@@ -45,7 +52,7 @@ export function validateAndGate(deps: LearnDependencies) {
     let candidateScore = decision?.candidateScore ?? null;
     let headScore = decision?.headScore ?? null;
     if (!decision || decision.decision === "commit") {
-      const full = await judge(val, "full");
+      const full = await judge(val, "full", decision ?? undefined);
       decision = full.gate;
       candidateScore = full.candidateScore;
       headScore = full.headScore;

@@ -1,0 +1,61 @@
+import { type GateDecision, TfgrpoError } from "@tfgrpo/protocol";
+import { decideGate } from "./acceptance-gate.js";
+import type { CuratorContext } from "./curator-context.js";
+
+export interface GateInput {
+  domain: string;
+  candidateVersion: number;
+  headVersion: number | null;
+  candidateScores: readonly number[];
+  headScores: readonly number[];
+  stage: "precheck" | "full";
+  /**
+   * Stage full: the pre-check decision that led to this full validation, as the pre-check call returned it. It is
+   * stored with the final decision; the curator keeps nothing between the two calls, so any worker can take either.
+   */
+  precheck?: GateDecision;
+}
+
+/**
+ * The acceptance gate on one candidate version: decides on the paired scores (`decideGate`) and records a final
+ * decision on the version (committed or rejected). A passed pre-check writes nothing: it only says "run the full
+ * validation". A winning candidate whose parent is no longer the head is rejected, its comparison being stale.
+ */
+export async function gate(
+  { config, store, logger }: CuratorContext,
+  input: GateInput,
+): Promise<GateDecision> {
+  const decision = decideGate({
+    candidateScores: input.candidateScores,
+    headScores: input.headScores,
+    stage: input.stage,
+    config: config.gate,
+  });
+  const details: Record<string, unknown> = {
+    ...decision.details,
+    headVersion: input.headVersion,
+    candidateVersion: input.candidateVersion,
+  };
+  if (input.stage === "full" && input.precheck) details.precheck = input.precheck;
+  const full: GateDecision = { ...decision, details };
+  if (details.final === false) return full;
+  const state = full.decision === "commit" ? "committed" : "rejected";
+  try {
+    await store.setVersionState(input.domain, input.candidateVersion, state, full);
+    logger.info("gate", { domain: input.domain, version: input.candidateVersion, decision: full.decision });
+    return full;
+  } catch (error) {
+    // Only a stale parent is turned into a rejection; a version already decided stays an error for the caller.
+    const staleParent =
+      TfgrpoError.hasCode(error, "conflict") && error.details !== undefined && "head" in error.details;
+    if (state !== "committed" || !staleParent) throw error;
+    // Another version was committed since this one was proposed: its comparison is stale, so it is not committed.
+    const stale: GateDecision = {
+      ...full,
+      decision: "reject",
+      reason: `${full.reason}; but v${input.candidateVersion}'s parent is no longer the head (${error.message.slice(0, 160)}): rejected`,
+    };
+    await store.setVersionState(input.domain, input.candidateVersion, "rejected", stale);
+    return stale;
+  }
+}
