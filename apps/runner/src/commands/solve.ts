@@ -15,10 +15,11 @@ import { type Command, Option } from "commander";
 import { databaseOption } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { integer, positiveInteger, temperature } from "../cli-options/number-arguments.js";
+import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { simOption } from "../cli-options/sim-option.js";
 import { createActorRuntime, loadActorSettings } from "../roles/actor.js";
 import { createBus } from "../runtime/create-bus.js";
-import { simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
+import { startSimWorld } from "../runtime/start-sim-world.js";
 import { resolveDatabase } from "./library.js";
 
 export interface SolveOptions {
@@ -139,8 +140,8 @@ export async function solve(
         ? (libraryDomain, libraryVersion) => store.getVersion(libraryDomain, libraryVersion)
         : undefined;
       const runtime = await createActorRuntime({
-        // The documented default of solve (--config's help): the sim's config, which reads the port from SIM_PORT.
-        modelsConfig: modelsConfig ?? simModelsConfig,
+        // Without --sim there is no default: solve must not quietly talk to a simulated world it was not told about.
+        modelsConfig: modelsConfig ?? requireModelsConfig(undefined, "solve (without --sim)", env),
         ...(library ? { library } : {}),
         settings: { ...settings, actor: limits },
         ...(simCorpusUrl ? { simCorpusUrl } : {}),
@@ -208,7 +209,7 @@ export function registerSolveCommand(program: Command): void {
       domainArgument,
     )
     .option("--library <ref>", "library version to inject: math@head, math@v3 or none", "none")
-    .option("--config <file>", "models config (default: examples/models.sim.yaml, the sim)")
+    .option("--config <file>", "models config (required without --sim; default: $TFGRPO_CONFIG)")
     .addOption(
       databaseOption("database to read the library from (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)"),
     )
