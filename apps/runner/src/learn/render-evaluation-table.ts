@@ -10,26 +10,14 @@ export function renderEvaluationTable(evaluation: StoredEvaluation): string {
     [
       { header: "library", value: (r) => r.label },
       { header: "tasks", value: (r) => r.tasks },
-      {
-        header: `Mean@${k} % [95% CI]`,
-        value: (r) =>
-          `${percent(r.meanAtK.estimate)} [${percent(r.meanAtK.low)}, ${percent(r.meanAtK.high)}]`,
-        align: "right",
-      },
+      meanColumn(k),
       {
         header: `Pass@${k} % [95% CI]`,
         value: (r) =>
           `${percent(r.passAtK.estimate)} [${percent(r.passAtK.low)}, ${percent(r.passAtK.high)}]`,
         align: "right",
       },
-      {
-        header: "Δ Mean vs first (pts)",
-        value: (r) =>
-          r.deltaVsReference
-            ? `${percent(r.deltaVsReference.estimate)} [${percent(r.deltaVsReference.low)}, ${percent(r.deltaVsReference.high)}]`
-            : "-",
-        align: "right",
-      },
+      deltaColumn(),
       { header: "tool calls", value: (r) => r.meanToolCalls },
       { header: "turns", value: (r) => r.meanTurns },
       { header: "tool err %", value: (r) => percent(r.toolErrorRate), align: "right" },
@@ -61,20 +49,8 @@ export function renderEvaluationGroups(evaluation: StoredEvaluation): string {
       { header: breakdown.field, value: (r) => r.group },
       { header: "library", value: (r) => r.label },
       { header: "tasks", value: (r) => r.tasks },
-      {
-        header: `Mean@${k} % [95% CI]`,
-        value: (r) =>
-          `${percent(r.meanAtK.estimate)} [${percent(r.meanAtK.low)}, ${percent(r.meanAtK.high)}]`,
-        align: "right",
-      },
-      {
-        header: "Δ Mean vs first (pts)",
-        value: (r) =>
-          r.deltaVsReference
-            ? `${percent(r.deltaVsReference.estimate)} [${percent(r.deltaVsReference.low)}, ${percent(r.deltaVsReference.high)}]`
-            : "-",
-        align: "right",
-      },
+      meanColumn(k),
+      deltaColumn(),
     ],
     rows,
   )}`;
@@ -94,4 +70,30 @@ export function describeGroupGains(evaluation: StoredEvaluation): string[] {
         return `${group.value}: ${row.label} ${sign}${percent(d.estimate)} pts [95% CI ${percent(d.low)}, ${percent(d.high)}] over ${reference} (${row.tasks} tasks)`;
       }),
   );
+}
+
+interface ScoredRow {
+  meanAtK: { estimate: number; low: number; high: number };
+  deltaVsReference: { estimate: number; low: number; high: number } | null;
+}
+
+/** Mean@k with its interval: one column shape for the library table and the grouped table. */
+function meanColumn<R extends ScoredRow>(k: number) {
+  return {
+    header: `Mean@${k} % [95% CI]`,
+    value: (r: R) => `${percent(r.meanAtK.estimate)} [${percent(r.meanAtK.low)}, ${percent(r.meanAtK.high)}]`,
+    align: "right" as const,
+  };
+}
+
+/** The paired difference against the first library, or "-" for the first itself. */
+function deltaColumn<R extends ScoredRow>() {
+  return {
+    header: "Δ Mean vs first (pts)",
+    value: (r: R) =>
+      r.deltaVsReference
+        ? `${percent(r.deltaVsReference.estimate)} [${percent(r.deltaVsReference.low)}, ${percent(r.deltaVsReference.high)}]`
+        : "-",
+    align: "right" as const,
+  };
 }

@@ -82,17 +82,24 @@ export async function ensureStream(
   return info;
 }
 
+/** A durable pull consumer of one subject, every message from the start, acked explicitly. */
+function durableConsumer(durable: string, filterSubject: string, ackWaitMs: number): Partial<ConsumerConfig> {
+  return {
+    durable_name: durable,
+    filter_subject: filterSubject,
+    ack_policy: AckPolicy.Explicit,
+    deliver_policy: DeliverPolicy.All,
+    ack_wait: nanos(ackWaitMs),
+  };
+}
+
 export function workerConsumerConfig(
   durable: string,
   filterSubject: string,
   settings: { ackWaitMs: number; maxDeliver: number },
 ): Partial<ConsumerConfig> {
   return {
-    durable_name: durable,
-    filter_subject: filterSubject,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(settings.ackWaitMs),
+    ...durableConsumer(durable, filterSubject, settings.ackWaitMs),
     max_deliver: settings.maxDeliver,
     // The server's default (1000 unacked jobs across all workers) would cap a large fleet.
     max_ack_pending: 20_000,
@@ -105,11 +112,7 @@ export function resultsConsumerConfig(
   settings: { ackWaitMs: number; resultsMaxAgeMs: number },
 ): Partial<ConsumerConfig> {
   return {
-    durable_name: durable,
-    filter_subject: filterSubject,
-    ack_policy: AckPolicy.Explicit,
-    deliver_policy: DeliverPolicy.All,
-    ack_wait: nanos(settings.ackWaitMs),
+    ...durableConsumer(durable, filterSubject, settings.ackWaitMs),
     // A result is never given up on: it is redelivered until the runner has stored it.
     max_deliver: -1,
     // A run's consumer is cleaned up once its results could have expired anyway.

@@ -1,9 +1,7 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { formatZodIssues, safeParseJson } from "@tfgrpo/protocol";
 import { chatRequestSchema } from "../chat-request.js";
 import { completionBody } from "./completion-body.js";
-import { HttpError } from "./http-error.js";
-import { readBody } from "./read-body.js";
+import { readJsonBody } from "./read-body.js";
 import { sendJson } from "./send-json.js";
 import type { SimServerContext } from "./server-context.js";
 import { streamCompletion } from "./stream-completion.js";
@@ -14,13 +12,7 @@ export async function handleChatCompletions(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const raw = await readBody(request);
-  const json = safeParseJson(raw);
-  if (!json.success) throw new HttpError(400, `body is not JSON: ${json.error}`);
-  const parsed = chatRequestSchema.safeParse(json.value);
-  if (!parsed.success)
-    throw new HttpError(400, `invalid chat completion request: ${formatZodIssues(parsed.error.issues)}`);
-  const chat = parsed.data;
+  const { raw, value: chat } = await readJsonBody(request, chatRequestSchema, "chat completion request");
   const key = context.requestKey(raw);
   const admission = await context.faults.admit(key, request, response);
   if (admission.answered) return;

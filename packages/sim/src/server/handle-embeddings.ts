@@ -1,10 +1,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { formatZodIssues, safeParseJson } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { defaultEmbeddingDimensions, embeddingToBase64, embedText } from "../embeddings.js";
 import { countTokens } from "../prompt-cache.js";
-import { HttpError } from "./http-error.js";
-import { readBody } from "./read-body.js";
+import { readJsonBody } from "./read-body.js";
 import { sendJson } from "./send-json.js";
 import type { SimServerContext } from "./server-context.js";
 
@@ -21,16 +19,11 @@ export async function handleEmbeddings(
   request: IncomingMessage,
   response: ServerResponse,
 ): Promise<void> {
-  const raw = await readBody(request);
-  const json = safeParseJson(raw);
-  if (!json.success) throw new HttpError(400, `body is not JSON: ${json.error}`);
-  const parsed = embeddingRequestSchema.safeParse(json.value);
-  if (!parsed.success)
-    throw new HttpError(400, `invalid embeddings request: ${formatZodIssues(parsed.error.issues)}`);
+  const { raw, value: body } = await readJsonBody(request, embeddingRequestSchema, "embeddings request");
   context.count("embeddings");
   const key = context.requestKey(raw);
   if ((await context.faults.admit(key, request, response)).answered) return;
-  const { input, dimensions = defaultEmbeddingDimensions, encoding_format: format = "float" } = parsed.data;
+  const { input, dimensions = defaultEmbeddingDimensions, encoding_format: format = "float" } = body;
   const texts =
     typeof input === "string"
       ? [input]
@@ -40,7 +33,7 @@ export async function handleEmbeddings(
   const tokens = texts.reduce((sum, text) => sum + countTokens(text), 0);
   sendJson(response, 200, {
     object: "list",
-    model: parsed.data.model,
+    model: body.model,
     data: texts.map((text, index) => {
       const vector = embedText(text, dimensions);
       return {
