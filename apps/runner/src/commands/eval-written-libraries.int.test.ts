@@ -26,19 +26,28 @@ beforeAll(async () => {
   await writeSuiteJsonl(data, createSuite({ domain: "math", seed: 11, size: 36, split: "test" }));
 });
 
-/** Imports one written library into its own database and evaluates it against no library. */
-async function evaluate(name: string): Promise<{ none: Row; library: Row }> {
-  const db = path.join(directory, `${name}.db`);
-  const imported = await runCli([
-    "library",
-    "import",
-    lessonBankPath(`libraries/${name}.json`),
-    "--domain",
-    "math",
-    "--db",
-    db,
-  ]);
-  expect(imported.code, imported.stderr).toBe(0);
+/**
+ * The three written libraries as three versions of one library (the first imported, the others restored over it with
+ * `library import --replace`, so each version is exactly its file), then one evaluation of no library and the three
+ * versions on the same tasks and seeds.
+ */
+async function evaluateWrittenLibraries(): Promise<
+  Record<"none" | "correct" | "unrelated" | "harmful", Row>
+> {
+  const db = path.join(directory, "written.db");
+  for (const [index, name] of ["math-correct", "math-unrelated", "math-harmful"].entries()) {
+    const imported = await runCli([
+      "library",
+      "import",
+      lessonBankPath(`libraries/${name}.json`),
+      "--domain",
+      "math",
+      "--db",
+      db,
+      ...(index > 0 ? ["--replace"] : []),
+    ]);
+    expect(imported.code, imported.stderr).toBe(0);
+  }
   const run = await runCli([
     "eval",
     "--sim",
@@ -50,10 +59,7 @@ async function evaluate(name: string): Promise<{ none: Row; library: Row }> {
     data,
     "--db",
     db,
-    "--library",
-    "none",
-    "--library",
-    "math@head",
+    ...["none", "math@v1", "math@v2", "math@v3"].flatMap((library) => ["--library", library]),
     "--k",
     "4",
     "--group-by",
@@ -62,22 +68,17 @@ async function evaluate(name: string): Promise<{ none: Row; library: Row }> {
   ]);
   expect(run.code, run.stderr).toBe(0);
   const rows = JSON.parse(run.stdout).rows as Row[];
-  return { none: rows[0]!, library: rows[1]! };
+  expect(rows.map((row) => row.label)).toEqual(["none", "math@v1", "math@v2", "math@v3"]);
+  return { none: rows[0]!, correct: rows[1]!, unrelated: rows[2]!, harmful: rows[3]! };
 }
 
 describe("libraries written independently of the sim, evaluated with tfgrpo eval (SIMULATED)", () => {
   it("correct lessons lift Mean@4 by 40 points or more, unrelated ones stay within 5, harmful ones lower it", async () => {
-    const correct = await evaluate("math-correct");
-    const unrelated = await evaluate("math-unrelated");
-    const harmful = await evaluate("math-harmful");
-    // The same tasks and seeds: no library scores the same in all three runs.
-    expect(unrelated.none.meanAtK.estimate).toBe(correct.none.meanAtK.estimate);
-    expect(harmful.none.meanAtK.estimate).toBe(correct.none.meanAtK.estimate);
-
+    const { correct, unrelated, harmful } = await evaluateWrittenLibraries();
     const points = (row: Row) => 100 * row.deltaVsReference!.estimate;
-    expect(points(correct.library)).toBeGreaterThanOrEqual(40);
-    expect(correct.library.deltaVsReference!.low).toBeGreaterThan(0);
-    expect(Math.abs(points(unrelated.library))).toBeLessThanOrEqual(5);
-    expect(points(harmful.library)).toBeLessThan(-5);
+    expect(points(correct)).toBeGreaterThanOrEqual(40);
+    expect(correct.deltaVsReference!.low).toBeGreaterThan(0);
+    expect(Math.abs(points(unrelated))).toBeLessThanOrEqual(5);
+    expect(points(harmful)).toBeLessThan(-5);
   }, 300_000);
 });
