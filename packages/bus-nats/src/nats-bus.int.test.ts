@@ -259,6 +259,39 @@ describe("NATS Bus against a real nats-server", () => {
     expect(new Set(results.map((result) => result.jobId))).toEqual(new Set(["before", "after"]));
   });
 
+  it("a request in flight across a nats-server restart is sent again and answered once, long before its timeout", async () => {
+    const storeDir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-restart-"));
+    cleanups.push(() => rm(storeDir, { recursive: true, force: true }));
+    const before = await natsServer({ storeDir });
+    const options = { servers: before.url, streamPrefix: "RESEND" };
+    const worker = await natsBus(options);
+    let calls = 0;
+    await worker.handle(text, async ({ text }) => {
+      calls++;
+      await new Promise((resolve) => setTimeout(resolve, 1500));
+      return { length: text.length };
+    });
+    const caller = await natsBus(options);
+    const started = Date.now();
+    // One request in flight when the server dies, one sent while it is down (the client buffers it).
+    const inFlight = caller.request(text, { text: "across a restart" }, { timeoutMs: 15_000 });
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const exited = new Promise((resolve) => before.process.once("exit", resolve));
+    before.kill();
+    await exited;
+    const whileDown = caller.request(text, { text: "sent while down" }, { timeoutMs: 15_000 });
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await natsServer({ storeDir, port: before.port });
+    const answer = Promise.all([inFlight, whileDown]);
+    await expect(answer).resolves.toEqual([
+      { length: "across a restart".length },
+      { length: "sent while down".length },
+    ]);
+    expect(Date.now() - started).toBeLessThan(15_000);
+    // A resend carries the same request id: the worker answers it from the first run, never running it twice.
+    expect(calls).toBeLessThanOrEqual(2);
+  }, 30_000);
+
   it("isolates buses with different prefixes and aborts a request when its caller's signal does", async () => {
     const server = await natsServer();
     const a = await natsBus({ servers: server.url, streamPrefix: "ONE" });

@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, headers, type Msg, type NatsConnection } from "@nats-io/transport-node";
 import {
@@ -122,6 +123,9 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   let closed = false;
 
   let connected = true;
+  // Resolved at every reconnect: a request in flight across a reconnect may have lost its message or its reply (NATS
+  // drops what it buffered while disconnected), so it is sent again, with the same request id.
+  let nextReconnect = signalOnce();
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === "disconnect") {
@@ -130,6 +134,9 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       } else if (status.type === "reconnect") {
         connected = true;
         logger.info?.(`reconnected to NATS ${status.server}`);
+        const reconnected = nextReconnect;
+        nextReconnect = signalOnce();
+        reconnected.resolve();
       } else if (status.type === "error") logger.error(`NATS: ${status.error.message}`);
     }
   })();
@@ -150,6 +157,9 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     return tracked;
   };
 
+  // Replies by request id, kept while a resend may still come: a request sent again after a reconnect is answered
+  // from here instead of running its handler twice.
+  const repliesById = new Map<string, Promise<ReplyEnvelope>>();
   const serveRequest = async (
     subject: Subject<unknown, unknown>,
     handler: AnyHandler,
@@ -157,21 +167,22 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     closing: AbortSignal,
   ): Promise<void> => {
     if (!msg.reply) return;
-    let reply: ReplyEnvelope;
-    try {
-      const decoded = await decodePayload(msg.data, msg.headers);
-      if (!decoded.success) throw new TfgrpoError("invalid_input", `${subject.name} input: ${decoded.error}`);
-      const input = validatePayload(subject, "input", decoded.value);
-      // The caller gives up after its timeout: so does the handler's signal, to stop wasted work.
-      const timeoutMs = Number(msg.headers?.get(headerNames.timeoutMs));
-      const signal =
-        Number.isFinite(timeoutMs) && timeoutMs > 0
-          ? AbortSignal.any([closing, AbortSignal.timeout(timeoutMs)])
-          : closing;
-      reply = { ok: true, output: validatePayload(subject, "output", await handler(input, { signal })) };
-    } catch (error) {
-      reply = { ok: false, error: serializeError(error) };
+    const requestId = msg.headers?.get(headerNames.requestId) || null;
+    const timeoutMs = Number(msg.headers?.get(headerNames.timeoutMs));
+    let pending = requestId === null ? undefined : repliesById.get(requestId);
+    if (pending === undefined) {
+      pending = answerRequest(subject, handler, msg, closing, timeoutMs);
+      if (requestId !== null) {
+        repliesById.set(requestId, pending);
+        const forget = setTimeout(
+          () => repliesById.delete(requestId),
+          Number.isFinite(timeoutMs) && timeoutMs > 0 ? timeoutMs : defaultRequestTimeoutMs,
+        );
+        forget.unref();
+        if (repliesById.size > 10_000) repliesById.delete(repliesById.keys().next().value!);
+      }
     }
+    const reply = await pending;
     let hdrs = headers();
     let data = await encodePayload(reply, hdrs);
     try {
@@ -181,6 +192,30 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       data = await encodePayload({ ok: false, error: serializeError(error) } satisfies ReplyEnvelope, hdrs);
     }
     msg.respond(data, { headers: hdrs });
+  };
+
+  const answerRequest = async (
+    subject: Subject<unknown, unknown>,
+    handler: AnyHandler,
+    msg: Msg,
+    closing: AbortSignal,
+    timeoutMs: number,
+  ): Promise<ReplyEnvelope> => {
+    let reply: ReplyEnvelope;
+    try {
+      const decoded = await decodePayload(msg.data, msg.headers);
+      if (!decoded.success) throw new TfgrpoError("invalid_input", `${subject.name} input: ${decoded.error}`);
+      const input = validatePayload(subject, "input", decoded.value);
+      // The caller gives up after its timeout: so does the handler's signal, to stop wasted work.
+      const signal =
+        Number.isFinite(timeoutMs) && timeoutMs > 0
+          ? AbortSignal.any([closing, AbortSignal.timeout(timeoutMs)])
+          : closing;
+      reply = { ok: true, output: validatePayload(subject, "output", await handler(input, { signal })) };
+    } catch (error) {
+      reply = { ok: false, error: serializeError(error) };
+    }
+    return reply;
   };
 
   return {
@@ -194,17 +229,34 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       const hdrs = headers();
       const data = await encodePayload(valid, hdrs);
       hdrs.set(headerNames.timeoutMs, String(timeoutMs));
+      hdrs.set(headerNames.requestId, randomUUID());
       checkPayloadSize(`${subject.name} request`, data, hdrs, context.maxPayload());
       options.signal?.throwIfAborted();
-      let msg: Msg;
+      let msg: Msg | undefined;
       let onAbort: (() => void) | undefined;
+      const deadline = Date.now() + timeoutMs;
       try {
-        const call = nc.request(names.requestSubject(any), data, { timeout: timeoutMs, headers: hdrs });
         const aborted = new Promise<never>((_, reject) => {
           onAbort = () => reject(options.signal?.reason);
           options.signal?.addEventListener("abort", onAbort, { once: true });
         });
-        msg = await (options.signal ? Promise.race([call, aborted]) : call);
+        while (msg === undefined) {
+          const reconnected = nextReconnect.promise.then(() => "resend" as const);
+          const call = nc.request(names.requestSubject(any), data, {
+            timeout: Math.max(1, deadline - Date.now()),
+            headers: hdrs,
+          });
+          const outcome = await (options.signal
+            ? Promise.race([call, reconnected, aborted])
+            : Promise.race([call, reconnected]));
+          if (outcome === "resend") {
+            // The old call may still settle (a late reply, or its timeout): nobody waits for it any more.
+            call.catch(() => undefined);
+            logger.info?.(`${subject.name}: sent again after a reconnect (same request id)`);
+            continue;
+          }
+          msg = outcome;
+        }
       } catch (error) {
         if (options.signal?.aborted && error === options.signal.reason) throw error;
         throw toBusError(error, subject.name, timeoutMs);
@@ -307,4 +359,13 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       }
     },
   };
+}
+
+/** A promise and the function that resolves it (Node 20 has no Promise.withResolvers). */
+function signalOnce(): { promise: Promise<void>; resolve: () => void } {
+  let resolve!: () => void;
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }

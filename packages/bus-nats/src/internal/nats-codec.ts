@@ -12,6 +12,8 @@ export const headerNames = {
   jobId: "Tfgrpo-Job-Id",
   replyTo: "Tfgrpo-Reply-To",
   timeoutMs: "Tfgrpo-Timeout-Ms",
+  /** A request's id: the same on every resend, so a handler answers a repeated request once. */
+  requestId: "Tfgrpo-Request-Id",
 } as const;
 
 /**
