@@ -16,7 +16,7 @@ import {
 import { validatePayload } from "@tfgrpo/protocol/internal";
 import { type BusLogger, stderrBusLogger } from "./bus-logger.js";
 import { createConcurrencyLimiter } from "./internal/concurrency-limiter.js";
-import { toBusError } from "./internal/nats-bus-error.js";
+import { isNoResponders, toBusError } from "./internal/nats-bus-error.js";
 import {
   checkPayloadSize,
   decodePayload,
@@ -57,6 +57,8 @@ export interface NatsBusOptions {
 }
 
 const defaultRequestTimeoutMs = 10 * 60_000;
+/** How long after a reconnect "no responders" is taken for handlers not subscribed again yet. */
+const reconnectSettleMs = 10_000;
 
 type AnyHandler = (input: unknown, context: HandlerContext) => Promise<unknown>;
 
@@ -126,6 +128,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   // Resolved at every reconnect: a request in flight across a reconnect may have lost its message or its reply (NATS
   // drops what it buffered while disconnected), so it is sent again, with the same request id.
   let nextReconnect = signalOnce();
+  let lastReconnectAt = 0;
   void (async () => {
     for await (const status of nc.status()) {
       if (status.type === "disconnect") {
@@ -134,6 +137,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       } else if (status.type === "reconnect") {
         connected = true;
         logger.info?.(`reconnected to NATS ${status.server}`);
+        lastReconnectAt = Date.now();
         const reconnected = nextReconnect;
         nextReconnect = signalOnce();
         reconnected.resolve();
@@ -246,9 +250,19 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
             timeout: Math.max(1, deadline - Date.now()),
             headers: hdrs,
           });
-          const outcome = await (options.signal
-            ? Promise.race([call, reconnected, aborted])
-            : Promise.race([call, reconnected]));
+          let outcome: Msg | "resend";
+          try {
+            outcome = await (options.signal
+              ? Promise.race([call, reconnected, aborted])
+              : Promise.race([call, reconnected]));
+          } catch (error) {
+            // Right after a reconnect the handlers may not have subscribed again yet: "no responders" then means
+            // "not yet", so wait a moment and send again while the caller's time lasts.
+            const settling = !connected || Date.now() - lastReconnectAt < reconnectSettleMs;
+            if (!isNoResponders(error) || !settling || Date.now() + 250 >= deadline) throw error;
+            await new Promise((resolve) => setTimeout(resolve, 250));
+            continue;
+          }
           if (outcome === "resend") {
             // The old call may still settle (a late reply, or its timeout): nobody waits for it any more.
             call.catch(() => undefined);

@@ -4,7 +4,7 @@ function errorName(error: unknown): string {
   return error instanceof Error ? error.name || error.constructor.name : "";
 }
 
-function isNoResponders(error: unknown): boolean {
+export function isNoResponders(error: unknown): boolean {
   const candidate = error as { isNoResponders?: () => boolean; cause?: unknown } | undefined;
   if (typeof candidate?.isNoResponders === "function" && candidate.isNoResponders()) return true;
   const names = [errorName(error), errorName(candidate?.cause)];
