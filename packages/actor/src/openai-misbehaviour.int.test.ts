@@ -108,6 +108,34 @@ describe("actor over HTTP with a misbehaving model", () => {
     ).toEqual(["code_interpreter"]);
   });
 
+  it("pairs calls and results when the provider sends empty or repeated tool-call ids", async () => {
+    const { server, actor } = await setup();
+    await using _server = server;
+    server.reply(
+      {
+        kind: "chat",
+        content: null,
+        toolCalls: [
+          { id: "", name: "code_interpreter", arguments: { code: "print(6 * 7)" } },
+          { id: "", name: "code_interpreter", arguments: { code: "print(40 + 2)" } },
+        ],
+      },
+      { kind: "chat", content: "Both give 42. \\boxed{42}" },
+    );
+    const trajectory = await actor.rollout(request);
+    expect(trajectory).toMatchObject({ stopReason: "answered", finalAnswer: "42" });
+    const ids = trajectory.toolCalls.map((call) => call.id);
+    expect(ids.every((id) => id !== "")).toBe(true);
+    expect(new Set(ids).size).toBe(2);
+    const second = chats(server.requests)[1]!.body;
+    const assistant = second.messages.find((message: { role: string }) => message.role === "assistant");
+    const toolIds = second.messages
+      .filter((message: { role: string }) => message.role === "tool")
+      .map((message: { tool_call_id: string }) => message.tool_call_id);
+    expect(assistant.tool_calls.map((call: { id: string }) => call.id)).toEqual(ids);
+    expect(toolIds).toEqual(ids);
+  });
+
   it("stops a model that loops on the same call", async () => {
     const { server, actor } = await setup();
     await using _server = server;

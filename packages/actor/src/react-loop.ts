@@ -11,7 +11,7 @@ import type { ToolCall } from "@langchain/core/messages/tool";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { sandboxUnavailablePrefix, TfgrpoError } from "@tfgrpo/protocol";
 import type { ActorConfig } from "./actor-config.js";
 import { extractBoxedAnswer } from "./extract-boxed-answer.js";
 import { messageText } from "./message-text.js";
@@ -142,7 +142,10 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
     }
     // ChatOpenAI sends back only the parsed tool calls of a message when it has any, which would orphan the tool
     // messages answering malformed ones; the raw calls are kept instead so the history stays valid.
-    const history = invalid.length > 0 ? withRawToolCalls(response, withIds) : response;
+    // Rebuilt where the provider's own message would not pair with the results: a malformed call, or an id we had
+    // to assign (empty or repeated).
+    const renamed = valid.some((call, index) => withIds[index]!.id !== call.id);
+    const history = invalid.length > 0 || renamed ? withRawToolCalls(response, withIds) : response;
     pending = withIds;
     return { messages: [...added, history] };
   };
@@ -207,7 +210,10 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
       try {
         output = stringifyOutput(await tool.invoke(call.args as never, { signal: input.signal }));
       } catch (thrown) {
-        error = describe(thrown);
+        // Marked, so the run can tell a sandbox that could not run from code that failed (isInfrastructureFailure).
+        error = TfgrpoError.hasCode(thrown, "sandbox_unavailable")
+          ? `${sandboxUnavailablePrefix} ${describe(thrown)}`
+          : describe(thrown);
         output = `Error: ${error}`;
       }
       if (input.signal.aborted) break;
@@ -276,9 +282,17 @@ interface PendingCall {
 
 function assignIds(valid: ToolCall[], invalid: InvalidToolCall[], step: number): PendingCall[] {
   const calls: PendingCall[] = [];
+  // Providers send empty ids (`id: ""`) or repeat one: every call of a step gets a distinct, non-empty id, used both
+  // in the assistant message sent back and in its tool result, so the two always pair.
+  const taken = new Set<string>();
+  const idFor = (given: string | undefined, fallback: string): string => {
+    const id = given && !taken.has(given) ? given : fallback;
+    taken.add(id);
+    return id;
+  };
   valid.forEach((call, index) => {
     calls.push({
-      id: call.id ?? `call_${step}_${index}`,
+      id: idFor(call.id, `call_${step}_${index}`),
       name: call.name,
       args: call.args,
       arguments: JSON.stringify(call.args ?? {}),
@@ -286,7 +300,7 @@ function assignIds(valid: ToolCall[], invalid: InvalidToolCall[], step: number):
   });
   invalid.forEach((call, index) => {
     calls.push({
-      id: call.id ?? `call_${step}_invalid_${index}`,
+      id: idFor(call.id, `call_${step}_invalid_${index}`),
       name: call.name ?? "(no name)",
       args: undefined,
       arguments: call.args ?? "",
