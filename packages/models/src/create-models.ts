@@ -91,8 +91,28 @@ const placeholderApiKey = "tfgrpo-no-key";
 const providerUsageSchema = z.object({
   prompt_tokens: z.number().int().nonnegative().optional(),
   completion_tokens: z.number().int().nonnegative().optional(),
+  total_tokens: z.number().int().nonnegative().nullish(),
   prompt_tokens_details: z.object({ cached_tokens: z.number().int().nonnegative().nullish() }).nullish(),
+  completion_tokens_details: z
+    .object({ reasoning_tokens: z.number().int().nonnegative().nullish() })
+    .nullish(),
 });
+
+/**
+ * The output tokens a provider bills. OpenAI counts reasoning inside `completion_tokens`; some providers report it
+ * only in `completion_tokens_details.reasoning_tokens`, or in a `total_tokens` larger than prompt + completion.
+ * Counting `completion_tokens` alone would make cost and the USD budget several times too low.
+ */
+export function billedOutputTokens(data: z.infer<typeof providerUsageSchema>): number {
+  const prompt = data.prompt_tokens ?? 0;
+  const completion = data.completion_tokens ?? 0;
+  const reasoning = data.completion_tokens_details?.reasoning_tokens ?? 0;
+  const total = data.total_tokens ?? null;
+  if (total !== null && total > prompt + completion) return total - prompt;
+  // Reasoning larger than the completion cannot be part of it: it was billed beside it.
+  if (reasoning > completion) return completion + reasoning;
+  return completion;
+}
 
 interface RoleRuntime {
   role: Role;
@@ -193,7 +213,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
     const tokens: TokenCounts = {
       inputTokens: data.prompt_tokens ?? 0,
       cachedInputTokens: data.prompt_tokens_details?.cached_tokens ?? 0,
-      outputTokens: data.completion_tokens ?? 0,
+      outputTokens: billedOutputTokens(data),
     };
     const entryUsage: Usage = {
       role,
