@@ -109,7 +109,14 @@ function balancedSegment(text: string, start: number): { text: string; complete:
   return { text: text.slice(start), complete: false };
 }
 
-function removeTrailingCommas(text: string): string {
+/**
+ * Copies a JSON-like text, handing every position outside string literals to `rewrite`, which either replaces the text
+ * from there (what to write, and how many characters that consumed) or leaves the character as it is (null).
+ */
+function rewriteOutsideStrings(
+  text: string,
+  rewrite: (index: number) => { write: string; consumed: number } | null,
+): string {
   let out = "";
   let inString = false;
   let escaped = false;
@@ -122,47 +129,43 @@ function removeTrailingCommas(text: string): string {
       out += char;
       continue;
     }
-    if (char === '"') inString = true;
-    if (char === ",") {
-      const rest = /^\s*([}\]])/.exec(text.slice(index + 1, index + 64));
-      if (rest) continue;
+    const replaced = rewrite(index);
+    if (replaced) {
+      out += replaced.write;
+      index += replaced.consumed - 1;
+      continue;
     }
+    if (char === '"') inString = true;
     out += char;
   }
   return out;
 }
 
+function removeTrailingCommas(text: string): string {
+  return rewriteOutsideStrings(text, (index) =>
+    text[index] === "," && /^\s*[}\]]/.test(text.slice(index + 1, index + 64))
+      ? { write: "", consumed: 1 }
+      : null,
+  );
+}
+
 /** `{key: 1, other_key: 2}` -> `{"key": 1, "other_key": 2}`: identifiers in key position outside strings get quotes. */
 function quoteBareKeys(text: string): string {
-  let out = "";
-  let inString = false;
-  let escaped = false;
   // Whether the last significant character outside strings opens an object or separates its members.
   let keyPosition = false;
-  for (let index = 0; index < text.length; index++) {
+  return rewriteOutsideStrings(text, (index) => {
     const char = text[index] as string;
-    if (inString) {
-      if (escaped) escaped = false;
-      else if (char === "\\") escaped = true;
-      else if (char === '"') inString = false;
-      out += char;
-      continue;
-    }
     if (keyPosition) {
       const bare = /^([A-Za-z_$][\w$-]*)(\s*):/.exec(text.slice(index, index + 128));
       if (bare) {
-        out += `"${bare[1]}"${bare[2]}:`;
-        index += bare[0].length - 1;
         keyPosition = false;
-        continue;
+        return { write: `"${bare[1]}"${bare[2]}:`, consumed: bare[0].length };
       }
     }
-    if (char === '"') inString = true;
     if (char === "{" || char === ",") keyPosition = true;
     else if (!/\s/.test(char)) keyPosition = false;
-    out += char;
-  }
-  return out;
+    return null;
+  });
 }
 
 /**
