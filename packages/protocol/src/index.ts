@@ -50,6 +50,11 @@ export {
   utilityScore,
 } from "./kernel/experience-utility.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
+export {
+  isInfrastructureFailure,
+  type RolloutOutcome,
+  sandboxUnavailablePrefix,
+} from "./kernel/infrastructure-failure.js";
 export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
 export { type DatasetProblem, type LoadDatasetOptions, loadDataset, parseDataset } from "./load-dataset.js";

@@ -10,6 +10,7 @@ import {
   nonNegativeInteger,
   positiveInteger,
   positiveNumber,
+  probability,
   temperature,
 } from "../cli-options/number-arguments.js";
 import { parseRoleList } from "../cli-options/role-list.js";
@@ -37,6 +38,8 @@ export interface LearnCommandOptions {
   concurrency: number;
   nats?: string;
   budgetUsd?: number;
+  /** The circuit breaker: stop (interrupted) when more than this share of a phase's rollouts fail on the infrastructure. */
+  maxInfraFailureRate?: number;
   groundTruth: boolean;
   resume?: string;
   runId?: string;
@@ -107,6 +110,7 @@ export async function learn(
         mode: options.mode,
         budgetUsd: options.budgetUsd,
         baselineEachRound: options.baseline,
+        maxInfraFailureRate: options.maxInfraFailureRate,
       });
       start = {
         options: learnOptions,
@@ -276,6 +280,11 @@ export function registerLearnCommand(program: Command): void {
     .option("--concurrency <n>", "rollouts and role calls in flight", positiveInteger, 16)
     .option("--nats <url>", "run the graph over NATS (workers: tfgrpo serve --role ...)")
     .option("--budget-usd <usd>", "stop cleanly once the run has spent this much", positiveNumber)
+    .option(
+      "--max-infra-failure-rate <share>",
+      "stop the run (interrupted, resumable) when more than this share of a phase's rollouts fail on the infrastructure (model endpoint, sandbox) (default: 0.5)",
+      probability,
+    )
     .option("--no-ground-truth", "learn without answers: majority vote as a pseudo-label (ablation)")
     .option(
       "--direct-experiences <n>",

@@ -1,5 +1,6 @@
 import { type Bus, mapWithConcurrency, type RolloutRequest, seedFrom, type Task } from "@tfgrpo/protocol";
 import type { RunStore, TrajectoryStore } from "@tfgrpo/store";
+import type { CircuitBreaker } from "./infrastructure-failures.js";
 import type { LibraryEvaluation, LibraryUnderTest } from "./library-evaluation.js";
 import { rewardGroup, rolloutJobs, runRollouts } from "./rollouts.js";
 
@@ -25,6 +26,8 @@ export interface EvaluateOptions {
   concurrency: number;
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  /** Stop the evaluation when too many of its rollouts fail on the infrastructure. */
+  circuitBreaker?: CircuitBreaker;
 }
 
 /**
@@ -58,7 +61,7 @@ export async function evaluateLibraries(options: EvaluateOptions): Promise<Libra
   const results: LibraryEvaluation[] = [];
   for (const library of libraries) {
     const evaluations = await mapWithConcurrency(tasks, options.concurrency, async (task) => {
-      const group = await rewardGroup({
+      const { rewarded, infrastructureFailures } = await rewardGroup({
         bus,
         store,
         runId,
@@ -66,9 +69,12 @@ export async function evaluateLibraries(options: EvaluateOptions): Promise<Libra
         groupId: groupIdOf(library, task),
         groundTruth: options.groundTruth ?? "required",
       });
+      const group = [...rewarded, ...infrastructureFailures].sort((a, b) => a.attempt - b.attempt);
       return {
         taskId: task.id,
         rewards: group.map((t) => t.reward ?? 0),
+        taskLevelRewards: rewarded.map((t) => t.reward ?? 0),
+        infrastructureFailures: infrastructureFailures.length,
         trajectoryIds: group.map((t) => t.id),
       };
     });

@@ -35,6 +35,20 @@ export const learnOptionsSchema = z.object({
     .optional()
     .describe("Stop cleanly before a step once the run has spent this much"),
   baselineEachRound: z.boolean().default(true).describe("Evaluate the empty library after every round"),
+  maxInfraFailureRate: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.5)
+    .describe(
+      "Circuit breaker: stop the run (interrupted, resumable) when more than this share of a phase's rollouts fail on the infrastructure",
+    ),
+  inconclusiveInfraFailureRate: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.2)
+    .describe("A validation with more than this share of infrastructure failures gives no gate decision"),
 });
 export type LearnOptions = z.infer<typeof learnOptionsSchema>;
 export type LearnOptionsInput = z.input<typeof learnOptionsSchema>;

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
@@ -16,12 +16,14 @@ import {
   type RolloutRequest,
   type SubjectInput,
   type Task,
+  TfgrpoError,
   type Trajectory,
 } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { learnOptionsSchema } from "./learn-options.js";
 import { createLearningGraph, initialLearnState, type LearnStateValue } from "./learning-graph.js";
+import { runLearning } from "./run-learning.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
 
 // The learning graph in process over the in-process Bus, with scripted roles: no CLI, no simulated world. Each role
@@ -46,6 +48,8 @@ interface WorldOptions {
   gate?: (input: { candidateScores: number[]; headScores: number[] }) => "commit" | "reject";
   /** Throws from the gate on its first call (a crash inside a node). */
   failGateOnce?: boolean;
+  /** Rollouts whose model endpoint fails (stop reason `model_error`); the world's `script.fail` can change it. */
+  fail?: Policy;
 }
 
 /** What the roles were asked, by operation. */
@@ -61,6 +65,8 @@ interface Calls {
   gate: number;
   /** Every gate request, as sent. */
   gateRequests: SubjectInput<typeof curatorGate>[];
+  /** Every credit request's observations, as sent. */
+  observations: SubjectInput<typeof curatorCredit>["observations"][];
 }
 
 interface World {
@@ -70,6 +76,8 @@ interface World {
   store: Store;
   calls: Calls;
   log: string[];
+  /** What the scripted actor does now: which rollouts fail on the model endpoint. */
+  script: { fail: Policy };
   close(): Promise<void>;
 }
 
@@ -95,11 +103,14 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
     lifecycle: 0,
     gate: 0,
     gateRequests: [],
+    observations: [],
   };
+  const script = { fail: options.fail ?? (() => false) };
   let gateFailures = options.failGateOnce ? 1 : 0;
 
   await bus.work(actorRollout, async (request) => {
     calls.rollouts.push(`${request.groupId}/${request.attempt}`);
+    if (script.fail(request)) return modelErrorOf(request);
     if (request.library)
       calls.revisions.push(`${request.groupId}/${request.attempt} ${request.library.statsRevision}`);
     return trajectoryOf(request, policy(request) ? request.task.answer! : "a wrong answer");
@@ -155,6 +166,7 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
   });
   await bus.handle(curatorCredit, async ({ observations }) => {
     calls.credit.push(observations.length);
+    calls.observations.push(observations);
     return { updated: 0, statsRevision: `stats-${calls.credit.length}` };
   });
   await bus.handle(curatorLifecycle, async () => {
@@ -197,6 +209,7 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
     store,
     calls,
     log: [],
+    script,
     async close() {
       await bus.close();
       await store.close();
@@ -230,6 +243,17 @@ function trajectoryOf(request: RolloutRequest, finalAnswer: string): Trajectory 
     },
     latencyMs: 0,
     stopReason: "answered",
+  };
+}
+
+/** A rollout whose model endpoint could not be reached, as the actor records it. */
+function modelErrorOf(request: RolloutRequest): Trajectory {
+  return {
+    ...trajectoryOf(request, ""),
+    finalAnswer: null,
+    usage: { calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0 },
+    stopReason: "model_error",
+    error: "connect ECONNREFUSED 127.0.0.1:9",
   };
 }
 
@@ -272,8 +296,55 @@ async function learn(world: World, options: Record<string, unknown> = {}): Promi
   }
 }
 
+const graphOptions = { epochs: 1, batchSize: 4, groupSize: 2, concurrency: 4, baselineEachRound: false };
+
+/** A run as `tfgrpo learn` starts (or resumes) it: the run row, its status and the checkpoints in the store. */
+async function learnRun(world: World, options: Record<string, unknown> = {}, resume = false) {
+  const data = { train: path.join(directory, "train.jsonl"), val: path.join(directory, "val.jsonl") };
+  const jsonl = (tasks: Task[]) => tasks.map((t) => JSON.stringify(t)).join("\n");
+  await writeFile(data.train, jsonl(train));
+  await writeFile(data.val, jsonl(val));
+  return runLearning({
+    bus: world.bus,
+    store: world.store,
+    checkpointPath: world.checkpoints,
+    ...(resume
+      ? { resume: runId }
+      : {
+          start: { options: learnOptionsSchema.parse({ runId, domain, ...graphOptions, ...options }), data },
+        }),
+    progress: () => ({ update: () => {}, done: () => {} }),
+    log: (line) => world.log.push(line),
+  });
+}
+
+/** A head to credit and move, so a run that credits or promotes anything shows it. */
+async function seedHead(world: World) {
+  await world.store.applyOperations(
+    domain,
+    [{ op: "add", text: "Read the question twice.", reason: "seed" }],
+    {
+      parent: null,
+      state: "committed",
+    },
+  );
+}
+
+/** A fixed pseudo-random share of rollouts, by id: about `share` of them. */
+const someOf =
+  (share: number): Policy =>
+  (request) => {
+    let hash = 2166136261;
+    for (const c of `${request.groupId}/${request.attempt}`)
+      hash = Math.imul(hash ^ c.charCodeAt(0), 16777619);
+    return (hash >>> 0) % 1000 < share * 1000;
+  };
+
 /** What two runs of the same script must agree on: the steps' numbers, every version, the head. */
-async function outcomeOf(world: World, final: LearnStateValue) {
+async function outcomeOf(
+  world: World,
+  final: Pick<LearnStateValue, "history" | "headVersion" | "stoppedBy">,
+) {
   const versions = await world.store.listVersions(domain);
   return {
     history: final.history,
@@ -512,6 +583,163 @@ describe("the learning graph with scripted roles", () => {
       await expect(
         runStateOf(world.store, runId).put(runStateKeys.consolidation(1), { version: -1, operations: 0 }),
       ).rejects.toThrow(/run state "consolidate\/s1".*version/);
+    } finally {
+      await world.close();
+    }
+  });
+});
+
+describe("infrastructure failures (the model endpoint, not the task)", () => {
+  const mean = (values: number[]) => values.reduce((sum, v) => sum + v, 0) / values.length;
+
+  it("stops a run whose actor fails every rollout (interrupted, nothing learned) and resumes it like an uninterrupted run", async () => {
+    const options = { epochs: 2, batchSize: 2 };
+    const broken = await startWorld("broken", { fail: () => true });
+    const straight = await startWorld("straight");
+    try {
+      await seedHead(broken);
+      await seedHead(straight);
+      const uninterrupted = await learnRun(straight, options);
+      await expect(learnRun(broken, options)).rejects.toThrow(
+        "the actor's model endpoint failed 4 of 4 rollouts of step 1 (last: connect ECONNREFUSED 127.0.0.1:9): stopping; resume with tfgrpo learn --resume graph-test once it is back",
+      );
+      expect(await broken.store.getRun(runId)).toMatchObject({
+        status: "interrupted",
+        summary: { code: "model_error" },
+      });
+      // Nothing credited, promoted, proposed or committed; the failed rollouts are kept, unrewarded.
+      expect(broken.calls).toMatchObject({
+        credit: [],
+        lifecycle: 0,
+        advantage: [],
+        consolidate: 0,
+        gate: 0,
+      });
+      expect((await broken.store.listVersions(domain)).map((v) => [v.version, v.state])).toEqual([
+        [1, "committed"],
+      ]);
+      const kept = await broken.store.listTrajectories({ runId });
+      expect(kept.map((t) => [t.stopReason, t.reward])).toEqual(Array(4).fill(["model_error", undefined]));
+
+      // The endpoint is back: the resumed run redoes the 4 failed rollouts and ends as if nothing had happened.
+      broken.script.fail = () => false;
+      const resumed = await learnRun(broken, options, true);
+      expect(await broken.store.getRun(runId)).toMatchObject({ status: "finished" });
+      // The same steps, versions, head and rewards; the usage also counts the 4 failed calls to the endpoint.
+      const outcome = await outcomeOf(broken, resumed);
+      for (const record of outcome.history) record.usageByRole.actor!.calls -= 4;
+      expect(outcome).toEqual(await outcomeOf(straight, uninterrupted));
+      expect(broken.calls.rollouts).toHaveLength(straight.calls.rollouts.length + 4);
+      expect(broken.calls.credit).toEqual(straight.calls.credit);
+      expect(broken.calls.gate).toBe(straight.calls.gate);
+    } finally {
+      await broken.close();
+      await straight.close();
+    }
+  });
+
+  it("with 30% of rollouts failing on the endpoint, credit and gate numbers are those of the successful rollouts alone", async () => {
+    const world = await startWorld("mixed", { fail: someOf(0.3) });
+    try {
+      await seedHead(world);
+      const final = await learn(world, { groupSize: 5, valK: 4, inconclusiveInfraFailureRate: 0.5 });
+      const stored = await world.store.listTrajectories({ runId });
+      const ok = stored.filter((t) => t.stopReason !== "model_error");
+      const failed = stored.filter((t) => t.stopReason === "model_error");
+      expect(failed.length / stored.length).toBeGreaterThan(0.2);
+      expect(failed.length / stored.length).toBeLessThan(0.4);
+      expect(failed.every((t) => t.reward === undefined && t.rewardInfo === undefined)).toBe(true);
+
+      // Credit: every successful training rollout against the mean of its group's successful rollouts.
+      const trainOk = ok.filter((t) => t.groupId.includes("/s1/"));
+      const groupMean = (groupId: string) =>
+        mean(trainOk.filter((t) => t.groupId === groupId).map((t) => t.reward!));
+      const byId = (a: { trajectoryId: string }, b: { trajectoryId: string }) =>
+        a.trajectoryId.localeCompare(b.trajectoryId);
+      expect(world.calls.observations).toHaveLength(1);
+      expect([...world.calls.observations[0]!].sort(byId)).toEqual(
+        trainOk
+          .map((t) => ({
+            trajectoryId: t.id,
+            reward: t.reward!,
+            groupMeanReward: groupMean(t.groupId),
+            shown: [],
+            cited: [],
+          }))
+          .sort(byId),
+      );
+
+      // Gate: each validation task's mean over its successful samples, candidate and head paired.
+      const samples = (label: string) =>
+        val.map((task) =>
+          ok.filter((t) => t.groupId === `${runId}/validation/${label}/${task.id}`).map((t) => t.reward!),
+        );
+      const candidate = samples(`${domain}@v2`);
+      const head = samples(`${domain}@v1`);
+      const paired = val.map((_, i) => candidate[i]!.length > 0 && head[i]!.length > 0);
+      const scores = (of: number[][]) => of.filter((_, i) => paired[i]).map(mean);
+      expect(world.calls.gateRequests).toHaveLength(1);
+      expect(world.calls.gateRequests[0]).toMatchObject({
+        candidateScores: scores(candidate),
+        headScores: scores(head),
+      });
+
+      // The step's numbers: the failures counted apart, the train reward of the task-level rollouts.
+      const validationFailures = failed.filter((t) => t.groupId.includes("/validation/")).length;
+      expect(final.history[0]).toMatchObject({
+        rollouts: 20,
+        infrastructureFailures: failed.length - validationFailures,
+        validationInfrastructureFailures: validationFailures,
+        trainReward: mean(trainOk.map((t) => t.reward!)),
+      });
+    } finally {
+      await world.close();
+    }
+  });
+
+  it("gives no gate decision on a validation with too many infrastructure failures: inconclusive, nothing committed", async () => {
+    // 2 of 5 samples of every validation task fail: 40%, above the 20% that still decides, below the circuit breaker.
+    const world = await startWorld("inconclusive", {
+      fail: (request) => request.purpose === "validate" && request.attempt < 2,
+    });
+    try {
+      const final = await learn(world, { valK: 5 });
+      expect(world.calls.gate).toBe(0);
+      expect(final.history[0]).toMatchObject({
+        decision: "inconclusive",
+        candidateVersion: 1,
+        headAfter: null,
+        infrastructureFailures: 0,
+        validationInfrastructureFailures: 8,
+      });
+      expect(final.history[0]!.gateReason).toBe(
+        "8 of 20 validation rollouts failed on the infrastructure (above 0.2): no decision",
+      );
+      expect(await world.store.getHeadVersion(domain)).toBeNull();
+      expect((await world.store.listVersions(domain)).map((v) => v.state)).toEqual(["proposed"]);
+    } finally {
+      await world.close();
+    }
+  });
+
+  it("stops at once, interrupted, when storing a rollout fails with a storage error (no endless redelivery)", async () => {
+    const world = await startWorld("disk-full");
+    try {
+      let writes = 0;
+      world.store.putTrajectories = async () => {
+        writes++;
+        throw new TfgrpoError("storage_error", "graph-test.db: the disk is full; nothing was written");
+      };
+      const started = Date.now();
+      await expect(learnRun(world)).rejects.toThrow("graph-test.db: the disk is full; nothing was written");
+      expect(Date.now() - started).toBeLessThan(5000);
+      expect(await world.store.getRun(runId)).toMatchObject({
+        status: "interrupted",
+        summary: { code: "storage_error" },
+      });
+      // Each of the 8 results was tried once and acknowledged, not redelivered (the bus retries after 100 ms).
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(writes).toBe(8);
     } finally {
       await world.close();
     }

@@ -7,7 +7,12 @@ export interface LibraryUnderTest {
 
 export interface TaskEvaluation {
   taskId: string;
+  /** Every sample's reward, an infrastructure failure counted as 0 (what `eval` tables show). */
   rewards: number[];
+  /** The rewards of the task-level samples only (infrastructure failures left out): what validation scores use. */
+  taskLevelRewards: number[];
+  /** Samples that failed on the infrastructure (`isInfrastructureFailure`). */
+  infrastructureFailures: number;
   trajectoryIds: string[];
 }
 

@@ -28,6 +28,15 @@ export function renderEvaluationTable(evaluation: StoredEvaluation): string {
       },
       { header: "tokens/task", value: (r) => Math.round(r.tokensPerTask) },
       { header: "$/task", value: (r) => r.costPerTask.toFixed(5), align: "right" },
+      // Only when some sample failed on the infrastructure: those count as 0 in the scores above.
+      ...(evaluation.rows.some((r) => (r.infrastructureFailures ?? 0) > 0)
+        ? [
+            {
+              header: "infra fail",
+              value: (r: StoredEvaluation["rows"][number]) => r.infrastructureFailures ?? 0,
+            },
+          ]
+        : []),
     ],
     evaluation.rows,
   );

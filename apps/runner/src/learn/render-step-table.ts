@@ -22,6 +22,13 @@ export function renderStepTable(history: readonly StepRecord[]): string {
       { header: "epoch", value: (r) => r.record.epoch },
       { header: "step", value: (r) => r.record.step },
       { header: "train reward", value: (r) => r.record.trainReward },
+      {
+        // Rollouts that failed on the infrastructure (model endpoint, sandbox...): training + validation.
+        header: "infra fail",
+        value: (r) =>
+          `${r.record.infrastructureFailures ?? 0}+${r.record.validationInfrastructureFailures ?? 0}`,
+        align: "right",
+      },
       { header: "skipped", value: (r) => `${r.record.skippedGroups}/${r.record.groups}`, align: "right" },
       {
         header: "ops prop/appl",

@@ -2,6 +2,7 @@ import {
   actorRollout,
   type Bus,
   criticReward,
+  isInfrastructureFailure,
   type RolloutRequest,
   serializeError,
   type Task,
@@ -9,6 +10,7 @@ import {
 } from "@tfgrpo/protocol";
 import type { RunStore, TrajectoryStore } from "@tfgrpo/store";
 import { failedTrajectory } from "./failed-trajectory.js";
+import { type CircuitBreaker, checkCircuitBreaker, splitRollouts } from "./infrastructure-failures.js";
 import { withoutCalls } from "./record-role-usage.js";
 import { runJobs } from "./run-jobs.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
@@ -59,12 +61,26 @@ export function rolloutJobs(group: RolloutGroup): RolloutJob[] {
   return jobs;
 }
 
+/** Marks the job id of a rollout done again after an infrastructure failure: `<trajectory id>#retry-<stamp>`. */
+const retrySeparator = "#retry-";
+
+/** The trajectory a rollout job stores (a redone rollout's job id carries a retry mark). */
+export function trajectoryIdOf(jobId: string): string {
+  const at = jobId.indexOf(retrySeparator);
+  return at === -1 ? jobId : jobId.slice(0, at);
+}
+
 /** The group of a task's training rollouts in one learning step. */
 export function trainingGroupId(runId: string, step: number, taskId: string): string {
   return `${runId}/s${step}/${taskId}`;
 }
 
-/** Dispatches rollout jobs and stores each trajectory once (a failed job is stored as a failed trajectory). */
+/**
+ * Dispatches rollout jobs and stores each trajectory once (a failed job is stored as a failed trajectory). A rollout
+ * stored as an infrastructure failure (e.g. before the circuit breaker stopped the run) is done again; task-level
+ * ones are reused. With a circuit breaker, the phase stops with its error when too many rollouts failed on the
+ * infrastructure.
+ */
 export async function runRollouts(options: {
   bus: Bus;
   store: TrajectoryStore;
@@ -72,21 +88,39 @@ export async function runRollouts(options: {
   jobs: readonly RolloutJob[];
   onProgress?: (done: number, total: number) => void;
   signal?: AbortSignal;
+  circuitBreaker?: CircuitBreaker;
 }): Promise<void> {
   const { bus, store, runId, jobs } = options;
   const inputs = new Map(jobs.map((job) => [job.id, job.input]));
+  // A redone rollout needs a job id of its own: the Bus runs a job id once (NATS dedupe, the in-process queue).
+  const retry = `${retrySeparator}${Date.now().toString(36)}`;
+  const dispatched: RolloutJob[] = [];
+  for (const job of jobs) {
+    const stored = await store.getTrajectory(job.id);
+    dispatched.push(stored && isInfrastructureFailure(stored) ? { ...job, id: `${job.id}${retry}` } : job);
+  }
   await runJobs({
     bus,
     subject: actorRollout,
     replyTo: runId,
-    jobs,
-    isDone: async (jobId) => (await store.getTrajectory(jobId)) !== null,
+    jobs: dispatched,
+    isDone: async (jobId) => {
+      const stored = await store.getTrajectory(trajectoryIdOf(jobId));
+      return stored !== null && !isInfrastructureFailure(stored);
+    },
     onResult: async (result) => {
-      const input = inputs.get(result.jobId);
+      const trajectoryId = trajectoryIdOf(result.jobId);
+      const input = inputs.get(trajectoryId);
+      // A late copy of a failed attempt (redelivered, or from before a resume) never replaces a task-level rollout.
+      const failure = result.ok ? isInfrastructureFailure(result.output) : true;
+      if (failure) {
+        const stored = await store.getTrajectory(trajectoryId);
+        if (stored && !isInfrastructureFailure(stored)) return;
+      }
       if (result.ok) {
         // The job id is the trajectory id, whatever id the worker gave it: that is what makes a redelivered result
         // (or a second worker's copy) land on the same row.
-        await store.putTrajectories([{ ...result.output, id: result.jobId }]);
+        await store.putTrajectories([{ ...result.output, id: trajectoryId }]);
         await store.recordUsage(runId, [
           {
             id: `rollout/${result.jobId}`,
@@ -97,19 +131,24 @@ export async function runRollouts(options: {
         ]);
       } else if (input) {
         await store.putTrajectories([
-          failedTrajectory(result.jobId, input, serializeError(result.error).message),
+          failedTrajectory(trajectoryId, input, serializeError(result.error).message),
         ]);
       }
     },
     ...(options.onProgress ? { onProgress: options.onProgress } : {}),
     ...(options.signal ? { signal: options.signal } : {}),
   });
+  if (options.circuitBreaker && jobs.length > 0) {
+    const stored = await store.listTrajectories({ ids: jobs.map((job) => job.id) });
+    checkCircuitBreaker(stored, options.circuitBreaker);
+  }
 }
 
 /**
- * Rewards one group through the critic (skipped when every trajectory already has a reward) and writes the rewards
- * onto the stored trajectories. The request names the trajectories by id; the critic reads them. Returns the group
- * ordered by attempt.
+ * Rewards one group through the critic (skipped when every task-level trajectory already has a reward) and writes
+ * the rewards onto the stored trajectories. The request names the trajectories by id; the critic reads them.
+ * Infrastructure failures (`isInfrastructureFailure`) get no reward and are not sent: they are returned apart.
+ * Returns the group ordered by attempt.
  */
 export async function rewardGroup(options: {
   bus: Bus;
@@ -118,10 +157,13 @@ export async function rewardGroup(options: {
   task: Task;
   groupId: string;
   groundTruth: "required" | "none";
-}): Promise<Trajectory[]> {
+}): Promise<RewardedRollouts> {
   const { bus, store, runId, task, groupId } = options;
-  const group = await store.listTrajectories({ runId, groupId });
-  if (group.length === 0 || group.every((t) => t.reward !== undefined)) return group;
+  const { taskLevel: group, infrastructureFailures } = splitRollouts(
+    await store.listTrajectories({ runId, groupId }),
+  );
+  if (group.length === 0 || group.every((t) => t.reward !== undefined))
+    return { rewarded: group, infrastructureFailures };
   const reply = await bus.request(criticReward, {
     task,
     groupId,
@@ -159,5 +201,11 @@ export async function rewardGroup(options: {
       { id: `reward/${groupId}`, role: "judge", model: "judge", ...withoutCalls(reply.usage) },
     ]);
   }
-  return rewarded;
+  return { rewarded, infrastructureFailures };
+}
+
+/** A rewarded group: its task-level rollouts (rewarded) and its infrastructure failures (no reward). */
+export interface RewardedRollouts {
+  rewarded: Trajectory[];
+  infrastructureFailures: Trajectory[];
 }

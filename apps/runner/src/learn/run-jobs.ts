@@ -33,10 +33,21 @@ export async function runJobs<I, O>(options: RunJobsOptions<I, O>): Promise<void
 
   let lastResultAt = Date.now();
   let failure: unknown = null;
-  let wake: (() => void) | null = null;
+  let wake: (() => void) | null = null as (() => void) | null;
   const consumer = await bus.consumeResults(subject, replyTo, async (result) => {
     // Results of jobs this phase did not ask for (an earlier phase's duplicates) are stored too, but not counted.
-    await onResult(result);
+    try {
+      await onResult(result);
+    } catch (error) {
+      // A full disk or a read-only database does not heal by retrying: the result is acknowledged (not redelivered
+      // forever), the phase stops with the storage error, and a resumed run redoes the job (it was never stored).
+      if (TfgrpoError.hasCode(error, "storage_error")) {
+        failure ??= error;
+        wake?.();
+        return;
+      }
+      throw error;
+    }
     lastResultAt = Date.now();
     if (pending.delete(result.jobId)) {
       done++;

@@ -4,6 +4,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { type Bus, loadDataset, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import type { Store } from "@tfgrpo/store";
 import { directExperiencesAblation } from "./direct-experiences-ablation.js";
+import { isCircuitBreakerStop } from "./infrastructure-failures.js";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 import { createLearningGraph, initialLearnState, type LearnContext } from "./learning-graph.js";
 import type { StepRecord } from "./step-record.js";
@@ -99,22 +100,24 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     });
   }
 
-  const checkpointer = SqliteSaver.fromConnString(options.checkpointPath);
-  const graph = createLearningGraph(
-    {
-      bus: options.bus,
-      store,
-      options: learnOptions,
-      train: train as Task[],
-      val: val as Task[],
-      progress: options.progress,
-      log,
-      ...(options.signal ? { signal: options.signal } : {}),
-    },
-    checkpointer,
-  );
-  const config = { configurable: { thread_id: runId }, recursionLimit: 100_000 };
+  // From here on the run row exists: whatever stops the run is recorded on it (never left "running").
+  let checkpointer: SqliteSaver | undefined;
   try {
+    checkpointer = SqliteSaver.fromConnString(options.checkpointPath);
+    const graph = createLearningGraph(
+      {
+        bus: options.bus,
+        store,
+        options: learnOptions,
+        train: train as Task[],
+        val: val as Task[],
+        progress: options.progress,
+        log,
+        ...(options.signal ? { signal: options.signal } : {}),
+      },
+      checkpointer,
+    );
+    const config = { configurable: { thread_id: runId }, recursionLimit: 100_000 };
     const existing = resuming ? await graph.getState(config) : null;
     const input =
       existing?.values && Object.keys(existing.values).length > 0
@@ -137,12 +140,39 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
       stoppedBy: final.stoppedBy,
     };
   } catch (error) {
-    await store
-      .updateRun(runId, { status: "failed", summary: { error: (error as Error).message } })
-      .catch(() => {});
+    await recordStop(store, runId, error, now, log);
     throw error;
   } finally {
-    (checkpointer as unknown as { db?: { close(): void } }).db?.close();
+    (checkpointer as unknown as { db?: { close(): void } } | undefined)?.db?.close();
+  }
+}
+
+/**
+ * How a run that stopped on an error is left: `interrupted` when it can continue as it is once the cause is gone (the
+ * circuit breaker tripped on an unavailable provider; the database's disk is full or read-only), `failed` with its
+ * reason otherwise: never `running`. If the store cannot even record that, the run is left as it was and the log
+ * says so.
+ */
+async function recordStop(
+  store: Store,
+  runId: string,
+  error: unknown,
+  now: () => Date,
+  log: (line: string) => void,
+): Promise<void> {
+  const message = error instanceof Error ? error.message : String(error);
+  const interrupted = isCircuitBreakerStop(error) || TfgrpoError.hasCode(error, "storage_error");
+  const code = TfgrpoError.isInstance(error) ? error.code : "internal";
+  try {
+    await store.updateRun(runId, {
+      status: interrupted ? "interrupted" : "failed",
+      finishedAt: now().toISOString(),
+      summary: { error: message, code, ...(interrupted ? { resume: `tfgrpo learn --resume ${runId}` } : {}) },
+    });
+  } catch (cause) {
+    log(
+      `run ${runId}: could not record its status (${cause instanceof Error ? cause.message : String(cause)}); it still reads "running" in the database`,
+    );
   }
 }
 

@@ -52,6 +52,8 @@ export const gateOutcomeSchema = z.object({
   gate: gateDecisionSchema,
   candidateScore: z.number(),
   headScore: z.number(),
+  /** Validation rollouts that failed on the infrastructure (absent in runs gated before they were counted). */
+  infrastructureFailures: count.optional(),
 });
 /** The one committed version of a direct-experiences run. */
 export const directExperiencesResultSchema = z.object({ version, experiences: z.array(z.string()) });
@@ -76,6 +78,7 @@ const storedEvaluationSchema: z.ZodType<StoredEvaluation> = z.object({
       tokensPerTask: z.number(),
       costPerTask: z.number(),
       deltaVsReference: interval.nullable(),
+      infrastructureFailures: count.optional(),
       control: z
         .object({
           kind: z.enum(["keyword-stubs", "shuffled", "other-domain"]),

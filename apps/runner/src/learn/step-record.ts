@@ -9,6 +9,11 @@ export const stepRecordSchema = z.object({
   step: z.number().int().positive(),
   tasks: z.number().int().nonnegative(),
   rollouts: z.number().int().nonnegative(),
+  /** Training rollouts that failed on the infrastructure: not rewarded, not compared (absent in older records). */
+  infrastructureFailures: z.number().int().nonnegative().optional(),
+  /** Validation rollouts of the gate (and baseline) that failed on the infrastructure. */
+  validationInfrastructureFailures: z.number().int().nonnegative().optional(),
+  /** The mean reward of the task-level training rollouts. */
   trainReward: z.number(),
   groups: z.number().int().nonnegative(),
   skippedGroups: z.number().int().nonnegative(),
@@ -22,7 +27,7 @@ export const stepRecordSchema = z.object({
   candidateScore: z.number().nullable(),
   headScore: z.number().nullable(),
   baselineScore: z.number().nullable(),
-  decision: z.enum(["commit", "reject", "no-change"]),
+  decision: z.enum(["commit", "reject", "inconclusive", "no-change"]),
   gateReason: z.string(),
   meanToolCalls: z.number(),
   meanTokens: z.number(),

@@ -18,7 +18,13 @@ function library(label: string, rewards: Record<string, number[]>): LibraryEvalu
   return {
     label,
     library: label === "none" ? null : { domain: "math", version: 1 },
-    tasks: Object.entries(rewards).map(([taskId, r]) => ({ taskId, rewards: r, trajectoryIds: [] })),
+    tasks: Object.entries(rewards).map(([taskId, r]) => ({
+      taskId,
+      rewards: r,
+      taskLevelRewards: r,
+      infrastructureFailures: 0,
+      trajectoryIds: [],
+    })),
   };
 }
 

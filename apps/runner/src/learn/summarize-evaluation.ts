@@ -28,6 +28,8 @@ export interface EvaluationRow {
   costPerTask: number;
   /** Paired difference of Mean@k against the first library (the reference), when this is not it. */
   deltaVsReference: ConfidenceInterval | null;
+  /** Samples that failed on the infrastructure (model endpoint, sandbox...), scored 0 above: shown apart. */
+  infrastructureFailures?: number;
   /** Set on placebo rows: what kind of control, built from which library. */
   control?: ControlInfo;
 }
@@ -189,6 +191,7 @@ export function summarizeEvaluation(
       adherence: shown === 0 ? null : cited / shown,
       tokensPerTask: perSample((t) => t.usage.inputTokens + t.usage.outputTokens) * samplesPerTask,
       costPerTask: perSample((t) => t.usage.costUsd) * samplesPerTask,
+      infrastructureFailures: evaluation.tasks.reduce((sum, t) => sum + (t.infrastructureFailures ?? 0), 0),
       deltaVsReference:
         reference && reference !== evaluation && reference.tasks.length === evaluation.tasks.length
           ? bootstrapPairedDifference(

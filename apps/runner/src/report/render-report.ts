@@ -152,10 +152,10 @@ function stepTable(steps: StepRecord[]): string {
   const rows = steps
     .map(
       (s) =>
-        `<tr><td class="n">${s.epoch}</td><td class="n">${s.step}</td><td class="n">${num(s.trainReward, 3)}</td><td class="n">${s.skippedGroups}/${s.groups}</td><td class="n">${s.proposals}</td><td class="n">${s.operations}</td><td class="n">${s.librarySize}</td><td class="n">${s.candidateScore === null ? "-" : num(s.candidateScore, 3)}</td><td class="n">${s.headScore === null ? "-" : num(s.headScore, 3)}</td><td class="n">${s.baselineScore === null ? "-" : num(s.baselineScore, 3)}</td><td class="${s.decision === "no-change" ? "" : s.decision}">${s.decision}</td><td>${esc(s.gateReason)}</td></tr>`,
+        `<tr><td class="n">${s.epoch}</td><td class="n">${s.step}</td><td class="n">${num(s.trainReward, 3)}</td><td class="n">${s.skippedGroups}/${s.groups}</td><td class="n">${s.infrastructureFailures ?? 0}+${s.validationInfrastructureFailures ?? 0}</td><td class="n">${s.proposals}</td><td class="n">${s.operations}</td><td class="n">${s.librarySize}</td><td class="n">${s.candidateScore === null ? "-" : num(s.candidateScore, 3)}</td><td class="n">${s.headScore === null ? "-" : num(s.headScore, 3)}</td><td class="n">${s.baselineScore === null ? "-" : num(s.baselineScore, 3)}</td><td class="${s.decision === "no-change" ? "" : s.decision}">${s.decision}</td><td>${esc(s.gateReason)}</td></tr>`,
     )
     .join("");
-  return `<h2>Steps</h2><table id="step-table"><tr><th>epoch</th><th>step</th><th>train reward</th><th>skipped groups</th><th>proposals</th><th>ops</th><th>library</th><th>candidate</th><th>head</th><th>no library</th><th>gate</th><th>reason</th></tr>${rows}</table>`;
+  return `<h2>Steps</h2><table id="step-table"><tr><th>epoch</th><th>step</th><th>train reward</th><th>skipped groups</th><th title="rollouts that failed on the infrastructure (model endpoint, sandbox), training + validation: not scored">infra failures</th><th>proposals</th><th>ops</th><th>library</th><th>candidate</th><th>head</th><th>no library</th><th>gate</th><th>reason</th></tr>${rows}</table>`;
 }
 
 function eventsSection(data: ReportData): string {

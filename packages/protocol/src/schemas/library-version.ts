@@ -3,7 +3,7 @@ import { operationSchema } from "./operation.js";
 import { domainSchema } from "./task.js";
 
 export const gateDecisionSchema = z.object({
-  decision: z.enum(["commit", "reject"]),
+  decision: z.enum(["commit", "reject", "inconclusive"]),
   candidateScore: z.number().nullable(),
   headScore: z.number().nullable(),
   margin: z.number(),

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const runStatusSchema = z.enum(["running", "finished", "failed", "stopped"]);
+export const runStatusSchema = z.enum(["running", "finished", "failed", "stopped", "interrupted"]);
 
 export const runSchema = z.object({
   id: z.string(),

@@ -1,14 +1,14 @@
 import {
   criticAdvantage,
   type GroupAdviceResult,
-  isHomogeneousGroup,
   type LibraryVersionRef,
   mapWithConcurrency,
 } from "@tfgrpo/protocol";
+import { splitRollouts } from "../infrastructure-failures.js";
 import { recordRoleUsage } from "../record-role-usage.js";
 import { runStateKeys } from "../run-state.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
-import type { RewardedGroup } from "./rewarded-group.js";
+import { groupSkipReason, type RewardedGroup } from "./rewarded-group.js";
 
 /**
  * The group advantage in words: groups whose rewards are all equal are skipped (std = 0); for each other group the
@@ -22,10 +22,18 @@ export function advantage(deps: LearnDependencies) {
     const library = state.headVersion === null ? null : { domain, version: state.headVersion };
     // The paper's std = 0 rule. With G = 1 there is no group to compare, so every single trajectory is reflected on
     // (the ablation): a group of one is never homogeneous.
-    const learnable = state.groups.filter((group) => !isHomogeneousGroup(group.rewards));
-    const skipped = state.groups.length - learnable.length;
+    // A group left with too few task-level attempts (infrastructure failures are not compared) is skipped too.
+    const reasons = state.groups.map((group) => groupSkipReason(group, options.groupSize));
+    const learnable = state.groups.filter((_, i) => reasons[i] === null);
+    const homogeneous = reasons.filter((reason) => reason === "homogeneous").length;
+    state.groups.forEach((group, i) => {
+      const reason = reasons[i];
+      if (reason && reason !== "homogeneous")
+        log(`step ${state.step}: group ${group.taskId} skipped: ${reason}`);
+    });
+    const tooFew = state.groups.length - learnable.length - homogeneous;
     log(
-      `step ${state.step}: ${learnable.length} group(s) to learn from, ${skipped} homogeneous group(s) skipped`,
+      `step ${state.step}: ${learnable.length} group(s) to learn from, ${homogeneous} homogeneous group(s) skipped${tooFew > 0 ? `, ${tooFew} with too few task-level attempts` : ""}`,
     );
     const bar = progress(`step ${state.step} advantages`);
     let finished = 0;
@@ -54,7 +62,9 @@ async function askCritic(
   group: RewardedGroup,
   library: LibraryVersionRef | null,
 ): Promise<GroupAdviceResult> {
-  const trajectories = await store.listTrajectories({ runId, groupId: group.groupId });
+  const { taskLevel: trajectories } = splitRollouts(
+    await store.listTrajectories({ runId, groupId: group.groupId }),
+  );
   const pseudoLabel = (await runState.get(runStateKeys.pseudoLabel(group.groupId))) ?? null;
   try {
     return await bus.request(criticAdvantage, {

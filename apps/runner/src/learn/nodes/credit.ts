@@ -1,5 +1,6 @@
 import { curatorCredit } from "@tfgrpo/protocol";
 import { average } from "../average.js";
+import { splitRollouts } from "../infrastructure-failures.js";
 import { runStateKeys } from "../run-state.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 import type { RewardedGroup } from "./rewarded-group.js";
@@ -9,7 +10,12 @@ import type { RewardedGroup } from "./rewarded-group.js";
  * and names the revision it left them at). Done once per step: a resumed step does not count the same rollouts twice.
  */
 export function credit({ bus, store, runId, domain, runState }: LearnDependencies) {
-  return async (state: { step: number; headVersion: number | null; groups: RewardedGroup[] }) => {
+  return async (state: {
+    step: number;
+    headVersion: number | null;
+    statsRevision: string | null;
+    groups: RewardedGroup[];
+  }) => {
     if (state.headVersion === null) return {};
     const mark = runStateKeys.credit(state.step);
     const done = await runState.get(mark);
@@ -17,7 +23,11 @@ export function credit({ bus, store, runId, domain, runState }: LearnDependencie
       return done.statsRevision === undefined ? {} : { statsRevision: done.statsRevision };
     const observations = [];
     for (const group of state.groups) {
-      const trajectories = await store.listTrajectories({ runId, groupId: group.groupId });
+      // Infrastructure failures say nothing about the entries shown: neither observed nor part of the group mean.
+      const { taskLevel: trajectories } = splitRollouts(
+        await store.listTrajectories({ runId, groupId: group.groupId }),
+      );
+      if (trajectories.length === 0) continue;
       const mean = average(trajectories.map((t) => t.reward ?? 0));
       for (const t of trajectories) {
         observations.push({
@@ -28,6 +38,14 @@ export function credit({ bus, store, runId, domain, runState }: LearnDependencie
           cited: t.experiencesCited,
         });
       }
+    }
+    if (observations.length === 0) {
+      // Nothing task-level to learn from: the stats stay where they were.
+      await runState.put(mark, {
+        observations: 0,
+        ...(state.statsRevision === null ? {} : { statsRevision: state.statsRevision }),
+      });
+      return {};
     }
     const reply = await bus.request(curatorCredit, { domain, version: state.headVersion, observations });
     await runState.put(mark, { observations: observations.length, statsRevision: reply.statsRevision });

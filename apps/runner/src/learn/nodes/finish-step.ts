@@ -1,10 +1,11 @@
-import { type GateDecision, isHomogeneousGroup, type UsageTotals } from "@tfgrpo/protocol";
+import type { GateDecision, UsageTotals } from "@tfgrpo/protocol";
 import { average } from "../average.js";
+import { splitRollouts } from "../infrastructure-failures.js";
 import { trainingGroupId } from "../rollouts.js";
 import { runStateKeys } from "../run-state.js";
 import type { StepRecord } from "../step-record.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
-import type { RewardedGroup } from "./rewarded-group.js";
+import { groupSkipReason, type RewardedGroup } from "./rewarded-group.js";
 import { scoreOnValidation } from "./score-on-validation.js";
 
 /** What the step's state says when it ends. */
@@ -33,11 +34,13 @@ export function finishStep(deps: LearnDependencies) {
   const { options, val, runState, batchesPerEpoch } = deps;
   return async (state: FinishedStep) => {
     let baselineScore: number | null = null;
+    let baselineFailures = 0;
     if (options.baselineEachRound && val.length > 0) {
-      const [scores] = await scoreOnValidation(deps, state, val, [null], "validation");
-      baselineScore = average(scores!);
+      const baseline = await scoreOnValidation(deps, state, val, [null], "validation");
+      baselineScore = average(baseline.scores[0]!);
+      baselineFailures = baseline.infrastructureFailures;
     }
-    const record = await stepRecord(deps, state, baselineScore);
+    const record = await stepRecord(deps, state, baselineScore, baselineFailures);
     await runState.put(runStateKeys.step(state.step), record);
     const lastBatch = state.batchIndex + 1 >= batchesPerEpoch;
     const epoch = lastBatch ? state.epoch + 1 : state.epoch;
@@ -52,13 +55,18 @@ export function finishStep(deps: LearnDependencies) {
 }
 
 async function stepRecord(
-  { store, runId, domain }: LearnDependencies,
+  { store, runId, domain, options, runState }: LearnDependencies,
   state: FinishedStep,
   baselineScore: number | null,
+  baselineFailures: number,
 ): Promise<StepRecord> {
   const trajectories = await store.listTrajectories({ runId, step: state.step });
   const trainPrefix = trainingGroupId(runId, state.step, "");
-  const train = trajectories.filter((t) => t.groupId.startsWith(trainPrefix));
+  const all = trajectories.filter((t) => t.groupId.startsWith(trainPrefix));
+  // Numbers about the task come from the task-level rollouts; infrastructure failures are counted apart.
+  const { taskLevel: train, infrastructureFailures } = splitRollouts(all);
+  const gate =
+    state.candidateVersion === null ? undefined : await runState.get(runStateKeys.gate(state.step));
   const head = state.headVersion === null ? null : await store.getVersion(domain, state.headVersion);
   const states: Record<string, number> = { candidate: 0, active: 0, probation: 0, archived: 0 };
   for (const entry of head?.experiences ?? []) states[entry.status] = (states[entry.status] ?? 0) + 1;
@@ -67,10 +75,12 @@ async function stepRecord(
     epoch: state.epoch + 1,
     step: state.step,
     tasks: state.batchTaskIds.length,
-    rollouts: train.length,
+    rollouts: all.length,
+    infrastructureFailures: infrastructureFailures.length,
+    validationInfrastructureFailures: (gate?.infrastructureFailures ?? 0) + baselineFailures,
     trainReward: average(train.map((t) => t.reward ?? 0)),
     groups: state.groups.length,
-    skippedGroups: state.groups.filter((group) => isHomogeneousGroup(group.rewards)).length,
+    skippedGroups: state.groups.filter((group) => groupSkipReason(group, options.groupSize) !== null).length,
     proposals: state.proposals,
     operations: state.operations,
     headBefore: state.headBefore,

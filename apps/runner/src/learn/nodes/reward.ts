@@ -3,7 +3,10 @@ import { rewardGroup, trainingGroupId } from "../rollouts.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 import type { RewardedGroup } from "./rewarded-group.js";
 
-/** The critic rewards each task's group (ground truth, or a majority-vote pseudo-label); rewards go to the store. */
+/**
+ * The critic rewards each task's group (ground truth, or a majority-vote pseudo-label); rewards go to the store.
+ * Infrastructure failures get no reward: the group keeps their count apart.
+ */
 export function reward({ bus, store, options, runId, taskById }: LearnDependencies) {
   return async (state: { step: number; batchTaskIds: string[] }) => {
     const groups = await mapWithConcurrency(
@@ -11,7 +14,7 @@ export function reward({ bus, store, options, runId, taskById }: LearnDependenci
       options.concurrency,
       async (taskId): Promise<RewardedGroup> => {
         const groupId = trainingGroupId(runId, state.step, taskId);
-        const trajectories = await rewardGroup({
+        const { rewarded, infrastructureFailures } = await rewardGroup({
           bus,
           store,
           runId,
@@ -19,7 +22,12 @@ export function reward({ bus, store, options, runId, taskById }: LearnDependenci
           groupId,
           groundTruth: options.groundTruth,
         });
-        return { groupId, taskId, rewards: trajectories.map((t) => t.reward ?? 0) };
+        return {
+          groupId,
+          taskId,
+          rewards: rewarded.map((t) => t.reward ?? 0),
+          infrastructureFailures: infrastructureFailures.length,
+        };
       },
     );
     return { groups };

@@ -39,7 +39,19 @@ export function rollout({ bus, store, options, runId, domain, taskById, progress
       }),
     );
     const bar = progress(`step ${state.step} rollouts`);
-    await runRollouts({ bus, store, runId, jobs, onProgress: bar.update, ...stop });
+    await runRollouts({
+      bus,
+      store,
+      runId,
+      jobs,
+      onProgress: bar.update,
+      circuitBreaker: {
+        maxRate: options.maxInfraFailureRate,
+        phase: `step ${state.step}`,
+        resume: `tfgrpo learn --resume ${runId}`,
+      },
+      ...stop,
+    });
     bar.done();
     return {};
   };

@@ -4,10 +4,23 @@ import { evaluateLibraries } from "../evaluate-libraries.js";
 import { statsRevisionFor } from "./credit.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 
+/** Validation scores of some versions on the same tasks, infrastructure failures left out. */
+export interface ValidationScores {
+  /**
+   * Per version, each task's mean reward over its task-level samples, for the tasks every version has a task-level
+   * sample of (the comparison stays paired; a task where some version only failed on the infrastructure is left out).
+   */
+  scores: number[][];
+  /** Validation rollouts in all, and how many of them failed on the infrastructure. */
+  rollouts: number;
+  infrastructureFailures: number;
+}
+
 /**
  * Each version's per-task mean reward on held-out tasks, after this step's credit (the stats at `statsRevision`),
  * with the same tasks and seeds for every version (a paired comparison). Results are keyed by library, not by step
- * (`name` + label): the head's score on the same tasks and seeds is measured once and reused.
+ * (`name` + label): the head's score on the same tasks and seeds is measured once and reused. Too many
+ * infrastructure failures trip the circuit breaker (the run stops, resumable).
  */
 export async function scoreOnValidation(
   { bus, store, options, runId, domain, progress, stop }: LearnDependencies,
@@ -15,7 +28,7 @@ export async function scoreOnValidation(
   tasks: readonly Task[],
   versions: readonly (number | null)[],
   name: "precheck" | "validation",
-): Promise<number[][]> {
+): Promise<ValidationScores> {
   const bar = progress(`step ${step} ${name}`);
   const evaluations = await evaluateLibraries({
     bus,
@@ -36,8 +49,21 @@ export async function scoreOnValidation(
     groundTruth: options.groundTruth,
     concurrency: options.concurrency,
     onProgress: bar.update,
+    circuitBreaker: {
+      maxRate: options.maxInfraFailureRate,
+      phase: `step ${step} ${name}`,
+      resume: `tfgrpo learn --resume ${runId}`,
+    },
     ...stop,
   });
   bar.done();
-  return evaluations.map((e) => e.tasks.map((t) => average(t.rewards)));
+  const scored = tasks.map((_, i) => evaluations.every((e) => e.tasks[i]!.taskLevelRewards.length > 0));
+  const all = evaluations.flatMap((e) => e.tasks);
+  return {
+    scores: evaluations.map((e) =>
+      e.tasks.filter((_, i) => scored[i]).map((t) => average(t.taskLevelRewards)),
+    ),
+    rollouts: all.reduce((sum, t) => sum + t.rewards.length, 0),
+    infrastructureFailures: all.reduce((sum, t) => sum + t.infrastructureFailures, 0),
+  };
 }

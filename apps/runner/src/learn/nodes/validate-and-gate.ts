@@ -8,7 +8,9 @@ import { scoreOnValidation } from "./score-on-validation.js";
  * Held-out validation and the acceptance gate: candidate and head run on the same validation tasks and seeds, and the
  * curator commits the candidate or rejects it on those numbers. An optional cheap pre-check on the first tasks can
  * reject early; only a passed pre-check pays for the full validation, whose request carries the pre-check's decision
- * (the curator keeps nothing between the two calls, so any curator worker can answer either).
+ * (the curator keeps nothing between the two calls, so any curator worker can answer either). Infrastructure failures
+ * are left out of the scores; a validation with too many of them is `inconclusive` (nothing committed), and past the
+ * circuit breaker's share the run stops.
  */
 export function validateAndGate(deps: LearnDependencies) {
   const { bus, options, domain, runState, val, log } = deps;
@@ -22,26 +24,58 @@ export function validateAndGate(deps: LearnDependencies) {
     const entry = runStateKeys.gate(state.step);
     const stored = await runState.get(entry);
     if (stored)
-      return { ...stored, headVersion: stored.gate.decision === "commit" ? candidate : state.headVersion };
+      return {
+        gate: stored.gate,
+        candidateScore: stored.candidateScore,
+        headScore: stored.headScore,
+        headVersion: stored.gate.decision === "commit" ? candidate : state.headVersion,
+      };
 
+    let infrastructureFailures = 0;
     const judge = async (tasks: readonly Task[], stage: "precheck" | "full", precheck?: GateDecision) => {
-      const [candidateScores, headScores] = await scoreOnValidation(
+      const validation = await scoreOnValidation(
         deps,
         state,
         tasks,
         [candidate, state.headVersion],
         stage === "precheck" ? "precheck" : "validation",
       );
+      infrastructureFailures += validation.infrastructureFailures;
+      const [candidateScores, headScores] = validation.scores as [number[], number[]];
+      const scores = { candidateScore: average(candidateScores), headScore: average(headScores) };
+      const share = validation.rollouts === 0 ? 0 : validation.infrastructureFailures / validation.rollouts;
+      const tooMany = share > options.inconclusiveInfraFailureRate;
+      if (tooMany || (candidateScores.length === 0 && validation.rollouts > 0)) {
+        // Scores measured on too few real answers decide nothing: no gate decision, nothing committed.
+        const gate: GateDecision = {
+          decision: "inconclusive",
+          candidateScore: scores.candidateScore,
+          headScore: scores.headScore,
+          margin: 0,
+          mode: "better-by-margin",
+          tasks: candidateScores.length,
+          stage,
+          reason: tooMany
+            ? `${validation.infrastructureFailures} of ${validation.rollouts} validation rollouts failed on the infrastructure (above ${options.inconclusiveInfraFailureRate}): no decision`
+            : `no validation task has a task-level sample of every version (${validation.infrastructureFailures} infrastructure failure(s)): no decision`,
+          details: {
+            infrastructureFailures: validation.infrastructureFailures,
+            rollouts: validation.rollouts,
+            threshold: options.inconclusiveInfraFailureRate,
+          },
+        };
+        return { gate, ...scores };
+      }
       const decision = await bus.request(curatorGate, {
         domain,
         candidateVersion: candidate,
         headVersion: state.headVersion,
-        candidateScores: candidateScores!,
-        headScores: headScores!,
+        candidateScores,
+        headScores,
         stage,
         ...(precheck ? { precheck } : {}),
       });
-      return { gate: decision, candidateScore: average(candidateScores!), headScore: average(headScores!) };
+      return { gate: decision, ...scores };
     };
 
     let decision: GateDecision | null = null;
@@ -60,9 +94,19 @@ export function validateAndGate(deps: LearnDependencies) {
     log(
       `step ${state.step}: gate ${decision.decision} v${candidate} (${format(candidateScore)} vs head ${format(headScore)}): ${decision.reason}`,
     );
-    const outcome = { gate: decision, candidateScore: candidateScore ?? 0, headScore: headScore ?? 0 };
+    const outcome = {
+      gate: decision,
+      candidateScore: candidateScore ?? 0,
+      headScore: headScore ?? 0,
+      infrastructureFailures,
+    };
     await runState.put(entry, outcome);
-    return { ...outcome, headVersion: decision.decision === "commit" ? candidate : state.headVersion };
+    return {
+      gate: decision,
+      candidateScore: outcome.candidateScore,
+      headScore: outcome.headScore,
+      headVersion: decision.decision === "commit" ? candidate : state.headVersion,
+    };
   };
 }
 
