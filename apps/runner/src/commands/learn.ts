@@ -1,4 +1,5 @@
 import path from "node:path";
+import { TfgrpoError } from "@tfgrpo/protocol";
 import { createStore } from "@tfgrpo/store";
 import { type Command, InvalidArgumentError } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
@@ -24,7 +25,7 @@ import { runDirectExperiences } from "../learn/run-direct-experiences.js";
 import { runLearning } from "../learn/run-learning.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
-import { startSimWorld } from "../runtime/start-sim-world.js";
+import { loadSim, startSimWorld } from "../runtime/start-sim-world.js";
 import { resolveDatabase } from "./library.js";
 
 export interface LearnCommandOptions {
@@ -51,6 +52,8 @@ export interface LearnCommandOptions {
   baseline: boolean;
   localRoles: string;
   sim?: boolean;
+  /** With --sim: the sim server's injected model faults, in the form `tfgrpo sim --faults` takes. */
+  simFaults?: string;
   report?: string;
   temperature: number;
   evalTemperature: number;
@@ -68,9 +71,20 @@ export async function learn(
   const stored = options.resume ? await storedRun(db, options.resume) : null;
   // A resumed run talks to the same simulated world it started with: the seed it was started with, not the CLI's.
   const simSeed = stored?.options?.seed ?? options.seed;
-  const sim = options.sim ? await startSimWorld({ seed: simSeed }) : null;
+  if (options.simFaults !== undefined && !options.sim)
+    throw new TfgrpoError("invalid_config", "learn --sim-faults needs --sim", {
+      details: { field: "sim-faults" },
+    });
+  // Parsed before anything is written: a bad spec names the option and changes nothing.
+  const simFaults = options.simFaults === undefined ? undefined : await parseSimFaults(options.simFaults);
+  const sim = options.sim
+    ? await startSimWorld({ seed: simSeed, ...(simFaults ? { faults: simFaults } : {}) })
+    : null;
   try {
-    if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
+    if (sim)
+      log(
+        `SIMULATED world: sim model server at ${sim.server.url} (not a real model)${simFaults ? `, model faults at rate ${simFaults.rate}` : ""}`,
+      );
     // A resumed run keeps the models it was started with, unless told otherwise.
     const config = options.config ?? sim?.config ?? stored?.models ?? undefined;
     if (
@@ -129,7 +143,9 @@ export async function learn(
       concurrency: options.concurrency,
       log,
     });
+    using stop = stopOnSignal(log);
     const outcome = await runLearning({
+      signal: stop.signal,
       bus: runtime.bus,
       store: runtime.store,
       checkpointPath: checkpointPathFor(db),
@@ -160,6 +176,49 @@ export async function learn(
   } finally {
     await sim?.close();
   }
+}
+
+/** `--sim-faults SPEC` through the sim's own parser; its error names the option the user typed. */
+async function parseSimFaults(spec: string) {
+  const { parseFaultSpec } = await loadSim();
+  try {
+    return parseFaultSpec(spec);
+  } catch (error) {
+    throw new TfgrpoError("invalid_config", (error as Error).message.replace(/^--faults /, "--sim-faults "), {
+      details: { field: "sim-faults", spec },
+    });
+  }
+}
+
+/**
+ * SIGTERM or SIGINT stops a learning run cleanly: the rollouts in flight are abandoned (a resumed run redoes them), a
+ * role call in flight is answered and stored, then the run stops as `interrupted` (resumable) and the command exits
+ * non-zero. A second signal exits at once, like a crash (`--resume` still continues from the last checkpoint).
+ */
+function stopOnSignal(log: (line: string) => void): Disposable & { signal: AbortSignal } {
+  const controller = new AbortController();
+  const force = (signal: NodeJS.Signals) => process.exit(signal === "SIGINT" ? 130 : 143);
+  const onSignal = (signal: NodeJS.Signals) => {
+    process.off("SIGINT", onSignal);
+    process.off("SIGTERM", onSignal);
+    process.once("SIGINT", force);
+    process.once("SIGTERM", force);
+    log(`${signal}: stopping the run (a call in flight finishes first; send it again to exit at once)`);
+    controller.abort(
+      new TfgrpoError("internal", `stopped by ${signal}: the run is interrupted; continue it with --resume`),
+    );
+  };
+  process.on("SIGINT", onSignal);
+  process.on("SIGTERM", onSignal);
+  return {
+    signal: controller.signal,
+    [Symbol.dispose]: () => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      process.off("SIGINT", force);
+      process.off("SIGTERM", force);
+    },
+  };
 }
 
 async function storedRun(
@@ -310,6 +369,10 @@ export function registerLearnCommand(program: Command): void {
       "actor,critic,curator",
     )
     .addOption(simOption())
+    .option(
+      "--sim-faults <spec>",
+      'with --sim: inject model faults into the SIMULATED server, e.g. "rate=0.2,kinds=429,500,hang,malformed,truncated,hangMs=2000" (as tfgrpo sim --faults)',
+    )
     .option("--temperature <t>", "rollout temperature while learning", temperature, 0.7)
     .option("--eval-temperature <t>", "temperature of validation rollouts", temperature, 0.3)
     .option(

@@ -80,17 +80,18 @@ export function initialLearnState(headVersion: number | null): Partial<LearnStat
 
 export function createLearningGraph(context: LearnContext, checkpointer?: BaseCheckpointSaver) {
   const deps = learnDependencies(context);
+  const stoppable = untilStopped(context.signal);
   const graph = new StateGraph(LearnState)
-    .addNode("sampleBatch", sampleBatch(deps))
-    .addNode("rollout", rollout(deps))
-    .addNode("reward", reward(deps))
-    .addNode("credit", credit(deps))
-    .addNode("lifecycle", lifecycle(deps))
-    .addNode("advantage", advantage(deps))
-    .addNode("consolidate", consolidate(deps))
+    .addNode("sampleBatch", stoppable(sampleBatch(deps)))
+    .addNode("rollout", stoppable(rollout(deps)))
+    .addNode("reward", stoppable(reward(deps)))
+    .addNode("credit", stoppable(credit(deps)))
+    .addNode("lifecycle", stoppable(lifecycle(deps)))
+    .addNode("advantage", stoppable(advantage(deps)))
+    .addNode("consolidate", stoppable(consolidate(deps)))
     // Not "gate": that is a state field. Checkpoints of runs started before the split also wait at this name.
-    .addNode("validateAndGate", validateAndGate(deps))
-    .addNode("finishStep", finishStep(deps))
+    .addNode("validateAndGate", stoppable(validateAndGate(deps)))
+    .addNode("finishStep", stoppable(finishStep(deps)))
     .addEdge(START, "sampleBatch")
     .addConditionalEdges("sampleBatch", (state) => (state.done ? END : "rollout"), [END, "rollout"])
     .addEdge("rollout", "reward")
@@ -106,4 +107,17 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
     .addEdge("validateAndGate", "finishStep")
     .addConditionalEdges("finishStep", (state) => (state.done ? END : "sampleBatch"), [END, "sampleBatch"]);
   return graph.compile(checkpointer ? { checkpointer } : {});
+}
+
+/**
+ * A stop request (SIGTERM, SIGINT: the context's signal) takes effect between nodes: a node that has started runs to
+ * its end (a role call in flight is answered and its outcome stored, so a resumed run never applies it twice), and the
+ * next one does not start. Only the rollout phases stop at once (their jobs are idempotent by id).
+ */
+function untilStopped(signal: AbortSignal | undefined) {
+  return <S, R>(node: (state: S) => Promise<R>) =>
+    async (state: S): Promise<R> => {
+      if (signal?.aborted) throw signal.reason;
+      return node(state);
+    };
 }

@@ -24,6 +24,7 @@ export interface RunLearningOptions {
   resume?: string;
   progress: LearnContext["progress"];
   log: (line: string) => void;
+  /** A stop request (the learn command's SIGTERM/SIGINT): the run stops between nodes and is left `interrupted`. */
   signal?: AbortSignal;
   now?: () => Date;
 }
@@ -123,10 +124,9 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
       existing?.values && Object.keys(existing.values).length > 0
         ? null
         : initialLearnState(await store.getHeadVersion(learnOptions.domain));
-    const final = await graph.invoke(input, {
-      ...config,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    // The signal is not given to LangGraph, which would abandon the node in flight (a curator call could then land
+    // after the run stopped): the nodes check it themselves (learning-graph.ts, untilStopped).
+    const final = await graph.invoke(input, config);
     await store.updateRun(runId, {
       status: final.stoppedBy ? "stopped" : "finished",
       finishedAt: now().toISOString(),
@@ -140,7 +140,7 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
       stoppedBy: final.stoppedBy,
     };
   } catch (error) {
-    await recordStop(store, runId, error, now, log);
+    await recordStop(store, runId, error, now, log, options.signal?.aborted === true);
     throw error;
   } finally {
     (checkpointer as unknown as { db?: { close(): void } } | undefined)?.db?.close();
@@ -149,9 +149,9 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
 
 /**
  * How a run that stopped on an error is left: `interrupted` when it can continue as it is once the cause is gone (the
- * circuit breaker tripped on an unavailable provider; the database's disk is full or read-only), `failed` with its
- * reason otherwise: never `running`. If the store cannot even record that, the run is left as it was and the log
- * says so.
+ * circuit breaker tripped on an unavailable provider; the database's disk is full or read-only; the user stopped it
+ * with SIGTERM or SIGINT), `failed` with its reason otherwise: never `running`. If the store cannot even record that,
+ * the run is left as it was and the log says so.
  */
 async function recordStop(
   store: Store,
@@ -159,9 +159,11 @@ async function recordStop(
   error: unknown,
   now: () => Date,
   log: (line: string) => void,
+  stopRequested: boolean,
 ): Promise<void> {
   const message = error instanceof Error ? error.message : String(error);
-  const interrupted = isCircuitBreakerStop(error) || TfgrpoError.hasCode(error, "storage_error");
+  const interrupted =
+    stopRequested || isCircuitBreakerStop(error) || TfgrpoError.hasCode(error, "storage_error");
   const code = TfgrpoError.isInstance(error) ? error.code : "internal";
   try {
     await store.updateRun(runId, {
