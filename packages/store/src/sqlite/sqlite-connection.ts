@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { closeSync, mkdirSync, openSync, rmSync, statfsSync, writeSync } from "node:fs";
 import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import Database from "better-sqlite3";
@@ -73,6 +73,40 @@ export class SqliteConnection {
         },
       );
     }
+    if (options.path !== ":memory:") this.reservePath = `${options.path}.reserve`;
+    this.keepReserve();
+  }
+
+  /**
+   * A little disk kept aside beside the database (`<db>.reserve`): when a write fails because the disk is full, it is
+   * released so the caller can still record what happened (a run's status), then taken again at the next open.
+   */
+  private readonly reservePath: string | null = null;
+
+  private keepReserve(): void {
+    if (this.reservePath === null) return;
+    let fd: number;
+    try {
+      // Only where there is plenty of room: the reserve must never be what fills a disk.
+      const free = statfsSync(path.dirname(path.resolve(this.reservePath)));
+      if (free.bavail * free.bsize < 4 * reserveBytes) return;
+      fd = openSync(this.reservePath, "wx");
+    } catch {
+      return; // Already there, or the file system cannot tell: nothing more to keep aside this time.
+    }
+    try {
+      const chunk = Buffer.alloc(64 * 1024);
+      for (let written = 0; written < reserveBytes; written += chunk.length) writeSync(fd, chunk);
+      closeSync(fd);
+    } catch {
+      closeSync(fd);
+      rmSync(this.reservePath, { force: true });
+    }
+  }
+
+  private releaseReserve(): void {
+    if (this.reservePath === null) return;
+    rmSync(this.reservePath, { force: true });
   }
 
   /** A prepared statement, compiled once per connection. */
@@ -109,6 +143,7 @@ export class SqliteConnection {
         );
       }
       const storage = storageProblem(code);
+      if (code === "SQLITE_FULL") this.releaseReserve();
       if (storage !== null) {
         // Nothing was written (the transaction rolled back); retrying blindly would fail the same way.
         throw new TfgrpoError("storage_error", `${this.path}: ${storage}; nothing was written`, {
@@ -148,6 +183,8 @@ function refuseForeignDatabase(db: Database.Database, file: string): void {
     );
   }
 }
+
+const reserveBytes = 1024 * 1024;
 
 /** What a storage failure means for the user, by SQLite's extended result code, or null for other errors. */
 function storageProblem(code: string | undefined): string | null {
