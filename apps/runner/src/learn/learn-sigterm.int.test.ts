@@ -2,9 +2,10 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSimServer, createSuite, type SimServer, writeSuiteJsonl } from "@tfgrpo/sim";
-import { createStore, type Store } from "@tfgrpo/store";
+import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simModelsConfig } from "../runtime/start-sim-world.js";
+import { libraryHistory } from "../testing/library-history.js";
 import { type SpawnedCli, spawnCli } from "../testing/spawn-cli.js";
 
 // SIGTERM of a running `learn --sim` at two moments of a step: while the curator consolidates, and while the gate's
@@ -54,21 +55,6 @@ const learnArgs = (db: string, runId: string) => [
   runId,
 ];
 
-async function libraryHistory(store: Store) {
-  const versions = await store.listVersions(domain);
-  const head = await store.getHead(domain);
-  return {
-    versions: versions.map((v) => ({
-      version: v.version,
-      parent: v.parent,
-      state: v.state,
-      ops: v.ops,
-      decision: v.gate?.decision,
-    })),
-    head: head?.experiences.map((e) => ({ id: e.id, text: e.text, status: e.status })) ?? null,
-  };
-}
-
 beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-learn-sigterm-");
   directory = temporary.path;
@@ -88,7 +74,7 @@ beforeAll(async () => {
   expect(await straight.exited, straight.output.stderr).toBe(0);
   const store = await createStore(straightDb, { mustExist: true });
   try {
-    reference = await libraryHistory(store);
+    reference = await libraryHistory(store, domain);
   } finally {
     await store.close();
   }
@@ -154,7 +140,7 @@ async function interruptAndResume(name: string, pattern: RegExp) {
   const after = await createStore(db, { mustExist: true });
   try {
     expect((await after.getRun(runId))?.status).toBe("finished");
-    expect(await libraryHistory(after)).toEqual(reference);
+    expect(await libraryHistory(after, domain)).toEqual(reference);
   } finally {
     await after.close();
   }

@@ -2,8 +2,9 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
-import { createStore, type Store } from "@tfgrpo/store";
+import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { libraryHistory } from "../testing/library-history.js";
 import { spawnCli } from "../testing/spawn-cli.js";
 
 const domain = "math";
@@ -49,28 +50,6 @@ const learnArgs = (db: string, runId: string) => [
   runId,
 ];
 
-/** What must be equal between two runs of the same seed: every version's lineage, state and operations, and the head. */
-async function libraryHistory(store: Store) {
-  const versions = await store.listVersions(domain);
-  const head = await store.getHead(domain);
-  return {
-    versions: versions.map((v) => ({
-      version: v.version,
-      parent: v.parent,
-      state: v.state,
-      ops: v.ops,
-      decision: v.gate?.decision,
-    })),
-    head:
-      head?.experiences.map((e) => ({
-        id: e.id,
-        text: e.text,
-        status: e.status,
-        conflictGroup: e.conflictGroup,
-      })) ?? null,
-  };
-}
-
 describe("tfgrpo learn on the simulated world", () => {
   it("runs every step, records each rollout once, and resumes after kill -9 to the same libraries as an uninterrupted run", async () => {
     const runId = "learn-resume-test";
@@ -103,10 +82,10 @@ describe("tfgrpo learn on the simulated world", () => {
     const a = await createStore(straightDb, { mustExist: true });
     const b = await createStore(crashedDb, { mustExist: true });
     try {
-      const history = await libraryHistory(a);
+      const history = await libraryHistory(a, domain);
       expect(history.versions.length).toBeGreaterThan(0);
       expect(history.versions.some((v) => v.state === "committed")).toBe(true);
-      expect(await libraryHistory(b)).toEqual(history);
+      expect(await libraryHistory(b, domain)).toEqual(history);
 
       for (const store of [a, b]) {
         const run = await store.getRun(runId);
