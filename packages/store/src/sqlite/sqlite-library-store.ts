@@ -332,8 +332,9 @@ export class SqliteLibraryStore extends BaseLibraryStore {
       const replace = options.replace === true;
       const parent = current.head_version;
       const parentRow = parent === null ? null : this.tables.requireVersionRow(domain, parent);
+      // Only a restore needs the head's ids (a plain import adds to the head without reading it).
       const headIds = new Set(
-        parent === null ? [] : this.tables.snapshot(domain, parent).experiences.map((e) => e.id),
+        replace && parent !== null ? this.tables.snapshot(domain, parent).experiences.map((e) => e.id) : [],
       );
       if (replace) refuseReusedIds(domain, parsed, current.next_id, headIds, options.file);
       // Keeping the file's ids is only safe where no id was ever handed out (ids are never reused), or on an exact
