@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Everything `npm test` and `npm run demo` need on a fresh machine that has only Node 20 and npm:
-# pnpm, the system packages the tests use for real (nats-server, bubblewrap, sympy, chromium), and dependencies.
+# pnpm, the system packages the tests use for real (nats-server, bubblewrap, sympy, chromium, postgresql), and dependencies.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 PNPM_VERSION=12.4.2
-SYSTEM_PACKAGES=(nats-server bubblewrap python3-sympy python3-numpy chromium util-linux)
+SYSTEM_PACKAGES=(nats-server bubblewrap python3-sympy python3-numpy chromium util-linux postgresql)
 
 log() { printf '[bootstrap] %s\n' "$*" >&2; }
 
