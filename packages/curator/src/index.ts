@@ -28,6 +28,20 @@ export type { GateInput } from "./gate.js";
 export { createHashingEmbedder, type EmbedFunction, hashingEmbed } from "./hashing-embedder.js";
 export { assertTransition, canTransition, lifecycleTransitions } from "./lifecycle-transitions.js";
 export { limitLibraryEntries } from "./limit-library-entries.js";
+export {
+  type ManualAction,
+  type ManualActionRules,
+  manualActionOperations,
+  manualActionSchema,
+} from "./manual-actions.js";
+export {
+  type CreateManualCuratorOptions,
+  createManualCurator,
+  type ManualCurator,
+  type ManualCuratorStore,
+  type ManualRequest,
+  type ManualResult,
+} from "./manual-curator.js";
 export type { ImportSource, MergeLibrariesInput, MergeLibrariesResult } from "./merge-libraries.js";
 export { findOppositePhrasings, instructionSignatures, oppositeAction } from "./opposite-phrasings.js";
 export { planConflictResolution } from "./plan-conflict-resolution.js";
