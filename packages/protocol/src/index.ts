@@ -155,3 +155,20 @@ export {
   subjectTable,
   trajectoryGet,
 } from "./subjects.js";
+export {
+  type Attributes,
+  type Context,
+  contextFromHeaders,
+  inSpan,
+  isTracing,
+  markFailed,
+  recordSpan,
+  type Span,
+  SpanKind,
+  type SpanOptions,
+  startSpan,
+  tfgrpoTracer,
+  traceHeaders,
+  withContext,
+} from "./tracing/tracer.js";
+export { spanAttributes } from "./tracing/span-attributes.js";

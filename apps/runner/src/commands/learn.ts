@@ -26,6 +26,7 @@ import { runLearning } from "../learn/run-learning.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { loadSim, startSimWorld } from "../runtime/start-sim-world.js";
+import { startTracing, traceFileFor } from "../tracing/start-tracing.js";
 import { resolveDatabase } from "./library.js";
 
 export interface LearnCommandOptions {
@@ -55,6 +56,8 @@ export interface LearnCommandOptions {
   /** With --sim: the sim server's injected model faults, in the form `tfgrpo sim --faults` takes. */
   simFaults?: string;
   report?: string;
+  /** `--no-trace`: no spans, not even the run's local trace file. */
+  trace?: boolean;
   temperature: number;
   evalTemperature: number;
   /** The direct-experiences ablation: write this many lessons in one model call, no rollouts. */
@@ -135,6 +138,13 @@ export async function learn(
         },
       };
     }
+    const runId = start?.options.runId ?? options.resume!;
+    await using tracing = await startTracing({
+      serviceName: "tfgrpo-runner",
+      jsonlFile: traceFileFor(artifactDirectory(db), runId),
+      disabled: options.trace === false,
+    });
+    if (tracing.enabled) log(`tracing to ${tracing.destinations.join(" and ")}`);
     await using runtime = await createRuntime({
       db,
       ...(options.nats ? { nats: options.nats } : {}),
@@ -313,6 +323,12 @@ function dbFile(db: string): string {
   return db.replace(/^sqlite:(\/\/)?/, "");
 }
 
+/** Where a run's files (reports, traces) go: beside a SQLite database, else the working directory. */
+export function artifactDirectory(db: string): string {
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(db) && !db.startsWith("sqlite:")) return process.cwd();
+  return path.dirname(path.resolve(dbFile(db)));
+}
+
 export function checkpointPathFor(db: string): string {
   const file = dbFile(db);
   return file === ":memory:" ? ":memory:" : path.join(path.dirname(path.resolve(file)), "checkpoints.db");
@@ -351,6 +367,10 @@ export function registerLearnCommand(program: Command): void {
       positiveInteger,
     )
     .option("--resume <run>", "continue a run after a crash, from its last checkpoint")
+    .option(
+      "--no-trace",
+      "do not trace the run (default: spans to traces/<run>.jsonl beside the database, and OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set)",
+    )
     .option("--run-id <id>", "id of a new run (default: generated)")
     .option("--seed <n>", "seed of batch order and sampling", nonNegativeInteger, 1)
     .addOption(databaseOption())

@@ -12,6 +12,7 @@ import { rollout } from "./nodes/rollout.js";
 import { sampleBatch } from "./nodes/sample-batch.js";
 import { validateAndGate } from "./nodes/validate-and-gate.js";
 import type { StepRecord } from "./step-record.js";
+import { createStepTracing } from "./step-tracing.js";
 
 export type { LearnContext } from "./nodes/learn-dependencies.js";
 
@@ -81,17 +82,19 @@ export function initialLearnState(headVersion: number | null): Partial<LearnStat
 export function createLearningGraph(context: LearnContext, checkpointer?: BaseCheckpointSaver) {
   const deps = learnDependencies(context);
   const stoppable = untilStopped(context.signal);
+  const traced = createStepTracing({ runId: deps.runId, domain: deps.domain });
+  const node = <S, R>(name: string, run: (state: S) => Promise<R>) => traced(name, stoppable(run));
   const graph = new StateGraph(LearnState)
-    .addNode("sampleBatch", stoppable(sampleBatch(deps)))
-    .addNode("rollout", stoppable(rollout(deps)))
-    .addNode("reward", stoppable(reward(deps)))
-    .addNode("credit", stoppable(credit(deps)))
-    .addNode("lifecycle", stoppable(lifecycle(deps)))
-    .addNode("advantage", stoppable(advantage(deps)))
-    .addNode("consolidate", stoppable(consolidate(deps)))
+    .addNode("sampleBatch", node("sampleBatch", sampleBatch(deps)))
+    .addNode("rollout", node("rollout", rollout(deps)))
+    .addNode("reward", node("reward", reward(deps)))
+    .addNode("credit", node("credit", credit(deps)))
+    .addNode("lifecycle", node("lifecycle", lifecycle(deps)))
+    .addNode("advantage", node("advantage", advantage(deps)))
+    .addNode("consolidate", node("consolidate", consolidate(deps)))
     // Not "gate": that is a state field. Checkpoints of runs started before the split also wait at this name.
-    .addNode("validateAndGate", stoppable(validateAndGate(deps)))
-    .addNode("finishStep", stoppable(finishStep(deps)))
+    .addNode("validateAndGate", node("validateAndGate", validateAndGate(deps)))
+    .addNode("finishStep", node("finishStep", finishStep(deps)))
     .addEdge(START, "sampleBatch")
     .addConditionalEdges("sampleBatch", (state) => (state.done ? END : "rollout"), [END, "rollout"])
     .addEdge("rollout", "reward")

@@ -1,0 +1,35 @@
+/**
+ * Attribute names tfgrpo's spans carry. Model calls follow the OpenTelemetry GenAI semantic conventions (`gen_ai.*`);
+ * bus spans the messaging conventions (`messaging.*`); everything specific to the learning loop is `tfgrpo.*`.
+ */
+export const spanAttributes = {
+  genAiOperation: "gen_ai.operation.name",
+  genAiProvider: "gen_ai.provider.name",
+  genAiRequestModel: "gen_ai.request.model",
+  genAiInputTokens: "gen_ai.usage.input_tokens",
+  genAiOutputTokens: "gen_ai.usage.output_tokens",
+  genAiCachedInputTokens: "gen_ai.usage.cache_read.input_tokens",
+  genAiFinishReasons: "gen_ai.response.finish_reasons",
+  messagingSystem: "messaging.system",
+  messagingDestination: "messaging.destination.name",
+  messagingOperation: "messaging.operation.type",
+  messagingMessageId: "messaging.message.id",
+  messagingDeliveryCount: "messaging.nats.delivery_count",
+  runId: "tfgrpo.run_id",
+  domain: "tfgrpo.domain",
+  step: "tfgrpo.step",
+  epoch: "tfgrpo.epoch",
+  node: "tfgrpo.node",
+  role: "tfgrpo.role",
+  libraryVersion: "tfgrpo.library_version",
+  costUsd: "tfgrpo.cost_usd",
+  latencyMs: "tfgrpo.latency_ms",
+  retryCount: "tfgrpo.retry_count",
+  attempt: "tfgrpo.attempt",
+  redelivered: "tfgrpo.redelivered",
+  taskId: "tfgrpo.task_id",
+  rolloutId: "tfgrpo.rollout_id",
+  tool: "tfgrpo.tool",
+  toolExitStatus: "tfgrpo.tool.exit_status",
+  toolKillReason: "tfgrpo.tool.kill_reason",
+} as const;
