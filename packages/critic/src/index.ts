@@ -39,6 +39,15 @@ export {
 } from "./prompts/direct-experiences-prompt.js";
 export { type JudgeVerdict, judgePrompt, judgeVerdictSchema } from "./prompts/judge-prompt.js";
 export {
+  type OnlineCase,
+  type OnlineDifference,
+  type OnlineReflectionAnswer,
+  type OnlineReflectionPromptInput,
+  onlineDifferenceSchema,
+  onlineReflectionAnswerSchema,
+  onlineReflectionPrompt,
+} from "./prompts/online-reflection-prompt.js";
+export {
   experienceLine,
   type RenderTrajectoryOptions,
   renderTrajectory,
@@ -63,6 +72,11 @@ export {
   type RewardGrade,
   type RewardOutcome,
 } from "./rewards/reward-function.js";
+export {
+  type OnlineProposals,
+  type ToOnlineProposalsOptions,
+  toOnlineProposals,
+} from "./to-online-proposals.js";
 export { type DroppedOperation, type ToProposalsOptions, toProposals } from "./to-proposals.js";
 export {
   type DirectExperiencesResult,

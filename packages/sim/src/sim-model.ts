@@ -6,6 +6,7 @@ import {
 } from "./behaviour.js";
 import { type ChatRequest, lastUserText } from "./chat-request.js";
 import { createSimCritic } from "./critic/sim-critic.js";
+import { createSimOnlineCritic } from "./critic/sim-online-critic.js";
 import { createSimCurator } from "./curator/sim-curator.js";
 import { writeDirectExperiences } from "./direct/sim-direct-experiences.js";
 import { judgeAnswer } from "./sim-judge.js";
@@ -17,6 +18,7 @@ export type SimCallKind =
   | "consolidation"
   | "conflict-check"
   | "group-advantage"
+  | "online-reflection"
   | "trajectory-summary"
   | "judge"
   | "direct-experiences"
@@ -48,6 +50,7 @@ export interface SimModel {
 export function classifyCall(lastUser: string): SimCallKind {
   if (lastUser.includes("<suggested_updates>")) return "consolidation";
   if (lastUser.includes("<experience_a")) return "conflict-check";
+  if (lastUser.includes("<outcomes>")) return "online-reflection";
   if (lastUser.includes("<trajectories>")) return "group-advantage";
   if (lastUser.includes("<trajectory>")) return "trajectory-summary";
   if (lastUser.includes("<response>") && lastUser.includes("<groundtruth>")) return "judge";
@@ -68,6 +71,7 @@ export function createSimModel(options: SimModelOptions): SimModel {
   const behaviour: PolicyBehaviour = { ...defaultPolicyBehaviour, ...options.behaviour };
   const policy = createSimPolicy({ seed, world, behaviour, noise });
   const critic = createSimCritic({ seed, noise });
+  const onlineCritic = createSimOnlineCritic({ seed, noise });
   const curator = createSimCurator({ seed, noise });
 
   const json = (kind: SimCallKind, value: unknown, request: ChatRequest): SimCompletion => ({
@@ -91,6 +95,8 @@ export function createSimModel(options: SimModelOptions): SimModel {
           return json(kind, curator.conflict(prompt), request);
         case "group-advantage":
           return json(kind, critic.advantage(prompt), request);
+        case "online-reflection":
+          return json(kind, onlineCritic.reflect(prompt), request);
         case "trajectory-summary":
           return { kind, content: critic.summarize(prompt), toolCalls: [], structured: false };
         case "judge":

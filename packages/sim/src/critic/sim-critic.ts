@@ -1,13 +1,13 @@
 import type { SimNoise } from "../behaviour.js";
 import { hashParts, unitFrom } from "../hash.js";
-import { between, type ExperienceLine, parseExperienceLines } from "../text/experience-lines.js";
+import { between, parseExperienceLines } from "../text/experience-lines.js";
 import { applyCriticNoise } from "./critic-noise.js";
 import type { CriticOperation, TracedOperation } from "./critic-operation.js";
 import type { Finding } from "./finding.js";
+import { operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
-import { type Draw, writeLesson, writeVague } from "./lesson-writer.js";
-import { readLibrary } from "./library-reading.js";
-import { type AttemptEvidence, readAttempts } from "./summary-reading.js";
+import { type Draw, writeVague } from "./lesson-writer.js";
+import { readAttempts } from "./summary-reading.js";
 import { writeSummary } from "./summary-writer.js";
 import { readTrajectory } from "./trajectory-evidence.js";
 
@@ -26,10 +26,6 @@ export interface AdvantageTrace {
 
 const maxOperations = 3;
 
-function clip(text: string, limit = 400): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
-}
-
 /**
  * The simulated critic (SIMULATED: a test world, not a model). It reads only its prompt, as a real critic model
  * would: stage 1 summarises one rendered trajectory from what it shows (code, outputs, searches, pages, answer
@@ -45,77 +41,6 @@ export function createSimCritic(options: SimCriticOptions) {
       evaluation: between(prompt, "evaluation") ?? "",
       groundTruth: between(prompt, "groundtruth"),
     });
-  }
-
-  function operationsFor(
-    finding: Finding,
-    context: {
-      problem: string;
-      library: ExperienceLine[];
-      losers: AttemptEvidence[];
-      winners: AttemptEvidence[];
-      draw: Draw;
-    },
-  ): TracedOperation[] {
-    const { problem, library, losers, winners, draw } = context;
-    const lesson = writeLesson(finding, problem, draw);
-    const reason = clip(finding.evidence);
-    const reading = readLibrary(library, finding.advice.cues, lesson);
-    const traced = (operation: CriticOperation): TracedOperation => ({
-      operation,
-      origin: "evidence",
-      finding,
-    });
-    const citedByLosers = new Set(losers.flatMap((a) => a.cited));
-    const citedByWinners = new Set(winners.flatMap((a) => a.cited));
-    if (reading.misleading.length > 0) {
-      const target =
-        reading.misleading.find((line) => citedByLosers.has(line.id) && !citedByWinners.has(line.id)) ??
-        reading.misleading[0]!;
-      const blame = citedByLosers.has(target.id)
-        ? `the failing attempts applied [${target.id}], whose advice points the other way`
-        : `[${target.id}] advises the opposite`;
-      if (draw("fix-style", finding.key) < 0.5)
-        return [
-          traced({
-            option: "modify",
-            experience_id: target.id,
-            experience: lesson,
-            reason: clip(`${blame}: ${reason}`),
-          }),
-        ];
-      const out = [
-        traced({ option: "delete", experience_id: target.id, reason: clip(`${blame}: ${reason}`) }),
-      ];
-      if (reading.same.length === 0) out.push(traced({ option: "add", experience: lesson, reason }));
-      return out;
-    }
-    if (reading.same.length > 0) {
-      // The library already says it and the attempts still went wrong: sometimes sharpen the wording.
-      const target = reading.same[0]!;
-      return draw("sharpen", finding.key) < 0.25
-        ? [
-            traced({
-              option: "modify",
-              experience_id: target.id,
-              experience: lesson,
-              reason: clip(`[${target.id}] says this too loosely: ${reason}`),
-            }),
-          ]
-        : [];
-    }
-    if (reading.topical.length > 0) {
-      const target = reading.topical[0]!;
-      return [
-        traced({
-          option: "modify",
-          experience_id: target.id,
-          experience: lesson,
-          reason: clip(`[${target.id}] names the topic without saying what to do: ${reason}`),
-        }),
-      ];
-    }
-    return [traced({ option: "add", experience: lesson, reason })];
   }
 
   /** Stage 2 with the origin of each operation (evidence or a noise kind): for tests and benchmarks. */
