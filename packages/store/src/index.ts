@@ -34,6 +34,16 @@ export type {
   StatsDelta,
   StoreFaults,
 } from "./library-store.js";
+export type {
+  OutcomeCounts,
+  OutcomeFilter,
+  OutcomeReport,
+  OutcomeStore,
+  ReportOptions,
+  ServedSelection,
+  StoredOutcome,
+} from "./outcome-store.js";
+export { maxTrajectoryChars, parseOutcomeFilter, parseReport, parseSelection } from "./outcome-validation.js";
 export { parseStoreUrl, type StoreLocation } from "./parse-store-url.js";
 export type { RunFilter, RunPatch, RunStore } from "./run-store.js";
 export { migrations } from "./sqlite/migrations.js";

@@ -127,4 +127,40 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 2,
+    description: "served selections and their reported outcomes (library service, online learning)",
+    sql: `
+      CREATE TABLE served_selections (
+        selection_id TEXT PRIMARY KEY,
+        domain TEXT NOT NULL,
+        version INTEGER,
+        entry_ids TEXT NOT NULL,
+        exploration_ids TEXT NOT NULL,
+        task TEXT NOT NULL,
+        served_at TEXT NOT NULL,
+        meta TEXT
+      );
+      CREATE INDEX served_selections_by_domain ON served_selections(domain, served_at);
+
+      -- One row per reported selection: the UNIQUE selection_id is what makes a report exactly-once.
+      CREATE TABLE outcomes (
+        seq INTEGER PRIMARY KEY AUTOINCREMENT,
+        selection_id TEXT NOT NULL UNIQUE REFERENCES served_selections(selection_id),
+        domain TEXT NOT NULL,
+        version INTEGER,
+        reward REAL NOT NULL,
+        success INTEGER NOT NULL,
+        feedback TEXT,
+        trajectory TEXT,
+        summary TEXT,
+        cited_ids TEXT NOT NULL,
+        reported_at TEXT NOT NULL,
+        consumed_by TEXT,
+        consumed_at TEXT
+      );
+      CREATE INDEX outcomes_by_domain ON outcomes(domain, seq);
+      CREATE INDEX outcomes_by_time ON outcomes(domain, reported_at);
+    `,
+  },
 ];

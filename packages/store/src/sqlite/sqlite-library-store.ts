@@ -261,6 +261,14 @@ export class SqliteLibraryStore extends BaseLibraryStore {
   }
 
   async updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number> {
+    return this.connection.write(() => this.addStats(domain, deltas));
+  }
+
+  /**
+   * `updateStats` inside a write transaction the caller already holds (an outcome and the credit it gives land
+   * together). Throws, leaving the caller's transaction to roll back, on an invalid delta or an unknown id.
+   */
+  addStats(domain: string, deltas: readonly StatsDelta[]): number {
     checkDomain(domain);
     const problems: string[] = [];
     const parsed = deltas.map((delta, index) => {
@@ -274,50 +282,48 @@ export class SqliteLibraryStore extends BaseLibraryStore {
       });
     }
     const valid = parsed as Array<z.infer<typeof statsDeltaSchema>>;
-    return this.connection.write(() => {
-      const ordinals = [...new Set(valid.map((d) => experienceOrdinal(d.id)))];
-      const known = new Set(
-        (
-          this.connection
-            .stmt(
-              `SELECT DISTINCT ordinal FROM experience_rows
-             WHERE domain = ? AND ordinal IN (SELECT value FROM json_each(?))`,
-            )
-            .all(domain, JSON.stringify(ordinals)) as Array<{ ordinal: number }>
-        ).map((r) => r.ordinal),
+    const ordinals = [...new Set(valid.map((d) => experienceOrdinal(d.id)))];
+    const known = new Set(
+      (
+        this.connection
+          .stmt(
+            `SELECT DISTINCT ordinal FROM experience_rows
+           WHERE domain = ? AND ordinal IN (SELECT value FROM json_each(?))`,
+          )
+          .all(domain, JSON.stringify(ordinals)) as Array<{ ordinal: number }>
+      ).map((r) => r.ordinal),
+    );
+    const unknown = ordinals.filter((o) => !known.has(o)).map(experienceId);
+    if (unknown.length > 0) {
+      throw new TfgrpoError(
+        "not_found",
+        `cannot update stats of ${domain}: unknown ids ${unknown.join(", ")}; nothing updated`,
+        { details: { domain, unknown } },
       );
-      const unknown = ordinals.filter((o) => !known.has(o)).map(experienceId);
-      if (unknown.length > 0) {
-        throw new TfgrpoError(
-          "not_found",
-          `cannot update stats of ${domain}: unknown ids ${unknown.join(", ")}; nothing updated`,
-          { details: { domain, unknown } },
-        );
-      }
-      const upsert = this.connection.stmt(
-        `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
-         VALUES (?, ?, ?, ?, ?, ?)
-         ON CONFLICT (domain, ordinal) DO UPDATE SET
-           shown = shown + excluded.shown,
-           success = success + excluded.success,
-           sum_delta = sum_delta + excluded.sum_delta,
-           last_used_version = CASE
-             WHEN excluded.last_used_version IS NULL THEN last_used_version
-             WHEN last_used_version IS NULL THEN excluded.last_used_version
-             ELSE max(last_used_version, excluded.last_used_version) END`,
+    }
+    const upsert = this.connection.stmt(
+      `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
+       VALUES (?, ?, ?, ?, ?, ?)
+       ON CONFLICT (domain, ordinal) DO UPDATE SET
+         shown = shown + excluded.shown,
+         success = success + excluded.success,
+         sum_delta = sum_delta + excluded.sum_delta,
+         last_used_version = CASE
+           WHEN excluded.last_used_version IS NULL THEN last_used_version
+           WHEN last_used_version IS NULL THEN excluded.last_used_version
+           ELSE max(last_used_version, excluded.last_used_version) END`,
+    );
+    for (const delta of valid) {
+      upsert.run(
+        domain,
+        experienceOrdinal(delta.id),
+        delta.shown ?? 0,
+        delta.success ?? 0,
+        delta.sumDelta ?? 0,
+        delta.lastUsedVersion ?? null,
       );
-      for (const delta of valid) {
-        upsert.run(
-          domain,
-          experienceOrdinal(delta.id),
-          delta.shown ?? 0,
-          delta.success ?? 0,
-          delta.sumDelta ?? 0,
-          delta.lastUsedVersion ?? null,
-        );
-      }
-      return ordinals.length;
-    });
+    }
+    return ordinals.length;
   }
 
   protected async writeImport(

@@ -20,6 +20,15 @@ import type {
   SetVersionStateOptions,
   StatsDelta,
 } from "../library-store.js";
+import type {
+  OutcomeCounts,
+  OutcomeFilter,
+  OutcomeReport,
+  OutcomeStore,
+  ReportOptions,
+  ServedSelection,
+  StoredOutcome,
+} from "../outcome-store.js";
 import { parseStoreUrl } from "../parse-store-url.js";
 import type { RunFilter, RunPatch, RunStore } from "../run-store.js";
 import type { Store } from "../store.js";
@@ -27,6 +36,7 @@ import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from
 import { migrations } from "./migrations.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
 import { SqliteLibraryStore } from "./sqlite-library-store.js";
+import { SqliteOutcomeStore } from "./sqlite-outcome-store.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";
 import { SqliteTrajectoryStore } from "./sqlite-trajectory-store.js";
 
@@ -34,8 +44,8 @@ export type SqliteStoreOptions = SqliteConnectionOptions;
 
 /**
  * The default backend: one SQLite file per workspace (WAL, so readers never block the writer), better-sqlite3.
- * It is the three aggregate stores over ONE connection, so they share one file, one write lock and one
- * prepared-statement cache; `libraries`, `runs` and `trajectories` are those narrow views, and the store itself
+ * It is the four aggregate stores over ONE connection, so they share one file, one write lock and one
+ * prepared-statement cache; `libraries`, `runs`, `trajectories` and `outcomes` are those narrow views, and the store itself
  * answers every method of `Store` by handing it to the aggregate it belongs to.
  */
 export class SqliteStore implements Store {
@@ -43,6 +53,7 @@ export class SqliteStore implements Store {
   readonly libraries: LibraryStore;
   readonly runs: RunStore;
   readonly trajectories: TrajectoryStore;
+  readonly outcomes: OutcomeStore;
   private readonly connection: SqliteConnection;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
@@ -69,9 +80,11 @@ export class SqliteStore implements Store {
   constructor(options: SqliteStoreOptions) {
     this.path = options.path;
     this.connection = new SqliteConnection(options);
-    this.libraries = new SqliteLibraryStore(this.connection);
+    const libraries = new SqliteLibraryStore(this.connection);
+    this.libraries = libraries;
     this.runs = new SqliteRunStore(this.connection);
     this.trajectories = new SqliteTrajectoryStore(this.connection);
+    this.outcomes = new SqliteOutcomeStore(this.connection, libraries);
   }
 
   async setup(): Promise<void> {
@@ -233,5 +246,38 @@ export class SqliteStore implements Store {
 
   getUsageTotals(runId: string): Promise<UsageReport> {
     return this.trajectories.getUsageTotals(runId);
+  }
+
+  // --- served selections and outcomes ---------------------------------------------------------------------------
+
+  recordSelection(selection: ServedSelection): Promise<void> {
+    return this.outcomes.recordSelection(selection);
+  }
+
+  reportOutcome(report: OutcomeReport, options?: ReportOptions): Promise<StoredOutcome> {
+    return this.outcomes.reportOutcome(report, options);
+  }
+
+  getSelection(
+    selectionId: string,
+  ): Promise<{ selection: ServedSelection; outcome: StoredOutcome | null } | null> {
+    return this.outcomes.getSelection(selectionId);
+  }
+
+  listOutcomes(filter: OutcomeFilter): Promise<StoredOutcome[]> {
+    return this.outcomes.listOutcomes(filter);
+  }
+
+  markConsumed(
+    domain: string,
+    selectionIds: readonly string[],
+    reflectionId: string,
+    options?: ReportOptions,
+  ): Promise<number> {
+    return this.outcomes.markConsumed(domain, selectionIds, reflectionId, options);
+  }
+
+  countOutcomes(domain: string): Promise<OutcomeCounts> {
+    return this.outcomes.countOutcomes(domain);
   }
 }

@@ -1,11 +1,12 @@
 import { describe } from "vitest";
 import type { Store } from "../store.js";
 import { libraryStoreContractTests } from "./library-store-contract-tests.js";
+import { outcomeStoreContractTests } from "./outcome-store-contract.js";
 import { runStoreContractTests } from "./run-store-contract-tests.js";
 import { trajectoryStoreContractTests } from "./trajectory-store-contract-tests.js";
 
 /**
- * The conformance suite every `Store` backend must pass: the suites of its three aggregates, each on a fresh store.
+ * The conformance suite every `Store` backend must pass: the suites of its four aggregates, each on a fresh store.
  * `createFresh` returns a new, set-up, empty store each time; the suites close it.
  */
 export function storeContractTests(name: string, createFresh: () => Promise<Store>): void {
@@ -13,5 +14,6 @@ export function storeContractTests(name: string, createFresh: () => Promise<Stor
     libraryStoreContractTests(name, createFresh);
     runStoreContractTests(name, createFresh);
     trajectoryStoreContractTests(name, createFresh);
+    outcomeStoreContractTests(name, createFresh);
   });
 }

@@ -1,0 +1,289 @@
+import { TfgrpoError } from "@tfgrpo/protocol";
+import { checkDomain } from "../base-library-store.js";
+import type {
+  OutcomeCounts,
+  OutcomeFilter,
+  OutcomeReport,
+  OutcomeStore,
+  ReportOptions,
+  ServedSelection,
+  StoredOutcome,
+} from "../outcome-store.js";
+import { parseMarkConsumed, parseOutcomeFilter, parseReport, parseSelection } from "../outcome-validation.js";
+import type { SqliteConnection } from "./sqlite-connection.js";
+import type { SqliteLibraryStore } from "./sqlite-library-store.js";
+import { readStoredJson } from "./stored-json.js";
+
+interface SelectionRow {
+  selection_id: string;
+  domain: string;
+  version: number | null;
+  entry_ids: string;
+  exploration_ids: string;
+  task: string;
+  served_at: string;
+  meta: string | null;
+}
+
+interface OutcomeRow extends SelectionRow {
+  seq: number;
+  reward: number;
+  success: number;
+  feedback: string | null;
+  trajectory: string | null;
+  summary: string | null;
+  cited_ids: string;
+  reported_at: string;
+  consumed_by: string | null;
+  consumed_at: string | null;
+}
+
+const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
+  o.consumed_by, o.consumed_at, s.selection_id, s.domain, s.version, s.entry_ids, s.exploration_ids, s.task,
+  s.served_at, s.meta`;
+
+/**
+ * Served selections and their outcomes (`served_selections`, `outcomes`) on the shared connection of a SQLite store.
+ * A report is one `BEGIN IMMEDIATE` transaction: the outcome row (UNIQUE on the selection) and the credit of the
+ * shown entries (through the library store's `addStats`) land together.
+ */
+export class SqliteOutcomeStore implements OutcomeStore {
+  private readonly connection: SqliteConnection;
+  private readonly libraries: SqliteLibraryStore;
+
+  constructor(connection: SqliteConnection, libraries: SqliteLibraryStore) {
+    this.connection = connection;
+    this.libraries = libraries;
+  }
+
+  async recordSelection(selection: ServedSelection): Promise<void> {
+    const s = parseSelection(selection);
+    const values = [
+      s.selectionId,
+      s.domain,
+      s.version,
+      JSON.stringify(s.entryIds),
+      JSON.stringify(s.explorationIds),
+      s.task,
+      s.servedAt,
+      s.meta === undefined ? null : JSON.stringify(s.meta),
+    ] as const;
+    this.connection.write(() => {
+      const inserted = this.connection
+        .stmt(
+          `INSERT OR IGNORE INTO served_selections (selection_id, domain, version, entry_ids, exploration_ids, task,
+             served_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(...values).changes;
+      if (inserted === 1) return;
+      const row = this.selectionRow(s.selectionId)!;
+      const same = [
+        row.selection_id,
+        row.domain,
+        row.version,
+        row.entry_ids,
+        row.exploration_ids,
+        row.task,
+        row.served_at,
+        row.meta,
+      ].every((value, index) => value === values[index]);
+      if (!same) {
+        throw new TfgrpoError(
+          "conflict",
+          `selection ${s.selectionId} is already recorded with different content (served ${row.served_at})`,
+          { details: { selectionId: s.selectionId } },
+        );
+      }
+    });
+  }
+
+  async reportOutcome(report: OutcomeReport, options: ReportOptions = {}): Promise<StoredOutcome> {
+    const r = parseReport(report);
+    const reportedAt = (options.now ?? this.connection.now()).toISOString();
+    return this.connection.write(() => {
+      const selection = this.selectionRow(r.selectionId);
+      if (!selection) {
+        throw new TfgrpoError(
+          "not_found",
+          `unknown selection ${r.selectionId}: report the selectionId returned by get_experiences`,
+          { details: { selectionId: r.selectionId } },
+        );
+      }
+      const earlier = this.connection
+        .stmt("SELECT reported_at FROM outcomes WHERE selection_id = ?")
+        .get(r.selectionId) as { reported_at: string } | undefined;
+      if (earlier) throw alreadyReported(r.selectionId, earlier.reported_at);
+      this.connection
+        .stmt(
+          `INSERT INTO outcomes (selection_id, domain, version, reward, success, feedback, trajectory, summary,
+             cited_ids, reported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(
+          r.selectionId,
+          selection.domain,
+          selection.version,
+          r.reward,
+          r.success ? 1 : 0,
+          r.feedback ?? null,
+          r.trajectory === undefined ? null : JSON.stringify(r.trajectory),
+          r.summary ?? null,
+          JSON.stringify(r.citedIds ?? []),
+          reportedAt,
+        );
+      const shown = readStoredJson<string[]>(selection.entry_ids, `served_selections row ${r.selectionId}`);
+      if (shown.length > 0) {
+        this.libraries.addStats(
+          selection.domain,
+          shown.map((id) => ({ id, shown: 1, success: r.reward, lastUsedVersion: selection.version })),
+        );
+      }
+      return this.outcomeBySelection(r.selectionId)!;
+    });
+  }
+
+  async getSelection(
+    selectionId: string,
+  ): Promise<{ selection: ServedSelection; outcome: StoredOutcome | null } | null> {
+    return this.connection.read(() => {
+      const row = this.selectionRow(selectionId);
+      if (!row) return null;
+      return { selection: toSelection(row), outcome: this.outcomeBySelection(selectionId) };
+    });
+  }
+
+  async listOutcomes(filter: OutcomeFilter): Promise<StoredOutcome[]> {
+    const f = parseOutcomeFilter(filter);
+    const clauses = ["o.domain = ?"];
+    const params: unknown[] = [f.domain];
+    const add = (clause: string, ...values: unknown[]) => {
+      clauses.push(clause);
+      params.push(...values);
+    };
+    if (f.after !== undefined) add("o.seq > ?", f.after);
+    if (f.since !== undefined) add("o.reported_at >= ?", f.since.toISOString());
+    if (f.until !== undefined) add("o.reported_at < ?", f.until.toISOString());
+    if (f.version === null) add("o.version IS NULL");
+    else if (f.version !== undefined) add("o.version = ?", f.version);
+    if (f.consumed !== undefined) add(f.consumed ? "o.consumed_by IS NOT NULL" : "o.consumed_by IS NULL");
+    const where = clauses.join(" AND ");
+    const sql =
+      f.latest !== undefined
+        ? `SELECT * FROM (SELECT ${outcomeColumns} FROM outcomes o JOIN served_selections s USING (selection_id)
+             WHERE ${where} ORDER BY o.seq DESC LIMIT ?) ORDER BY seq LIMIT ?`
+        : `SELECT ${outcomeColumns} FROM outcomes o JOIN served_selections s USING (selection_id)
+             WHERE ${where} ORDER BY o.seq LIMIT ?`;
+    const limits = f.latest !== undefined ? [f.latest, f.limit ?? -1] : [f.limit ?? -1];
+    const rows = this.connection.stmt(sql).all(...params, ...limits) as OutcomeRow[];
+    return rows.map(toOutcome);
+  }
+
+  async markConsumed(
+    domain: string,
+    selectionIds: readonly string[],
+    reflectionId: string,
+    options: ReportOptions = {},
+  ): Promise<number> {
+    const ids = parseMarkConsumed(domain, selectionIds, reflectionId);
+    const at = (options.now ?? this.connection.now()).toISOString();
+    return this.connection.write(() => {
+      const found = new Set(
+        (
+          this.connection
+            .stmt(
+              `SELECT selection_id FROM outcomes WHERE domain = ? AND selection_id IN (SELECT value FROM json_each(?))`,
+            )
+            .all(domain, JSON.stringify(ids)) as Array<{ selection_id: string }>
+        ).map((row) => row.selection_id),
+      );
+      const missing = ids.filter((id) => !found.has(id));
+      if (missing.length > 0) {
+        throw new TfgrpoError(
+          "not_found",
+          `cannot mark outcomes of ${domain} consumed: no reported outcome for ${missing.slice(0, 5).join(", ")}${
+            missing.length > 5 ? ` and ${missing.length - 5} more` : ""
+          }; nothing marked`,
+          { details: { domain, missing } },
+        );
+      }
+      return this.connection
+        .stmt(
+          `UPDATE outcomes SET consumed_by = ?, consumed_at = ?
+           WHERE domain = ? AND consumed_by IS NULL AND selection_id IN (SELECT value FROM json_each(?))`,
+        )
+        .run(reflectionId, at, domain, JSON.stringify(ids)).changes;
+    });
+  }
+
+  async countOutcomes(domain: string): Promise<OutcomeCounts> {
+    checkDomain(domain);
+    return this.connection.read(() => {
+      const served = (
+        this.connection.stmt("SELECT count(*) AS n FROM served_selections WHERE domain = ?").get(domain) as {
+          n: number;
+        }
+      ).n;
+      const counts = this.connection
+        .stmt(
+          `SELECT count(*) AS reported, coalesce(sum(success), 0) AS successes,
+             coalesce(sum(consumed_by IS NULL), 0) AS unconsumed FROM outcomes WHERE domain = ?`,
+        )
+        .get(domain) as { reported: number; successes: number; unconsumed: number };
+      return { served, ...counts };
+    });
+  }
+
+  private selectionRow(selectionId: string): SelectionRow | undefined {
+    return this.connection.stmt("SELECT * FROM served_selections WHERE selection_id = ?").get(selectionId) as
+      | SelectionRow
+      | undefined;
+  }
+
+  private outcomeBySelection(selectionId: string): StoredOutcome | null {
+    const row = this.connection
+      .stmt(
+        `SELECT ${outcomeColumns} FROM outcomes o JOIN served_selections s USING (selection_id)
+         WHERE o.selection_id = ?`,
+      )
+      .get(selectionId) as OutcomeRow | undefined;
+    return row ? toOutcome(row) : null;
+  }
+}
+
+function alreadyReported(selectionId: string, reportedAt: string): TfgrpoError {
+  return new TfgrpoError(
+    "conflict",
+    `selection ${selectionId} was already reported at ${reportedAt}; an outcome counts once`,
+    { details: { selectionId, reportedAt } },
+  );
+}
+
+function toSelection(row: SelectionRow): ServedSelection {
+  const where = `served_selections row ${row.selection_id}`;
+  return {
+    selectionId: row.selection_id,
+    domain: row.domain,
+    version: row.version,
+    entryIds: readStoredJson<string[]>(row.entry_ids, where),
+    explorationIds: readStoredJson<string[]>(row.exploration_ids, where),
+    task: row.task,
+    servedAt: row.served_at,
+    ...(row.meta === null ? {} : { meta: readStoredJson<Record<string, unknown>>(row.meta, where) }),
+  };
+}
+
+function toOutcome(row: OutcomeRow): StoredOutcome {
+  const where = `outcomes row ${row.seq}`;
+  return {
+    ...toSelection(row),
+    seq: row.seq,
+    reward: row.reward,
+    success: row.success === 1,
+    feedback: row.feedback,
+    trajectory: row.trajectory === null ? null : readStoredJson<unknown>(row.trajectory, where),
+    summary: row.summary,
+    citedIds: readStoredJson<string[]>(row.cited_ids, where),
+    reportedAt: row.reported_at,
+    consumedBy: row.consumed_by,
+    consumedAt: row.consumed_at,
+  };
+}
