@@ -5,7 +5,8 @@
  * A selection is recorded when it is served; its outcome arrives later, at most once: `selectionId` is the key that
  * makes reporting exactly-once (a second report of the same selection is refused with `conflict`, never counted
  * twice, whatever the process or connection it comes from). Reporting also adds the outcome to the credit stats of
- * the entries the selection showed (`shown` + 1, `success` + reward, `lastUsedVersion` = the version served) in the
+ * the entries the selection showed (`shown` + 1, `success` + reward, `sumDelta` + reward - baseline when a baseline
+ * is given, `lastUsedVersion` = the version served) in the
  * same transaction, so an outcome is either stored with its credit or not at all.
  *
  * Outcomes are read in report order through `seq`, a per-store increasing number: a reflection reads "everything
@@ -46,6 +47,11 @@ export interface OutcomeReport {
   summary?: string;
   /** Entry ids the agent says it used (a subset of what was shown, or other ids of the domain). */
   citedIds?: string[];
+  /**
+   * The reward this outcome is compared with (e.g. the domain's recent mean): the shown entries' `sumDelta` gets
+   * `reward - baseline`, the online stand-in for "reward minus its group's mean". Without it `sumDelta` is unchanged.
+   */
+  baseline?: number;
 }
 
 /** A selection with its outcome, as stored. */

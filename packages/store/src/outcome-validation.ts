@@ -51,6 +51,7 @@ const reportSchema = z.object({
   trajectory: z.unknown().optional(),
   summary: z.string().max(20_000).optional(),
   citedIds: z.array(experienceIdSchema).max(1000).optional(),
+  baseline: z.number().min(0).max(1).optional(),
 });
 
 const filterSchema = z.object({

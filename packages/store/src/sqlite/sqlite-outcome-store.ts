@@ -134,7 +134,13 @@ export class SqliteOutcomeStore implements OutcomeStore {
       if (shown.length > 0) {
         this.libraries.addStats(
           selection.domain,
-          shown.map((id) => ({ id, shown: 1, success: r.reward, lastUsedVersion: selection.version })),
+          shown.map((id) => ({
+            id,
+            shown: 1,
+            success: r.reward,
+            sumDelta: r.baseline === undefined ? 0 : r.reward - r.baseline,
+            lastUsedVersion: selection.version,
+          })),
         );
       }
       return this.outcomeBySelection(r.selectionId)!;

@@ -241,9 +241,18 @@ export function outcomeStoreContractTests(name: string, createFresh: () => Promi
     it("credits accumulate over reports: shown counts reports, success sums rewards", async () => {
       for (let i = 0; i < 4; i++) {
         await store.recordSelection(selection(`s${i}`, { entryIds: ["G2"], explorationIds: [] }));
-        await store.reportOutcome({ selectionId: `s${i}`, reward: i < 3 ? 1 : 0.5, success: i < 3 });
+        await store.reportOutcome({
+          selectionId: `s${i}`,
+          reward: i < 3 ? 1 : 0.5,
+          success: i < 3,
+          ...(i > 1 ? { baseline: 0.75 } : {}),
+        });
       }
+      // sumDelta adds reward - baseline only for the reports that gave a baseline: (1 - 0.75) + (0.5 - 0.75).
       expect(await stats("G2")).toEqual({ shown: 4, success: 3.5, sumDelta: 0, lastUsedVersion: 1 });
+      await store.recordSelection(selection("s9", { entryIds: ["G2"], explorationIds: [] }));
+      await store.reportOutcome({ selectionId: "s9", reward: 1, success: true, baseline: 0.6 });
+      expect((await stats("G2")).sumDelta).toBeCloseTo(0.4, 12);
     });
   });
 }
