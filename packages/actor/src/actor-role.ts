@@ -3,8 +3,10 @@ import {
   type DefineRoleOptions,
   defineRole,
   type Handle,
+  inSpan,
   type RoleDefinition,
   type ServeEvent,
+  spanAttributes,
 } from "@tfgrpo/protocol";
 import type { Actor } from "./create-actor.js";
 
@@ -18,17 +20,38 @@ export function createActorRole(actor: Actor, options: DefineRoleOptions = {}): 
   return defineRole(
     "actor",
     {
-      rollout: async (request, context) => {
-        if (context.mode === "request") return actor.rollout(request, { signal: context.signal });
-        const trajectory = await actor.rollout(request, {
-          signal: context.signal,
-          onProgress: () => context.working(),
-        });
-        // A rollout cut short because this worker is shutting down says nothing about the policy: fail the job
-        // so the queue gives it to another worker, rather than storing an "error" trajectory as its result.
-        if (context.signal.aborted) throw context.signal.reason;
-        return trajectory;
-      },
+      rollout: (request, context) =>
+        inSpan(
+          "rollout",
+          {
+            attributes: {
+              [spanAttributes.rolloutId]: `${request.groupId}/${request.attempt}`,
+              [spanAttributes.taskId]: request.task.id,
+              [spanAttributes.attempt]: request.attempt,
+              [spanAttributes.runId]: request.runId,
+              [spanAttributes.domain]: request.task.domain,
+              ...(request.step === undefined ? {} : { [spanAttributes.step]: request.step }),
+              ...(request.purpose ? { "tfgrpo.purpose": request.purpose } : {}),
+              ...(request.library ? { [spanAttributes.libraryVersion]: request.library.version } : {}),
+            },
+          },
+          async (span) => {
+            if (context.mode === "request") return actor.rollout(request, { signal: context.signal });
+            const trajectory = await actor.rollout(request, {
+              signal: context.signal,
+              onProgress: () => context.working(),
+            });
+            // A rollout cut short because this worker is shutting down says nothing about the policy: fail the job
+            // so the queue gives it to another worker, rather than storing an "error" trajectory as its result.
+            if (context.signal.aborted) throw context.signal.reason;
+            span.setAttributes({
+              "tfgrpo.trajectory_id": trajectory.id,
+              "tfgrpo.stop_reason": trajectory.stopReason,
+              [spanAttributes.costUsd]: trajectory.usage.costUsd,
+            });
+            return trajectory;
+          },
+        ),
     },
     options,
   );

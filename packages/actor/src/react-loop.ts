@@ -16,6 +16,7 @@ import type { ActorConfig } from "./actor-config.js";
 import { extractBoxedAnswer } from "./extract-boxed-answer.js";
 import { messageText } from "./message-text.js";
 import type { CallTokens, RolloutRecorder } from "./rollout-recorder.js";
+import { tracedToolCall } from "./traced-tool-call.js";
 import { truncateText } from "./truncate-text.js";
 
 export interface ReactLoopInput {
@@ -208,7 +209,9 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
       let output: string;
       let error: string | undefined;
       try {
-        output = stringifyOutput(await tool.invoke(call.args as never, { signal: input.signal }));
+        output = await tracedToolCall(call.name, async () =>
+          stringifyOutput(await tool.invoke(call.args as never, { signal: input.signal })),
+        );
       } catch (thrown) {
         // Marked, so the run can tell a sandbox that could not run from code that failed (isInfrastructureFailure).
         error = TfgrpoError.hasCode(thrown, "sandbox_unavailable")

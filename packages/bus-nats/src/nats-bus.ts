@@ -3,14 +3,19 @@ import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, headers, type Msg, type NatsConnection } from "@nats-io/transport-node";
 import {
   type Bus,
+  contextFromHeaders,
   type Handle,
   type HandlerContext,
+  inSpan,
   type JobContext,
   type JobResult,
   type RequestOptions,
+  SpanKind,
   type Subject,
   serializeError,
+  spanAttributes,
   TfgrpoError,
+  traceHeaders,
   type WorkOptions,
 } from "@tfgrpo/protocol";
 import { validatePayload } from "@tfgrpo/protocol/internal";
@@ -205,6 +210,25 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     closing: AbortSignal,
     timeoutMs: number,
   ): Promise<ReplyEnvelope> => {
+    // The handler's work is a child of the caller's span, on whatever machine the caller runs.
+    return inSpan(
+      `handle ${subject.name}`,
+      {
+        kind: SpanKind.SERVER,
+        parent: contextFromHeaders((name) => msg.headers?.get(name) || undefined),
+        attributes: messagingAttributes(subject.name, "process"),
+      },
+      () => runHandler(subject, handler, msg, closing, timeoutMs),
+    );
+  };
+
+  const runHandler = async (
+    subject: Subject<unknown, unknown>,
+    handler: AnyHandler,
+    msg: Msg,
+    closing: AbortSignal,
+    timeoutMs: number,
+  ): Promise<ReplyEnvelope> => {
     let reply: ReplyEnvelope;
     try {
       const decoded = await decodePayload(msg.data, msg.headers);
@@ -222,70 +246,79 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     return reply;
   };
 
+  const sendRequest = async <I, O>(subject: Subject<I, O>, input: I, options: RequestOptions): Promise<O> => {
+    const any = subject as Subject<unknown, unknown>;
+    assertOpen(any);
+    const valid = validatePayload(any, "input", input);
+    const timeoutMs = options.timeoutMs ?? defaultRequestTimeoutMs;
+    const hdrs = headers();
+    const data = await encodePayload(valid, hdrs);
+    hdrs.set(headerNames.timeoutMs, String(timeoutMs));
+    hdrs.set(headerNames.requestId, randomUUID());
+    for (const [name, value] of Object.entries(traceHeaders())) hdrs.set(name, value);
+    checkPayloadSize(`${subject.name} request`, data, hdrs, context.maxPayload());
+    options.signal?.throwIfAborted();
+    let msg: Msg | undefined;
+    let onAbort: (() => void) | undefined;
+    const deadline = Date.now() + timeoutMs;
+    try {
+      const aborted = new Promise<never>((_, reject) => {
+        onAbort = () => reject(options.signal?.reason);
+        options.signal?.addEventListener("abort", onAbort, { once: true });
+      });
+      while (msg === undefined) {
+        const reconnected = nextReconnect.promise.then(() => "resend" as const);
+        const call = nc.request(names.requestSubject(any), data, {
+          timeout: Math.max(1, deadline - Date.now()),
+          headers: hdrs,
+        });
+        let outcome: Msg | "resend";
+        try {
+          outcome = await (options.signal
+            ? Promise.race([call, reconnected, aborted])
+            : Promise.race([call, reconnected]));
+        } catch (error) {
+          // Right after a reconnect the handlers may not have subscribed again yet: "no responders" then means
+          // "not yet", so wait a moment and send again while the caller's time lasts.
+          const settling = !connected || Date.now() - lastReconnectAt < reconnectSettleMs;
+          if (!isNoResponders(error) || !settling || Date.now() + 250 >= deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 250));
+          continue;
+        }
+        if (outcome === "resend") {
+          // The old call may still settle (a late reply, or its timeout): nobody waits for it any more.
+          call.catch(() => undefined);
+          logger.info?.(`${subject.name}: sent again after a reconnect (same request id)`);
+          continue;
+        }
+        msg = outcome;
+      }
+    } catch (error) {
+      if (options.signal?.aborted && error === options.signal.reason) throw error;
+      throw toBusError(error, subject.name, timeoutMs);
+    } finally {
+      if (onAbort) options.signal?.removeEventListener("abort", onAbort);
+    }
+    const decoded = await decodePayload(msg.data, msg.headers);
+    const envelope = decoded.success ? replyEnvelopeSchema.safeParse(decoded.value) : undefined;
+    if (!envelope?.success) {
+      throw new TfgrpoError("remote_error", `${subject.name}: unreadable reply from the handler`, {
+        details: { subject: subject.name },
+      });
+    }
+    if (!envelope.data.ok) throw TfgrpoError.fromJSON(envelope.data.error);
+    return validatePayload(any, "output", envelope.data.output) as O;
+  };
+
   return {
     kind: "nats",
 
-    async request<I, O>(subject: Subject<I, O>, input: I, options: RequestOptions = {}): Promise<O> {
-      const any = subject as Subject<unknown, unknown>;
-      assertOpen(any);
-      const valid = validatePayload(any, "input", input);
-      const timeoutMs = options.timeoutMs ?? defaultRequestTimeoutMs;
-      const hdrs = headers();
-      const data = await encodePayload(valid, hdrs);
-      hdrs.set(headerNames.timeoutMs, String(timeoutMs));
-      hdrs.set(headerNames.requestId, randomUUID());
-      checkPayloadSize(`${subject.name} request`, data, hdrs, context.maxPayload());
-      options.signal?.throwIfAborted();
-      let msg: Msg | undefined;
-      let onAbort: (() => void) | undefined;
-      const deadline = Date.now() + timeoutMs;
-      try {
-        const aborted = new Promise<never>((_, reject) => {
-          onAbort = () => reject(options.signal?.reason);
-          options.signal?.addEventListener("abort", onAbort, { once: true });
-        });
-        while (msg === undefined) {
-          const reconnected = nextReconnect.promise.then(() => "resend" as const);
-          const call = nc.request(names.requestSubject(any), data, {
-            timeout: Math.max(1, deadline - Date.now()),
-            headers: hdrs,
-          });
-          let outcome: Msg | "resend";
-          try {
-            outcome = await (options.signal
-              ? Promise.race([call, reconnected, aborted])
-              : Promise.race([call, reconnected]));
-          } catch (error) {
-            // Right after a reconnect the handlers may not have subscribed again yet: "no responders" then means
-            // "not yet", so wait a moment and send again while the caller's time lasts.
-            const settling = !connected || Date.now() - lastReconnectAt < reconnectSettleMs;
-            if (!isNoResponders(error) || !settling || Date.now() + 250 >= deadline) throw error;
-            await new Promise((resolve) => setTimeout(resolve, 250));
-            continue;
-          }
-          if (outcome === "resend") {
-            // The old call may still settle (a late reply, or its timeout): nobody waits for it any more.
-            call.catch(() => undefined);
-            logger.info?.(`${subject.name}: sent again after a reconnect (same request id)`);
-            continue;
-          }
-          msg = outcome;
-        }
-      } catch (error) {
-        if (options.signal?.aborted && error === options.signal.reason) throw error;
-        throw toBusError(error, subject.name, timeoutMs);
-      } finally {
-        if (onAbort) options.signal?.removeEventListener("abort", onAbort);
-      }
-      const decoded = await decodePayload(msg.data, msg.headers);
-      const envelope = decoded.success ? replyEnvelopeSchema.safeParse(decoded.value) : undefined;
-      if (!envelope?.success) {
-        throw new TfgrpoError("remote_error", `${subject.name}: unreadable reply from the handler`, {
-          details: { subject: subject.name },
-        });
-      }
-      if (!envelope.data.ok) throw TfgrpoError.fromJSON(envelope.data.error);
-      return validatePayload(any, "output", envelope.data.output) as O;
+    request<I, O>(subject: Subject<I, O>, input: I, options: RequestOptions = {}): Promise<O> {
+      return inSpan(
+        `request ${subject.name}`,
+        { kind: SpanKind.CLIENT, attributes: messagingAttributes(subject.name, "send") },
+        () => sendRequest(subject, input, options),
+      );
     },
 
     async handle<I, O>(
@@ -382,4 +415,12 @@ function signalOnce(): { promise: Promise<void>; resolve: () => void } {
     resolve = done;
   });
   return { promise, resolve };
+}
+
+function messagingAttributes(subject: string, operation: "send" | "process") {
+  return {
+    [spanAttributes.messagingSystem]: "nats",
+    [spanAttributes.messagingDestination]: subject,
+    [spanAttributes.messagingOperation]: operation,
+  };
 }

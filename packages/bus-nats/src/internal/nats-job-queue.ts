@@ -6,6 +6,7 @@ import {
   type JobResult,
   type Subject,
   TfgrpoError,
+  traceHeaders,
   type WorkOptions,
 } from "@tfgrpo/protocol";
 import { validatePayload } from "@tfgrpo/protocol/internal";
@@ -56,6 +57,7 @@ export function createNatsJobQueue(context: NatsQueueContext): NatsJobQueue {
   return {
     async enqueue(subject, jobs, replyTo) {
       replyToken(replyTo);
+      const trace = traceHeaders();
       // Validate everything first: a batch with one bad job is rejected whole, not half-enqueued.
       const prepared = await Promise.all(
         jobs.map(async (job, index) => {
@@ -73,6 +75,8 @@ export function createNatsJobQueue(context: NatsQueueContext): NatsJobQueue {
           const data = await encodePayload(input, hdrs);
           hdrs.set(headerNames.jobId, job.id);
           hdrs.set(headerNames.replyTo, replyTo);
+          // A job run on another machine is a child of the span that enqueued it.
+          for (const [name, value] of Object.entries(trace)) hdrs.set(name, value);
           checkPayloadSize(`${subject.name} job ${job.id}`, data, hdrs, context.maxPayload());
           return { id: job.id, data, hdrs };
         }),

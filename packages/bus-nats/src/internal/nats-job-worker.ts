@@ -1,12 +1,16 @@
 import type { ConsumerMessages, JsMsg } from "@nats-io/jetstream";
 import type { Msg, Subscription } from "@nats-io/transport-node";
 import {
+  contextFromHeaders,
   type Handle,
+  inSpan,
   type JobContext,
   type JobResult,
+  SpanKind,
   type Subject,
   safeParseJson,
   serializeError,
+  spanAttributes,
   TfgrpoError,
   type WorkOptions,
 } from "@tfgrpo/protocol";
@@ -117,7 +121,27 @@ export async function startJobWorker(
       };
       try {
         const input = validatePayload(subject, "input", decoded.value);
-        const output = validatePayload(subject, "output", await handler(input, jobContext));
+        const output = validatePayload(
+          subject,
+          "output",
+          await inSpan(
+            `job ${subject.name}`,
+            {
+              kind: SpanKind.CONSUMER,
+              parent: contextFromHeaders((name) => msg.headers?.get(name) || undefined),
+              attributes: {
+                [spanAttributes.messagingSystem]: "nats",
+                [spanAttributes.messagingDestination]: subject.name,
+                [spanAttributes.messagingOperation]: "process",
+                [spanAttributes.messagingMessageId]: jobId,
+                [spanAttributes.messagingDeliveryCount]: attempt,
+                [spanAttributes.attempt]: attempt,
+                [spanAttributes.redelivered]: attempt > 1,
+              },
+            },
+            () => handler(input, jobContext),
+          ),
+        );
         result = { jobId, ok: true, output, attempt };
       } catch (error) {
         if (job.abandoned) return;
