@@ -3,9 +3,13 @@ export {
   type CodeInterpreterOptions,
   codeInterpreterOptionsSchema,
   createCodeInterpreter,
+  defaultPreImports,
+  type SandboxPoolOptions,
+  sandboxPoolOptionsSchema,
 } from "./code-interpreter/code-interpreter.js";
 export type { CodeResult, KilledReason, SandboxKind } from "./code-interpreter/code-result.js";
 export type { CodeSession } from "./code-interpreter/python-session.js";
+export type { SandboxPoolStats } from "./code-interpreter/sandbox-pool.js";
 export {
   codeInterpreterInputSchema,
   codeResultForModel,

@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os";
 import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 import type { CodeResult, SandboxKind } from "./code-result.js";
@@ -8,8 +9,41 @@ import {
   type SandboxLauncher,
   type SandboxLimits,
 } from "./sandbox-launcher.js";
+import { createSandboxPool, type SandboxPool, type SandboxPoolStats } from "./sandbox-pool.js";
 import { findExecutable, isExecutable, probeSandbox } from "./sandbox-probe.js";
+import { startSandboxProcess, stopSandboxProcess } from "./sandbox-process.js";
 import { sharedUidPool, type UidPool } from "./uid-pool.js";
+
+/** Python module names, e.g. `sympy` or `numpy.linalg`. */
+const moduleNameSchema = z
+  .string()
+  .regex(
+    /^[A-Za-z_][A-Za-z0-9_]*(\.[A-Za-z_][A-Za-z0-9_]*)*$/,
+    "a Python module name such as sympy or numpy.linalg",
+  );
+
+export const defaultPreImports = ["sympy", "numpy", "math", "fractions"] as const;
+
+export const sandboxPoolOptionsSchema = z.object({
+  size: z
+    .number()
+    .int()
+    .min(0)
+    .max(256)
+    .default(8)
+    .describe("Sandboxes kept started and ready (0: no pool); each serves one session and is then destroyed"),
+  preImport: z
+    .array(moduleNameSchema)
+    .default([...defaultPreImports])
+    .describe("Modules a pooled sandbox imports before it is handed out (a missing one is skipped)"),
+  startShare: z
+    .number()
+    .gt(0)
+    .max(1)
+    .default(0.5)
+    .describe("Share of the CPUs background start-ups may use at once (at least one start-up)"),
+});
+export type SandboxPoolOptions = z.input<typeof sandboxPoolOptionsSchema>;
 
 export const codeInterpreterOptionsSchema = z.object({
   timeoutMs: z.number().int().positive().default(20_000).describe("Wall-clock limit per cell"),
@@ -66,6 +100,9 @@ export const codeInterpreterOptionsSchema = z.object({
   bwrapPath: z.string().min(1).optional().describe("bubblewrap binary; default `bwrap` from PATH"),
   setprivPath: z.string().min(1).default("/usr/bin/setpriv"),
   startTimeoutMs: z.number().int().positive().default(15_000),
+  pool: sandboxPoolOptionsSchema
+    .optional()
+    .describe("Warm sandboxes started ahead of need; without it every session starts its own"),
 });
 
 export type CodeInterpreterOptions = z.input<typeof codeInterpreterOptionsSchema> & {
@@ -82,7 +119,11 @@ export interface CodeInterpreter {
   session(): CodeSession;
   /** Which isolation runs the code; throws `sandbox_unavailable` when none is allowed. */
   sandbox(): Promise<SandboxKind>;
-  /** Closes every session opened from this interpreter. */
+  /** Starts filling the warm pool, if there is one (sessions do it too; a no-op without a pool). */
+  warm(): void;
+  /** What the warm pool has done; undefined without a pool. */
+  poolStats(): SandboxPoolStats | undefined;
+  /** Closes every session opened from this interpreter and kills every pooled sandbox. */
   close(): Promise<void>;
 }
 
@@ -110,6 +151,9 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
   const killOutputBytes = config.killOutputBytes ?? Math.max(1024 * 1024, 50 * config.maxOutputBytes);
   const sessions = new Set<CodeSession>();
   let launcherPromise: Promise<SandboxLauncher> | undefined;
+  const poolConfig = config.pool && config.pool.size > 0 ? config.pool : undefined;
+  let pool: SandboxPool | undefined;
+  let closed = false;
 
   async function chooseLauncher(): Promise<SandboxLauncher> {
     if (!isExecutable(config.pythonPath)) {
@@ -164,7 +208,28 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
     return launcherPromise;
   }
 
+  /** The warm pool, created on first need (a run that never runs code starts no sandbox). */
+  function warmPool(): SandboxPool | undefined {
+    if (!poolConfig || closed) return undefined;
+    pool ??= createSandboxPool({
+      size: poolConfig.size,
+      maxStarting: Math.max(1, Math.floor(availableParallelism() * poolConfig.startShare)),
+      start: async () =>
+        startSandboxProcess({
+          launcher: await launcher(),
+          limits,
+          startTimeoutMs: config.startTimeoutMs,
+          now,
+          preImport: poolConfig.preImport,
+        }),
+      stop: stopSandboxProcess,
+    });
+    pool.fill();
+    return pool;
+  }
+
   function openSession(): CodeSession {
+    const sessionPool = warmPool();
     let inner: Promise<CodeSession> | undefined;
     let sandbox: SandboxKind = "bubblewrap";
     const getInner = () => {
@@ -178,6 +243,7 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
           killOutputBytes,
           startTimeoutMs: config.startTimeoutMs,
           now,
+          ...(sessionPool ? { acquire: async () => sessionPool.take() } : {}),
         });
       });
       return inner;
@@ -213,8 +279,13 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
     async sandbox() {
       return (await launcher()).kind;
     },
+    warm() {
+      warmPool();
+    },
+    poolStats: () => pool?.stats(),
     async close() {
-      await Promise.all([...sessions].map((session) => session.close()));
+      closed = true;
+      await Promise.all([...[...sessions].map((session) => session.close()), pool?.close()]);
     },
   };
 }

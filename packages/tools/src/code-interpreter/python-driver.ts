@@ -2,7 +2,7 @@
  * The Python program that runs inside the sandbox and executes cells like a notebook kernel.
  *
  * Protocol (host <-> driver), chosen so that user output never has to be parsed:
- * - argv[1]: JSON config `{ "limits": {...}, "reap": bool }`.
+ * - argv[1]: JSON config `{ "limits": {...}, "reap": bool, "preImport": [str] }`.
  * - fd 0 (then replaced by /dev/null for user code): one JSON line per cell `{ "nonce": str, "code": str }`.
  * - fd 1 / fd 2: the cell's own stdout / stderr, each followed by the end marker `\0TFGRPO-END:<nonce>\0`.
  * - fd 3: one JSON line per event: `{"event":"ready"}` once, then per cell
@@ -94,6 +94,16 @@ def _run_cell(code, filename, namespace):
             pass
         return 1, _classify(error)
 
+def _pre_import(names):
+    # A warm session: common modules loaded ahead of need, under the same limits as any cell. They go into
+    # sys.modules only (a cell still writes its own import, as in a cold session); one that fails is left out.
+    import importlib
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception:
+            sys.modules.pop(name, None)
+
 def _reap_others(own_pid):
     # In the sandbox's own pid namespace, kill(-1) reaches every process the cell left behind
     # (background jobs, fork bombs) but not the namespace's init, which belongs to another user.
@@ -127,6 +137,7 @@ def main():
     events = os.fdopen(3, "w", encoding="utf-8", buffering=1)
     limits = config.get("limits", {})
     _set_limits(limits)
+    _pre_import(config.get("preImport", []))
     per_cell_cpu = limits.get("cpuSecondsPerCell")
     hard_cpu = limits.get("cpuSecondsHard")
     own_pid = os.getpid()

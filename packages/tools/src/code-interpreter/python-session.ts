@@ -1,13 +1,11 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { constants as osConstants } from "node:os";
-import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
-import { z } from "zod";
+import { TfgrpoError } from "@tfgrpo/protocol";
 import { createCappedOutput } from "./capped-output.js";
 import type { CodeResult, KilledReason, SandboxKind } from "./code-result.js";
-import { MarkedStream } from "./marked-stream.js";
 import { listProcessesOfUid } from "./process-table.js";
-import type { LaunchSpec, SandboxLauncher, SandboxLimits } from "./sandbox-launcher.js";
+import type { SandboxLauncher, SandboxLimits } from "./sandbox-launcher.js";
+import { type SandboxProcess, startSandboxProcess, stopSandboxProcess } from "./sandbox-process.js";
 
 export interface SessionOptions {
   launcher: SandboxLauncher;
@@ -19,6 +17,11 @@ export interface SessionOptions {
   startTimeoutMs: number;
   now: () => number;
   generateNonce?: () => string;
+  /**
+   * Where the session's sandbox comes from when it needs one (a warm pool): a process started for this session alone,
+   * or undefined to start one here. Every process a session gets is its own and is destroyed when it is done with.
+   */
+  acquire?: () => Promise<SandboxProcess | undefined>;
 }
 
 export interface CodeSession {
@@ -34,29 +37,6 @@ type CellOutcome =
   | { kind: "aborted" }
   | { kind: "output" };
 
-const driverEventSchema = z.object({
-  event: z.enum(["ready", "cell"]),
-  nonce: z.string().optional(),
-  exitCode: z.number().int().optional(),
-  limit: z.enum(["memory", "processes", "file_size"]).nullable().optional(),
-});
-type DriverEvent = z.infer<typeof driverEventSchema>;
-
-interface LiveProcess {
-  child: ChildProcess;
-  spec: LaunchSpec;
-  stdout: MarkedStream;
-  stderr: MarkedStream;
-  onEvent: ((event: DriverEvent) => void) | undefined;
-  onExit: ((code: number | null, signal: NodeJS.Signals | null) => void) | undefined;
-  /** Called after each chunk of output, so a flood is stopped within one pipe buffer of the limit. */
-  onOutput: (() => void) | undefined;
-  exited: Promise<void>;
-  exitCode: number | null | undefined;
-  exitSignal: NodeJS.Signals | null;
-  startupMs: number;
-}
-
 const signalNames = new Map<number, NodeJS.Signals>(
   Object.entries(osConstants.signals).map(([name, number]) => [number, name as NodeJS.Signals]),
 );
@@ -68,154 +48,24 @@ const signalNames = new Map<number, NodeJS.Signals>(
  */
 export function createPythonSession(options: SessionOptions): CodeSession {
   const generateNonce = options.generateNonce ?? (() => randomBytes(12).toString("hex"));
-  let live: LiveProcess | undefined;
+  let live: SandboxProcess | undefined;
   let hadProcess = false;
   let lostReason: string | undefined;
   let closed = false;
   let queue: Promise<unknown> = Promise.resolve();
 
-  async function start(): Promise<LiveProcess> {
+  async function start(): Promise<SandboxProcess> {
     const startedAt = options.now();
-    const spec = await options.launcher.launch(options.limits);
-    let child: ChildProcess;
-    try {
-      child = spawn(spec.command, spec.args, {
-        stdio: ["pipe", "pipe", "pipe", "pipe"],
-        env: spec.env,
-        cwd: spec.cwd,
-        // Own process group, so a kill reaches helpers started outside the sandbox's pid namespace too.
-        detached: true,
-      });
-    } catch (error) {
-      await spec.release();
-      throw new TfgrpoError(
-        "sandbox_unavailable",
-        `could not start ${spec.command}: ${(error as Error).message}`,
-        {
-          cause: error,
-        },
-      );
+    const pooled = await options.acquire?.();
+    if (pooled) {
+      // Already started (and its modules imported): what this cell waited for is only the hand-over.
+      pooled.startupMs = options.now() - startedAt;
+      return pooled;
     }
-    let resolveExited!: () => void;
-    const proc: LiveProcess = {
-      child,
-      spec,
-      stdout: new MarkedStream(),
-      stderr: new MarkedStream(),
-      onEvent: undefined,
-      onExit: undefined,
-      onOutput: undefined,
-      exited: new Promise<void>((resolve) => {
-        resolveExited = resolve;
-      }),
-      exitCode: undefined,
-      exitSignal: null,
-      startupMs: 0,
-    };
-    const startupErrors: Buffer[] = [];
-    let startupBytes = 0;
-    child.stdout!.on("data", (chunk: Buffer) => {
-      proc.stdout.push(chunk);
-      proc.onOutput?.();
-    });
-    child.stderr!.on("data", (chunk: Buffer) => {
-      if (startupBytes < 4096) {
-        startupErrors.push(chunk);
-        startupBytes += chunk.length;
-      }
-      proc.stderr.push(chunk);
-      proc.onOutput?.();
-    });
-    child.stdin!.on("error", () => {
-      // The process died; its exit is reported through the exit event.
-    });
-    let eventBuffer = "";
-    const events = child.stdio[3] as NodeJS.ReadableStream;
-    events.setEncoding("utf8");
-    events.on("data", (text: string) => {
-      eventBuffer += text;
-      for (let newline = eventBuffer.indexOf("\n"); newline >= 0; newline = eventBuffer.indexOf("\n")) {
-        const line = eventBuffer.slice(0, newline);
-        eventBuffer = eventBuffer.slice(newline + 1);
-        // Only the driver should write here; a line that does not parse means user code wrote to fd 3.
-        const parsed = safeParseJson(line, driverEventSchema);
-        if (parsed.success) proc.onEvent?.(parsed.value);
-      }
-    });
-    child.on("error", () => {
-      // Reported as an exit below (spawn failure emits "close" with an error code too).
-    });
-    child.on("exit", () => {
-      // "close" waits for the pipes; a process that escaped the kill (possible only without the sandbox's pid
-      // namespace) could hold them open forever, so they are closed from our side after a grace period.
-      const grace = setTimeout(() => {
-        for (const stream of child.stdio) stream?.destroy();
-      }, 2000);
-      grace.unref();
-      child.once("close", () => clearTimeout(grace));
-    });
-    child.on("close", (code, signal) => {
-      proc.exitCode = code;
-      proc.exitSignal = signal;
-      resolveExited();
-      proc.onExit?.(code, signal);
-    });
-
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => {
-        fail(`the sandbox did not start within ${options.startTimeoutMs} ms`);
-      }, options.startTimeoutMs);
-      const fail = (message: string) => {
-        clearTimeout(timer);
-        proc.onEvent = undefined;
-        proc.onExit = undefined;
-        killProcess(proc);
-        const detail = Buffer.concat(startupErrors).toString("utf8").trim();
-        reject(
-          new TfgrpoError("sandbox_unavailable", detail ? `${message}: ${detail}` : message, {
-            details: { command: spec.command, sandbox: spec.sandbox },
-          }),
-        );
-      };
-      proc.onEvent = (event) => {
-        if (event.event !== "ready") return;
-        clearTimeout(timer);
-        proc.onEvent = undefined;
-        proc.onExit = undefined;
-        resolve();
-      };
-      proc.onExit = (code, signal) =>
-        fail(`the sandbox exited while starting (code ${code}, signal ${signal})`);
-    }).catch(async (error) => {
-      await proc.exited;
-      await spec.release();
-      throw error;
-    });
-    proc.startupMs = options.now() - startedAt;
-    return proc;
+    return startSandboxProcess(options);
   }
 
-  function killProcess(proc: LiveProcess): void {
-    if (proc.exitCode !== undefined) return;
-    const pid = proc.child.pid;
-    if (pid === undefined) return;
-    try {
-      // The outer bubblewrap process: its death takes the sandbox's pid namespace (and all in it) down.
-      process.kill(-pid, "SIGKILL");
-    } catch {
-      try {
-        proc.child.kill("SIGKILL");
-      } catch {
-        // Already gone.
-      }
-    }
-  }
-
-  async function stop(proc: LiveProcess): Promise<void> {
-    killProcess(proc);
-    await proc.exited;
-    await proc.spec.release();
-  }
+  const stop = stopSandboxProcess;
 
   async function runCell(code: string, signal: AbortSignal | undefined): Promise<CodeResult> {
     if (closed) throw new TfgrpoError("tool_error", "the code session is closed");

@@ -40,9 +40,14 @@ export interface LaunchSpec {
   release(): Promise<void>;
 }
 
+export interface LaunchOptions {
+  /** Modules the driver imports (into `sys.modules` only, not the cell namespace) before it reports ready. */
+  preImport?: readonly string[];
+}
+
 export interface SandboxLauncher {
   readonly kind: SandboxKind;
-  launch(limits: SandboxLimits): Promise<LaunchSpec>;
+  launch(limits: SandboxLimits, options?: LaunchOptions): Promise<LaunchSpec>;
 }
 
 export interface LauncherOptions {
@@ -76,7 +81,12 @@ function cleanEnvironment(home: string, tmp: string): Record<string, string> {
 
 async function driverConfig(
   limits: SandboxLimits,
-  options: { reap: boolean; uid: number | undefined; cgroup: SandboxCgroup | undefined },
+  options: {
+    reap: boolean;
+    uid: number | undefined;
+    cgroup: SandboxCgroup | undefined;
+    preImport: readonly string[] | undefined;
+  },
 ) {
   // With a pids cgroup (same capacity, exact counter) the cgroup should refuse a fork before RLIMIT_NPROC does.
   let processes = limits.maxProcesses + (options.cgroup ? 1 : 0);
@@ -86,6 +96,7 @@ async function driverConfig(
   }
   return JSON.stringify({
     reap: options.reap,
+    preImport: options.preImport ?? [],
     limits: {
       addressSpaceBytes: limits.memoryMb * megabyte,
       processes,
@@ -169,10 +180,15 @@ function pythonPrefixArgs(pythonPath: string): string[] {
 export function createBubblewrapLauncher(options: LauncherOptions & { bwrapPath: string }): SandboxLauncher {
   return {
     kind: "bubblewrap",
-    async launch(limits) {
+    async launch(limits, launchOptions = {}) {
       const uid = options.asRoot ? await options.uidPool.acquire() : undefined;
       const cgroup = await sandboxCgroup(options, limits);
-      const config = await driverConfig(limits, { reap: true, uid, cgroup });
+      const config = await driverConfig(limits, {
+        reap: true,
+        uid,
+        cgroup,
+        preImport: launchOptions.preImport,
+      });
       const namespaces = [
         "--unshare-ipc",
         "--unshare-pid",
@@ -196,6 +212,12 @@ export function createBubblewrapLauncher(options: LauncherOptions & { bwrapPath:
         "/usr",
         ...systemDirectoryArgs(),
         ...pythonPrefixArgs(options.pythonPath),
+        // Made by bubblewrap as root it would be 0700, and the unprivileged uid could not follow the library links
+        // through /etc/alternatives (numpy's libblas.so.3): a traversable /etc holding only the binds below.
+        "--perms",
+        "0755",
+        "--dir",
+        "/etc",
         "--ro-bind-try",
         "/etc/alternatives",
         "/etc/alternatives",
@@ -256,7 +278,7 @@ export function createBubblewrapLauncher(options: LauncherOptions & { bwrapPath:
 export function createUnsandboxedLauncher(options: LauncherOptions): SandboxLauncher {
   return {
     kind: "none",
-    async launch(limits) {
+    async launch(limits, launchOptions = {}) {
       const uid = options.asRoot ? await options.uidPool.acquire() : undefined;
       const directory = await mkdtemp(path.join(tmpdir(), "tfgrpo-code-"));
       if (uid !== undefined) {
@@ -264,7 +286,12 @@ export function createUnsandboxedLauncher(options: LauncherOptions): SandboxLaun
         await chmod(directory, 0o700);
       }
       const cgroup = await sandboxCgroup(options, limits);
-      const config = await driverConfig(limits, { reap: false, uid, cgroup });
+      const config = await driverConfig(limits, {
+        reap: false,
+        uid,
+        cgroup,
+        preImport: launchOptions.preImport,
+      });
       const argv = [
         ...(uid === undefined ? [] : dropPrivileges(options.setprivPath, uid)),
         ...pythonArgs(options.pythonPath, config),

@@ -26,5 +26,13 @@ export function createScriptedCodeInterpreter(
     };
   };
   const session = (): CodeSession => ({ sandbox: "none", run, close: async () => {} });
-  return { calls, run, session, sandbox: async () => "none", close: async () => {} };
+  return {
+    calls,
+    run,
+    session,
+    sandbox: async () => "none",
+    warm: () => {},
+    poolStats: () => undefined,
+    close: async () => {},
+  };
 }

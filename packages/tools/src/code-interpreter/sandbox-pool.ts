@@ -1,0 +1,145 @@
+import type { SandboxProcess } from "./sandbox-process.js";
+
+/** What a warm pool has done so far (for benchmarks, tests and logs). */
+export interface SandboxPoolStats {
+  /** Started sandboxes waiting for a session. */
+  ready: number;
+  /** Background start-ups in progress. */
+  starting: number;
+  /** Sandboxes handed to a session (each to exactly one). */
+  handedOut: number;
+  /** Sessions that found the pool empty and started a sandbox of their own. */
+  missed: number;
+  /** Background start-ups that failed (the pool waits longer after each one in a row). */
+  failed: number;
+  /** The most background start-ups the pool ran at once. */
+  mostStartingAtOnce: number;
+}
+
+export interface SandboxPoolOptions {
+  /** Sandboxes kept ready. */
+  size: number;
+  /** Background start-ups at once (the CPUs they may take from running cells). */
+  maxStarting: number;
+  /** Starts one sandbox, ready for cells. */
+  start: () => Promise<SandboxProcess>;
+  /** Kills one sandbox and releases its uid, cgroups and files. */
+  stop: (process: SandboxProcess) => Promise<void>;
+  /** A background start-up failed (the session that needs a sandbox then starts its own and reports the error). */
+  onError?: (error: unknown) => void;
+  now?: () => number;
+}
+
+export interface SandboxPool {
+  /**
+   * A ready sandbox, removed from the pool for good: it belongs to the caller, who destroys it when done (it never
+   * comes back). Undefined when none is ready. Either way the pool refills in the background.
+   */
+  take(): SandboxProcess | undefined;
+  /** Starts filling the pool (idempotent; `take` does it too). */
+  fill(): void;
+  stats(): SandboxPoolStats;
+  /** Stops refilling and kills every sandbox the pool holds or is starting; resolves when all are gone. */
+  close(): Promise<void>;
+}
+
+/**
+ * Sandboxes started ahead of need. Each is used by one session only; a used sandbox is destroyed, never recycled, so
+ * no variable, file or process passes from one rollout to another. At most `maxStarting` start-ups run at once.
+ */
+export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
+  const now = options.now ?? (() => performance.now());
+  const ready: SandboxProcess[] = [];
+  const starting = new Set<Promise<void>>();
+  const stopping = new Set<Promise<void>>();
+  const stats = { handedOut: 0, missed: 0, failed: 0, mostStartingAtOnce: 0 };
+  let closed = false;
+  let failuresInARow = 0;
+  let retryAt = 0;
+  let retryTimer: NodeJS.Timeout | undefined;
+
+  const discard = (proc: SandboxProcess): Promise<void> => {
+    const stopped = options
+      .stop(proc)
+      .catch(() => {
+        // Already gone.
+      })
+      .finally(() => stopping.delete(stopped));
+    stopping.add(stopped);
+    return stopped;
+  };
+
+  const startOne = () => {
+    const started = options
+      .start()
+      .then((proc) => {
+        failuresInARow = 0;
+        if (closed || proc.exitCode !== undefined) return discard(proc);
+        // A sandbox that dies while it waits (killed from outside) leaves the pool at once.
+        proc.onExit = () => {
+          const at = ready.indexOf(proc);
+          if (at >= 0) ready.splice(at, 1);
+          void discard(proc);
+          fill();
+        };
+        ready.push(proc);
+      })
+      .catch((error: unknown) => {
+        stats.failed++;
+        failuresInARow++;
+        retryAt = now() + Math.min(30_000, 250 * 2 ** failuresInARow);
+        if (!closed) options.onError?.(error);
+      })
+      .finally(() => {
+        starting.delete(started);
+        fill();
+      });
+    starting.add(started);
+    stats.mostStartingAtOnce = Math.max(stats.mostStartingAtOnce, starting.size);
+  };
+
+  function fill(): void {
+    if (closed) return;
+    const wait = retryAt - now();
+    if (wait > 0) {
+      retryTimer ??= setTimeout(() => {
+        retryTimer = undefined;
+        fill();
+      }, wait);
+      retryTimer.unref();
+      return;
+    }
+    while (ready.length + starting.size < options.size && starting.size < options.maxStarting) startOne();
+  }
+
+  return {
+    take() {
+      let proc = ready.shift();
+      while (proc && proc.exitCode !== undefined) {
+        void discard(proc);
+        proc = ready.shift();
+      }
+      if (proc) {
+        proc.onExit = undefined;
+        stats.handedOut++;
+      } else stats.missed++;
+      fill();
+      return proc;
+    },
+    fill,
+    stats: () => ({ ready: ready.length, starting: starting.size, ...stats }),
+    async close() {
+      closed = true;
+      if (retryTimer) clearTimeout(retryTimer);
+      const held = ready.splice(0);
+      for (const proc of held) {
+        proc.onExit = undefined;
+        void discard(proc);
+      }
+      // A start-up in flight ends in discard() (closed is set): wait for it, then for every stop, so that nothing the
+      // pool started outlives close().
+      await Promise.all([...starting]);
+      await Promise.all([...stopping]);
+    },
+  };
+}
