@@ -34,6 +34,7 @@ export {
 export { deriveSeed } from "./derive-seed.js";
 export { createDotProductKernel, type DotProductKernel } from "./dot-product-kernel.js";
 export {
+  experienceLineTokens,
   formatExperienceLine,
   learnedExperiencesHeading,
   mostUsefulHeading,

@@ -16,7 +16,8 @@ import { computeCostUsd, type TokenCounts } from "./compute-cost.js";
 import type { ModelEntry, ModelsConfig, StructuredOutputMode } from "./config/models-config-schema.js";
 import type { ModelsLogger } from "./models-logger.js";
 import { redactSecrets, registerSecret } from "./redact-secrets.js";
-import { createRetryingFetch, type Fetch } from "./retrying-fetch.js";
+import { recordModelCallSpan } from "./model-call-span.js";
+import { createRetryingFetch, type Fetch, type UsageInfo } from "./retrying-fetch.js";
 import {
   type ChatMessage,
   type ResponseFormat,
@@ -181,7 +182,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
       now,
       ...(options.logger ? { logger: options.logger } : {}),
       beforeRequest: () => budget.assertAvailable(role),
-      onUsage: (raw, info) => record(role, entry, raw, info.latencyMs),
+      onUsage: (raw, info) => record(role, entry, raw, info),
     });
     const apiKey = keys.get(role) ?? placeholderApiKey;
     const client = new OpenAI({
@@ -201,7 +202,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
     return created;
   };
 
-  const record = (role: Role, entry: ModelEntry, raw: unknown, latencyMs: number) => {
+  const record = (role: Role, entry: ModelEntry, raw: unknown, info: UsageInfo) => {
     const parsed = providerUsageSchema.safeParse(raw);
     if ((!parsed.success || parsed.data.prompt_tokens === undefined) && !warnedNoUsage.has(role)) {
       warnedNoUsage.add(role);
@@ -220,9 +221,10 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
       model: entry.model,
       ...tokens,
       costUsd: computeCostUsd(tokens, entry.prices),
-      latencyMs: Math.max(0, latencyMs),
+      latencyMs: Math.max(0, info.latencyMs),
     };
     usage.record(entryUsage);
+    recordModelCallSpan(entryUsage, info, entry.baseUrl);
     for (const scope of scopes.getStore() ?? []) scope.push(entryUsage);
   };
 

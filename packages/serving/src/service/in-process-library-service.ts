@@ -1,0 +1,287 @@
+import { randomUUID } from "node:crypto";
+import {
+  type ActorConfig,
+  type ActorConfigInput,
+  createEnvironmentRedactor,
+  createExperienceIndex,
+  createLibraryCache,
+  type ExperienceIndex,
+  extractCitations,
+  parseActorConfig,
+  renderExperienceBlock,
+} from "@tfgrpo/actor";
+import {
+  createEmbeddingCache,
+  type EmbeddingCache,
+  type EmbedFunction,
+  formatZodIssues,
+  type LibrarySnapshot,
+  TfgrpoError,
+} from "@tfgrpo/protocol";
+import type { LibraryStore, OutcomeStore } from "@tfgrpo/store";
+import type { z } from "zod";
+import { withExplorationSlot } from "./exploration-slot.js";
+import {
+  type GetExperiencesReply,
+  type GetExperiencesRequest,
+  getExperiencesRequestSchema,
+  getLibraryRequestSchema,
+  type LibraryService,
+  type LibraryServiceEvent,
+  type ReportOutcomeReply,
+  reportOutcomeRequestSchema,
+} from "./library-service.js";
+import { createRewardBaseline } from "./reward-baseline.js";
+
+/** Which version an unpinned request is served from (e.g. a canary share); null/undefined: the head. */
+export type VersionRouter = (request: {
+  domain: string;
+  task: string;
+  head: number | null;
+}) => Promise<{ version: number; meta?: Record<string, unknown> } | null | undefined>;
+
+export interface CreateLibraryServiceOptions {
+  store: LibraryStore & OutcomeStore;
+  /** The actor's configuration: its `retrieval` section is the selection used (top-k, budget, weights, UCB). */
+  config?: ActorConfigInput | ActorConfig;
+  /** Embeds texts for the similarity half of retrieval (e.g. `models.embed`); without it, utility alone ranks. */
+  embed?: EmbedFunction;
+  /** Picks the version of unpinned requests; default: the head. Online learning's canary plugs in here. */
+  route?: VersionRouter;
+  /** A reward counts as success at or above this, when a report gives only a reward. Default 0.5. */
+  successThreshold?: number;
+  /**
+   * Cached snapshots are reloaded after this long: versions are immutable but their entries' stats (what UCB ranks
+   * by) change with every outcome. Default 5 s.
+   */
+  statsMaxAgeMs?: number;
+  /** Scrubs secrets from every text stored (task, feedback, summary, trajectory strings). Default: environment. */
+  redact?: (text: string) => string;
+  now?: () => Date;
+  generateId?: () => string;
+  /** Called after each selection served and each outcome stored (synchronously; must not throw). */
+  onEvent?: (event: LibraryServiceEvent) => void;
+}
+
+/** The library service over a store, in this process: what the NATS role and the MCP server serve. */
+export function createLibraryService(options: CreateLibraryServiceOptions): LibraryService {
+  const { store } = options;
+  const config = parseActorConfig(options.config ?? {});
+  const now = options.now ?? (() => new Date());
+  const generateId = options.generateId ?? randomUUID;
+  const redact = options.redact ?? createEnvironmentRedactor();
+  const successThreshold = options.successThreshold ?? 0.5;
+  const snapshots = createLibraryCache((domain, version) => store.getVersion(domain, version), {
+    maxAgeMs: options.statsMaxAgeMs ?? 5_000,
+    maxVersions: 32,
+  });
+  const embeddings: EmbeddingCache | undefined = options.embed
+    ? createEmbeddingCache({ embed: options.embed })
+    : undefined;
+  const indexes = new WeakMap<LibrarySnapshot, Promise<ExperienceIndex>>();
+  const baseline = createRewardBaseline(store);
+
+  const indexFor = (snapshot: LibrarySnapshot): Promise<ExperienceIndex> => {
+    let index = indexes.get(snapshot);
+    if (!index) {
+      index = (async () => {
+        let vectors: Map<string, Float32Array> | undefined;
+        if (embeddings) {
+          const live = snapshot.experiences.filter((experience) => experience.status !== "archived");
+          const list = await embeddings.embed(live.map((experience) => experience.text));
+          vectors = new Map(live.map((experience, i) => [experience.id, list[i]!]));
+        }
+        return createExperienceIndex({
+          experiences: snapshot.experiences,
+          config: config.retrieval,
+          embeddingOf: (experience) => vectors?.get(experience.id),
+        });
+      })();
+      indexes.set(snapshot, index);
+      index.catch(() => indexes.delete(snapshot));
+    }
+    return index;
+  };
+
+  /** The version to serve and what to record about the choice. */
+  const resolveVersion = async (
+    request: GetExperiencesRequest,
+  ): Promise<{ version: number | null; meta?: Record<string, unknown> }> => {
+    if (request.version !== undefined) {
+      const info = await store.getVersionInfo(request.domain, request.version);
+      if (!info) {
+        throw new TfgrpoError("not_found", `library ${request.domain} has no version ${request.version}`, {
+          details: { domain: request.domain, version: request.version },
+        });
+      }
+      if (info.state === "rejected") {
+        throw new TfgrpoError(
+          "invalid_input",
+          `library ${request.domain}@v${request.version} was rejected by its gate; pin a committed version`,
+          { details: { domain: request.domain, version: request.version } },
+        );
+      }
+      return { version: request.version, meta: { pinned: true } };
+    }
+    const head = await store.getHeadVersion(request.domain);
+    const routed = options.route
+      ? await options.route({ domain: request.domain, task: request.task, head })
+      : null;
+    if (routed) return { version: routed.version, ...(routed.meta ? { meta: routed.meta } : {}) };
+    return { version: head };
+  };
+
+  return {
+    async getExperiences(input) {
+      const request = parse(getExperiencesRequestSchema, input, "get_experiences");
+      const { version, meta } = await resolveVersion(request);
+      const task = redact(request.task);
+      let reply: GetExperiencesReply;
+      const selectionId = generateId();
+      if (version === null) {
+        reply = {
+          selectionId,
+          domain: request.domain,
+          version,
+          entries: [],
+          explorationIds: [],
+          promptBlock: "",
+        };
+      } else {
+        const snapshot = await snapshots(request.domain, version);
+        if (!snapshot) {
+          throw new TfgrpoError("not_found", `library ${request.domain} has no version ${version}`, {
+            details: { domain: request.domain, version },
+          });
+        }
+        const index = await indexFor(snapshot);
+        const taskVector =
+          embeddings && index.dimensions > 0 ? ((await embeddings.embed([request.task]))[0] ?? null) : null;
+        const plan = withExplorationSlot(index.select(taskVector), snapshot.experiences, {
+          task: request.task,
+          ...(request.k !== undefined ? { k: request.k } : {}),
+        });
+        const exploration = new Set(plan.explorationIds);
+        reply = {
+          selectionId,
+          domain: request.domain,
+          version,
+          entries: plan.shown.map((entry) => ({
+            id: entry.id,
+            text: entry.text,
+            status: entry.status,
+            exploration: exploration.has(entry.id),
+          })),
+          explorationIds: plan.explorationIds,
+          promptBlock: renderExperienceBlock(plan.shown, plan.mostUseful),
+        };
+      }
+      await store.recordSelection({
+        selectionId,
+        domain: request.domain,
+        version,
+        entryIds: reply.entries.map((entry) => entry.id),
+        explorationIds: reply.explorationIds,
+        task,
+        servedAt: now().toISOString(),
+        ...(meta ? { meta } : {}),
+      });
+      options.onEvent?.({ type: "served", reply, task });
+      return reply;
+    },
+
+    async reportOutcome(input) {
+      const request = parse(reportOutcomeRequestSchema, input, "report_outcome");
+      const reward = request.reward ?? (request.success ? 1 : 0);
+      const success = request.success ?? reward >= successThreshold;
+      const trajectory =
+        request.trajectory === undefined ? undefined : redactJson(request.trajectory, redact);
+      const summary = request.summary === undefined ? undefined : redact(request.summary);
+      const citedIds =
+        request.citedIds ??
+        extractCitations([summary ?? "", ...(trajectory === undefined ? [] : collectStrings(trajectory))]);
+      const known = await store.getSelection(request.selectionId);
+      const mean = known && known.outcome === null ? await baseline.get(known.selection.domain) : undefined;
+      const outcome = await store.reportOutcome(
+        {
+          selectionId: request.selectionId,
+          reward,
+          success,
+          ...(request.feedback !== undefined ? { feedback: redact(request.feedback) } : {}),
+          ...(trajectory !== undefined ? { trajectory } : {}),
+          ...(summary !== undefined ? { summary } : {}),
+          citedIds,
+          ...(mean !== undefined ? { baseline: mean } : {}),
+        },
+        { now: now() },
+      );
+      baseline.add(outcome.domain, outcome.reward);
+      const reply: ReportOutcomeReply = {
+        selectionId: outcome.selectionId,
+        domain: outcome.domain,
+        version: outcome.version,
+        reward: outcome.reward,
+        success: outcome.success,
+        creditedIds: outcome.entryIds,
+        citedIds: outcome.citedIds,
+        reportedAt: outcome.reportedAt,
+      };
+      options.onEvent?.({ type: "outcome", reply });
+      return reply;
+    },
+
+    async getLibrary(input) {
+      const request = parse(getLibraryRequestSchema, input, "get_library");
+      const version = request.version ?? (await store.getHeadVersion(request.domain));
+      const [snapshot, info] =
+        version === null
+          ? [null, null]
+          : await Promise.all([
+              store.getVersion(request.domain, version),
+              store.getVersionInfo(request.domain, version),
+            ]);
+      if (!snapshot || !info) {
+        throw new TfgrpoError(
+          "not_found",
+          request.version === undefined
+            ? `library ${request.domain} has no committed version`
+            : `library ${request.domain} has no version ${request.version}`,
+          { details: { domain: request.domain, version: request.version ?? "head" } },
+        );
+      }
+      return { snapshot, info };
+    },
+
+    async listVersions(domain) {
+      return store.listVersions(domain);
+    },
+  };
+}
+
+/** Input checked against its schema; a bad one is `invalid_input` naming the call and the field. */
+function parse<T>(schema: z.ZodType<T>, value: unknown, call: string): T {
+  const result = schema.safeParse(value);
+  if (!result.success) {
+    throw new TfgrpoError("invalid_input", `${call}: ${formatZodIssues(result.error.issues)}`, {
+      details: { call },
+    });
+  }
+  return result.data;
+}
+
+function redactJson(value: unknown, redact: (text: string) => string): unknown {
+  if (typeof value === "string") return redact(value);
+  if (Array.isArray(value)) return value.map((item) => redactJson(item, redact));
+  if (value !== null && typeof value === "object") {
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactJson(item, redact)]));
+  }
+  return value;
+}
+
+function collectStrings(value: unknown, out: string[] = []): string[] {
+  if (typeof value === "string") out.push(value);
+  else if (Array.isArray(value)) for (const item of value) collectStrings(item, out);
+  else if (value !== null && typeof value === "object")
+    for (const item of Object.values(value)) collectStrings(item, out);
+  return out;
+}
