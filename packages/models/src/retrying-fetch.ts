@@ -23,8 +23,18 @@ export interface RetryingFetchOptions {
   logger?: ModelsLogger;
   /** Runs before a request's first attempt; throwing refuses the request (the budget does this). */
   beforeRequest?: () => void;
-  /** The `usage` object of each successful response (a JSON body, or the last SSE event that carries one). */
-  onUsage?: (usage: unknown, info: { path: string; latencyMs: number }) => void;
+  /**
+   * The `usage` object of each successful response (a JSON body, or the last SSE event that carries one), with the
+   * attempt that succeeded (1 = no retry) and the choices' finish reasons.
+   */
+  onUsage?: (usage: unknown, info: UsageInfo) => void;
+}
+
+export interface UsageInfo {
+  path: string;
+  latencyMs: number;
+  attempt: number;
+  finishReasons: string[];
 }
 
 /** Response header telling error mappers how many attempts a request took. */
@@ -101,7 +111,12 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
           } else {
             // Every answered call is recorded, with or without usage numbers, so call counts stay right.
             const usage = parsed?.success && isObject(parsed.value) ? parsed.value.usage : undefined;
-            reportUsage(usage, url.pathname, options.now() - startedAt);
+            reportUsage(usage, {
+              path: url.pathname,
+              latencyMs: options.now() - startedAt,
+              attempt,
+              finishReasons: parsed?.success ? finishReasonsOf(parsed.value) : [],
+            });
             return rebuild(response, body, attempt);
           }
         } else if (isLast || !shouldRetry(response, body)) {
@@ -143,9 +158,9 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
 
   // The call was answered and paid for: a failing usage listener (a store write) must neither fail it nor, worse,
   // make it look like a network fault and send it again.
-  function reportUsage(usage: unknown, path: string, latencyMs: number): void {
+  function reportUsage(usage: unknown, info: UsageInfo): void {
     try {
-      options.onUsage?.(usage, { path, latencyMs });
+      options.onUsage?.(usage, info);
     } catch (error) {
       options.logger?.error?.(
         redactSecrets(
@@ -162,6 +177,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
     const decoder = new TextDecoder();
     let pending = "";
     let usage: unknown;
+    const finishReasons: string[] = [];
     let idle: ReturnType<typeof setTimeout> | undefined;
     const watch = () => {
       clearTimeout(idle);
@@ -175,9 +191,12 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
       const lines = pending.split("\n");
       pending = lines.pop() ?? "";
       for (const line of lines) {
-        if (!line.startsWith("data:") || !line.includes('"usage"')) continue;
+        if (!line.startsWith("data:") || !(line.includes('"usage"') || line.includes('"finish_reason"')))
+          continue;
         const event = safeParseJson<Record<string, unknown>>(line.slice(5).trim());
-        if (event.success && isObject(event.value) && isObject(event.value.usage)) usage = event.value.usage;
+        if (!event.success || !isObject(event.value)) continue;
+        if (isObject(event.value.usage)) usage = event.value.usage;
+        finishReasons.push(...finishReasonsOf(event.value));
       }
     };
     const body = response.body?.pipeThrough(
@@ -191,7 +210,12 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
           clearTimeout(idle);
           readLines(`${decoder.decode()}\n`);
           stream.done();
-          reportUsage(usage, stream.path, options.now() - stream.startedAt);
+          reportUsage(usage, {
+            path: stream.path,
+            latencyMs: options.now() - stream.startedAt,
+            attempt: stream.attempt,
+            finishReasons,
+          });
         },
       }),
     );
@@ -258,4 +282,12 @@ function describe(error: unknown): string {
   // The openai SDK turns any error whose text says "timed out" into a bare timeout error and drops its cause,
   // which would lose this message; the wording is kept out of its way.
   return parts.join(": ").replace(/time(d)? ?out/gi, "time limit");
+}
+
+/** The non-null `finish_reason`s of a completion or of one streamed chunk. */
+function finishReasonsOf(body: Record<string, unknown>): string[] {
+  if (!Array.isArray(body.choices)) return [];
+  return body.choices.flatMap((choice) =>
+    isObject(choice) && typeof choice.finish_reason === "string" ? [choice.finish_reason] : [],
+  );
 }

@@ -3,6 +3,7 @@ import { TfgrpoError } from "@tfgrpo/protocol";
 import { createStore } from "@tfgrpo/store";
 import { type Command, InvalidArgumentError } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import { artifactDirectory } from "../cli-options/artifact-directory.js";
 import type { CommandOutput } from "../cli-options/command-output.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
@@ -321,12 +322,6 @@ async function learnDirectExperiences(
 
 function dbFile(db: string): string {
   return db.replace(/^sqlite:(\/\/)?/, "");
-}
-
-/** Where a run's files (reports, traces) go: beside a SQLite database, else the working directory. */
-export function artifactDirectory(db: string): string {
-  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(db) && !db.startsWith("sqlite:")) return process.cwd();
-  return path.dirname(path.resolve(dbFile(db)));
 }
 
 export function checkpointPathFor(db: string): string {

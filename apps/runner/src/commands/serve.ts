@@ -8,6 +8,7 @@ import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadRole } from "../roles/registry.js";
 import { createBus } from "../runtime/create-bus.js";
 import { natsSettingsFromEnv } from "../runtime/nats-settings.js";
+import { startTracing } from "../tracing/start-tracing.js";
 
 export interface ServeOptions {
   role: string;
@@ -83,6 +84,10 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
     );
   }
   const config = requireModelsConfig(options.config, "serve");
+  // A worker's spans are children of the runner's (trace headers on every job and request); they go to the OTLP
+  // endpoint of the standard OTEL_* variables, or a local file with TFGRPO_TRACE_FILE.
+  await using tracing = await startTracing({ serviceName: `tfgrpo-${options.role}` });
+  if (tracing.enabled) log(`tracing to ${tracing.destinations.join(" and ")}`);
   const name = `tfgrpo serve ${options.role} ${os.hostname()}:${process.pid}`;
   const bus = await (
     dependencies.connect ??

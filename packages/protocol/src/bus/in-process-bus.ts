@@ -1,6 +1,8 @@
 import { AsyncResource } from "node:async_hooks";
 import { setMaxListeners } from "node:events";
 import { serializeError, TfgrpoError } from "../errors.js";
+import { spanAttributes } from "../tracing/span-attributes.js";
+import { contextFromHeaders, inSpan, SpanKind, traceHeaders } from "../tracing/tracer.js";
 import type {
   Bus,
   Handle,
@@ -27,7 +29,8 @@ interface Worker {
 }
 
 interface QueueState {
-  pending: { job: Job<unknown>; replyTo: string }[];
+  /** `trace`: the enqueuer's trace context, passed explicitly as NATS headers would carry it. */
+  pending: { job: Job<unknown>; replyTo: string; trace: Record<string, string> }[];
   workers: Worker[];
   nextWorker: number;
   /** Job ids ever enqueued: enqueueing an id again is a no-op, as NATS dedupe would make it. */
@@ -108,7 +111,7 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
       const live = state.workers.filter((w) => !w.closed && w.inFlight < w.concurrency);
       if (live.length === 0) return;
       const worker = live[state.nextWorker++ % live.length]!;
-      const { job, replyTo } = state.pending.shift()!;
+      const { job, replyTo, trace } = state.pending.shift()!;
       worker.inFlight++;
       const context: JobContext = { jobId: job.id, attempt: 1, working: () => {}, signal: controller.signal };
       const run = (async (): Promise<JobResult<unknown>> => {
@@ -116,7 +119,22 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
           const output = validatePayload(
             subject,
             "output",
-            await isolated(() => worker.run(job.input, context)),
+            await isolated(() =>
+              inSpan(
+                `job ${subject.name}`,
+                {
+                  kind: SpanKind.CONSUMER,
+                  parent: contextFromHeaders((name) => trace[name]),
+                  attributes: {
+                    [spanAttributes.messagingSystem]: "in-process",
+                    [spanAttributes.messagingDestination]: subject.name,
+                    [spanAttributes.messagingMessageId]: job.id,
+                    [spanAttributes.attempt]: 1,
+                  },
+                },
+                () => worker.run(job.input, context),
+              ),
+            ),
           );
           return { jobId: job.id, ok: true, output, attempt: 1 };
         } catch (error) {
@@ -133,77 +151,105 @@ export function createInProcessBus(options: { resultRetryDelayMs?: number } = {}
     }
   };
 
+  const sendRequest = async <I, O>(subject: Subject<I, O>, input: I, options: RequestOptions): Promise<O> => {
+    if (closed) throw new TfgrpoError("bus_closed", `${subject.name}: bus is closed`);
+    const list = handlers.get(subject.name);
+    if (!list || list.length === 0) {
+      throw new TfgrpoError("not_found", `${subject.name}: no handler is serving this subject`);
+    }
+    const valid = validatePayload(subject as Subject<unknown, unknown>, "input", input);
+    const entry = list.reduce((best, h) => (h.inFlight < best.inFlight ? h : best));
+    if (entry.inFlight >= entry.concurrency)
+      await new Promise<void>((resolve) => entry.waiting.push(resolve));
+    entry.inFlight++;
+    const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
+    const local = new AbortController();
+    const abortFromCaller = () => local.abort(options.signal?.reason);
+    options.signal?.addEventListener("abort", abortFromCaller, { once: true });
+    let timer: NodeJS.Timeout | undefined;
+    try {
+      const trace = traceHeaders();
+      const call = isolated(() =>
+        inSpan(
+          `handle ${subject.name}`,
+          { kind: SpanKind.SERVER, parent: contextFromHeaders((name) => trace[name]) },
+          () => entry.run(structuredClone(valid), { signal: local.signal }),
+        ),
+      );
+      const timeout = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => {
+          // Reject before aborting: a handler that rejects on abort must not win the race with its own error.
+          reject(new TfgrpoError("bus_timeout", `${subject.name}: no reply within ${timeoutMs} ms`));
+          local.abort();
+        }, timeoutMs);
+      });
+      const output = await track(Promise.race([call, timeout]));
+      return validatePayload(subject as Subject<unknown, unknown>, "output", structuredClone(output)) as O;
+    } finally {
+      clearTimeout(timer);
+      options.signal?.removeEventListener("abort", abortFromCaller);
+      entry.inFlight--;
+      entry.waiting.shift()?.();
+    }
+  };
+
+  const serveRequests = async <I, O>(
+    subject: Subject<I, O>,
+    handler: (input: I, context: HandlerContext) => Promise<O>,
+    options: WorkOptions = {},
+  ): Promise<Handle> => {
+    const entry = {
+      run: handler as AnyHandler,
+      concurrency: options.concurrency ?? 64,
+      inFlight: 0,
+      waiting: [],
+    };
+    const list = handlers.get(subject.name) ?? [];
+    list.push(entry);
+    handlers.set(subject.name, list);
+    return {
+      async close() {
+        const current = handlers.get(subject.name) ?? [];
+        handlers.set(
+          subject.name,
+          current.filter((h) => h !== entry),
+        );
+      },
+    };
+  };
+
   return {
     kind: "in-process",
 
-    async request<I, O>(subject: Subject<I, O>, input: I, options: RequestOptions = {}): Promise<O> {
-      if (closed) throw new TfgrpoError("bus_closed", `${subject.name}: bus is closed`);
-      const list = handlers.get(subject.name);
-      if (!list || list.length === 0) {
-        throw new TfgrpoError("not_found", `${subject.name}: no handler is serving this subject`);
-      }
-      const valid = validatePayload(subject as Subject<unknown, unknown>, "input", input);
-      const entry = list.reduce((best, h) => (h.inFlight < best.inFlight ? h : best));
-      if (entry.inFlight >= entry.concurrency)
-        await new Promise<void>((resolve) => entry.waiting.push(resolve));
-      entry.inFlight++;
-      const timeoutMs = options.timeoutMs ?? defaultTimeoutMs;
-      const local = new AbortController();
-      const abortFromCaller = () => local.abort(options.signal?.reason);
-      options.signal?.addEventListener("abort", abortFromCaller, { once: true });
-      let timer: NodeJS.Timeout | undefined;
-      try {
-        const call = isolated(() => entry.run(structuredClone(valid), { signal: local.signal }));
-        const timeout = new Promise<never>((_, reject) => {
-          timer = setTimeout(() => {
-            // Reject before aborting: a handler that rejects on abort must not win the race with its own error.
-            reject(new TfgrpoError("bus_timeout", `${subject.name}: no reply within ${timeoutMs} ms`));
-            local.abort();
-          }, timeoutMs);
-        });
-        const output = await track(Promise.race([call, timeout]));
-        return validatePayload(subject as Subject<unknown, unknown>, "output", structuredClone(output)) as O;
-      } finally {
-        clearTimeout(timer);
-        options.signal?.removeEventListener("abort", abortFromCaller);
-        entry.inFlight--;
-        entry.waiting.shift()?.();
-      }
+    request<I, O>(subject: Subject<I, O>, input: I, options: RequestOptions = {}): Promise<O> {
+      return inSpan(
+        `request ${subject.name}`,
+        {
+          kind: SpanKind.CLIENT,
+          attributes: {
+            [spanAttributes.messagingSystem]: "in-process",
+            [spanAttributes.messagingDestination]: subject.name,
+          },
+        },
+        () => sendRequest(subject, input, options),
+      );
     },
 
-    async handle<I, O>(
-      subject: Subject<I, O>,
-      handler: (input: I, context: HandlerContext) => Promise<O>,
-      options: WorkOptions = {},
-    ): Promise<Handle> {
-      const entry = {
-        run: handler as AnyHandler,
-        concurrency: options.concurrency ?? 64,
-        inFlight: 0,
-        waiting: [],
-      };
-      const list = handlers.get(subject.name) ?? [];
-      list.push(entry);
-      handlers.set(subject.name, list);
-      return {
-        async close() {
-          const current = handlers.get(subject.name) ?? [];
-          handlers.set(
-            subject.name,
-            current.filter((h) => h !== entry),
-          );
-        },
-      };
-    },
+    handle: serveRequests,
 
     async enqueue<I, O>(subject: Subject<I, O>, jobs: readonly Job<I>[], options: { replyTo: string }) {
       if (closed) throw new TfgrpoError("bus_closed", `${subject.name}: bus is closed`);
       const state = queue(subject.name);
+      const trace = traceHeaders();
       for (const job of jobs) {
         if (state.known.has(job.id)) continue;
         const input = validatePayload(subject as Subject<unknown, unknown>, "input", job.input);
         state.known.add(job.id);
-        state.pending.push({ job: { id: job.id, input: structuredClone(input) }, replyTo: options.replyTo });
+        state.pending.push({
+          job: { id: job.id, input: structuredClone(input) },
+          replyTo: options.replyTo,
+          trace,
+        });
       }
       pump(subject as Subject<unknown, unknown>);
     },
