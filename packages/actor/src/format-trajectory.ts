@@ -42,6 +42,7 @@ export function formatTrajectory(trajectory: Trajectory, options: FormatTrajecto
       lines.push(cut(message.content));
     } else if (message.role === "assistant") {
       rule(`assistant, step ${++step}`);
+      if (message.reasoning?.trim()) lines.push(`(reasoning) ${cut(message.reasoning)}`);
       if (message.content.trim()) lines.push(cut(message.content));
       for (const call of message.toolCalls ?? []) lines.push(`  → ${call.name} ${cut(call.arguments)}`);
     } else {

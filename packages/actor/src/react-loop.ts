@@ -11,7 +11,7 @@ import type { ToolCall } from "@langchain/core/messages/tool";
 import type { Runnable } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { Annotation, END, START, StateGraph } from "@langchain/langgraph";
-import { sandboxUnavailablePrefix, TfgrpoError } from "@tfgrpo/protocol";
+import { billedOutputTokens, sandboxUnavailablePrefix, TfgrpoError } from "@tfgrpo/protocol";
 import type { ActorConfig } from "./actor-config.js";
 import { extractBoxedAnswer } from "./extract-boxed-answer.js";
 import { messageText } from "./message-text.js";
@@ -115,9 +115,12 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
     const valid = response.tool_calls ?? [];
     const invalid = response.invalid_tool_calls ?? [];
     const withIds = assignIds(valid, invalid, steps);
+    const reasoning = reasoningOf(response);
     recorder.message({
       role: "assistant",
       content: text,
+      // Kept as its own field: shown to the critic as reasoning, never read as the answer.
+      ...(reasoning ? { reasoning } : {}),
       ...(withIds.length > 0
         ? { toolCalls: withIds.map((call) => ({ id: call.id, name: call.name, arguments: call.arguments })) }
         : {}),
@@ -340,8 +343,20 @@ function tokensOf(message: AIMessage): CallTokens {
   return {
     inputTokens: usage?.input_tokens ?? 0,
     cachedInputTokens: usage?.input_token_details?.cache_read ?? 0,
-    outputTokens: usage?.output_tokens ?? 0,
+    // What the provider bills: reasoning reported beside the completion counts too (the models' ledger agrees).
+    outputTokens: billedOutputTokens({
+      prompt: usage?.input_tokens,
+      completion: usage?.output_tokens,
+      reasoning: usage?.output_token_details?.reasoning,
+      total: usage?.total_tokens,
+    }),
   };
+}
+
+/** The reasoning a provider returned beside the content (LangChain keeps it as `reasoning_content`). */
+function reasoningOf(message: AIMessage): string | undefined {
+  const value = message.additional_kwargs?.reasoning_content;
+  return typeof value === "string" ? value : undefined;
 }
 
 function finishReason(message: AIMessage): string | undefined {

@@ -48,6 +48,7 @@ export function createRolloutRecorder(options: {
       messages.push({
         ...message,
         content: redact(content),
+        ...(message.reasoning !== undefined ? { reasoning: redact(message.reasoning) } : {}),
         ...(message.toolCalls
           ? {
               toolCalls: message.toolCalls.map((call) => ({

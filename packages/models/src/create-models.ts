@@ -1,7 +1,8 @@
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { ChatOpenAI } from "@langchain/openai";
+import type { ChatOpenAI, ChatOpenAIFields } from "@langchain/openai";
 import {
   addUsage,
+  billedOutputTokens as billedOutput,
   emptyUsageTotals,
   type Role,
   TfgrpoError,
@@ -14,9 +15,11 @@ import { AccountedChatOpenAI } from "./accounted-chat-openai.js";
 import { type Budget, createBudget } from "./budget.js";
 import { computeCostUsd, type TokenCounts } from "./compute-cost.js";
 import type { ModelEntry, ModelsConfig, StructuredOutputMode } from "./config/models-config-schema.js";
-import type { ModelsLogger } from "./models-logger.js";
-import { redactSecrets, registerSecret } from "./redact-secrets.js";
 import { recordModelCallSpan } from "./model-call-span.js";
+import type { ModelsLogger } from "./models-logger.js";
+import { createProviderFetch } from "./provider-fetch.js";
+import { ReasoningCompletions } from "./reasoning-completions.js";
+import { redactSecrets, registerSecret } from "./redact-secrets.js";
 import { createRetryingFetch, type Fetch, type UsageInfo } from "./retrying-fetch.js";
 import {
   type ChatMessage,
@@ -99,20 +102,14 @@ const providerUsageSchema = z.object({
     .nullish(),
 });
 
-/**
- * The output tokens a provider bills. OpenAI counts reasoning inside `completion_tokens`; some providers report it
- * only in `completion_tokens_details.reasoning_tokens`, or in a `total_tokens` larger than prompt + completion.
- * Counting `completion_tokens` alone would make cost and the USD budget several times too low.
- */
+/** The output tokens a provider bills (see the kernel's rule), from its usage object. */
 export function billedOutputTokens(data: z.infer<typeof providerUsageSchema>): number {
-  const prompt = data.prompt_tokens ?? 0;
-  const completion = data.completion_tokens ?? 0;
-  const reasoning = data.completion_tokens_details?.reasoning_tokens ?? 0;
-  const total = data.total_tokens ?? null;
-  if (total !== null && total > prompt + completion) return total - prompt;
-  // Reasoning larger than the completion cannot be part of it: it was billed beside it.
-  if (reasoning > completion) return completion + reasoning;
-  return completion;
+  return billedOutput({
+    prompt: data.prompt_tokens,
+    completion: data.completion_tokens,
+    reasoning: data.completion_tokens_details?.reasoning_tokens,
+    total: data.total_tokens,
+  });
 }
 
 interface RoleRuntime {
@@ -172,7 +169,8 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
     }
     const label = `${role} (${entry.model})`;
     const fetch = createRetryingFetch({
-      fetch: baseFetch,
+      // Providers' departures from the wire format are undone below the retries, so retries see them fixed.
+      fetch: createProviderFetch({ fetch: baseFetch, refuses: entry.refuses }),
       label,
       timeoutMs: entry.timeoutMs,
       maxRetries: entry.maxRetries,
@@ -281,25 +279,27 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
       const { entry } = rt;
       const temperature = overrides.temperature ?? entry.temperature;
       const maxTokens = overrides.maxTokens ?? entry.maxTokens;
-      return new AccountedChatOpenAI(
-        {
-          model: entry.model,
-          apiKey: rt.apiKey,
-          ...(temperature !== undefined ? { temperature } : {}),
-          ...(maxTokens !== undefined ? { maxTokens } : {}),
-          modelKwargs: { ...entry.params },
-          maxRetries: 0,
-          timeout: sdkTimeoutMs(entry, options.retry?.maxRetryAfterMs),
-          useResponsesApi: false,
-          configuration: {
-            baseURL: entry.baseUrl,
-            fetch: rt.fetch,
-            organization: null,
-            project: null,
-            adminAPIKey: null,
-            logLevel: "off",
-          },
+      const fields: ChatOpenAIFields = {
+        model: entry.model,
+        apiKey: rt.apiKey,
+        ...(temperature !== undefined ? { temperature } : {}),
+        ...(maxTokens !== undefined ? { maxTokens } : {}),
+        modelKwargs: { ...entry.params },
+        maxRetries: 0,
+        timeout: sdkTimeoutMs(entry, options.retry?.maxRetryAfterMs),
+        useResponsesApi: false,
+        configuration: {
+          baseURL: entry.baseUrl,
+          fetch: rt.fetch,
+          organization: null,
+          project: null,
+          adminAPIKey: null,
+          logLevel: "off",
         },
+      };
+      return new AccountedChatOpenAI(
+        // Reasoning returned beside tool calls goes back with them (required by reasoning models in thinking mode).
+        { ...fields, completions: new ReasoningCompletions(fields) },
         {
           beforeCall: () => budget.assertAvailable(role),
           mapError: (error, signal) =>

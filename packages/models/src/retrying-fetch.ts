@@ -232,6 +232,12 @@ function shouldRetry(response: Response, body: string): boolean {
   const hint = response.headers.get("x-should-retry");
   if (hint === "true") return true;
   if (hint === "false") return false;
+  if (response.status === 400) {
+    // The provider rejected the tool call the model generated (Groq's `tool_use_failed`, with `failed_generation`):
+    // a sampling failure, not a bad request, so another sample may well succeed.
+    const parsed = safeParseJson<{ error?: { code?: unknown } }>(body);
+    return parsed.success && parsed.value?.error?.code === "tool_use_failed";
+  }
   if (response.status === 429) {
     // An exhausted quota does not come back by waiting.
     const parsed = safeParseJson<{ error?: { code?: unknown; type?: unknown } }>(body);

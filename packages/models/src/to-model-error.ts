@@ -31,7 +31,8 @@ export function toModelError(error: unknown, context: ModelErrorContext): unknow
   const status = typeof record.status === "number" ? record.status : undefined;
   const attemptsText = typeof record.headers?.get === "function" ? record.headers.get(attemptsHeader) : null;
   const attempts = attemptsText ? Number(attemptsText) : undefined;
-  const message = typeof record.message === "string" ? record.message : String(error);
+  const message =
+    describeFailedToolCall(error) ?? (typeof record.message === "string" ? record.message : String(error));
   const suffix = attempts && attempts > 1 ? ` (after ${attempts} attempts)` : "";
   return new TfgrpoError("model_error", redactSecrets(`${context.label}: ${message}${suffix}`), {
     details: {
@@ -41,4 +42,18 @@ export function toModelError(error: unknown, context: ModelErrorContext): unknow
       ...(attempts !== undefined ? { attempts } : {}),
     },
   });
+}
+
+/**
+ * A 400 that names a failed tool call (Groq's `tool_use_failed`, with the generation it could not parse): said as
+ * what it is, with the start of the generation, so a user sees the model's mistake instead of "Bad Request".
+ */
+function describeFailedToolCall(error: unknown): string | undefined {
+  const body = (error as { error?: unknown } | null)?.error;
+  if (typeof body !== "object" || body === null) return undefined;
+  const { code, failed_generation: generation } = body as { code?: unknown; failed_generation?: unknown };
+  if (code !== "tool_use_failed") return undefined;
+  const text = typeof generation === "string" ? generation.replace(/\s+/g, " ").trim() : "";
+  const shown = text.length > 200 ? `${text.slice(0, 200)}...` : text;
+  return `the provider rejected the tool call the model generated (400 tool_use_failed)${shown ? `: ${shown}` : ""}`;
 }

@@ -28,6 +28,7 @@ export {
   type SubjectOutput,
 } from "./bus/subject.js";
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
+export { billedOutputTokens, type ReportedTokens } from "./kernel/billed-output-tokens.js";
 export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,

@@ -1,5 +1,6 @@
 import type { ExperienceLine, Trajectory } from "@tfgrpo/protocol";
 import { escapeMarkers } from "./escape-markers.js";
+import { renderReasoning } from "./render-reasoning.js";
 
 export interface RenderTrajectoryOptions {
   /** Current experience lines, to show the text of the entries the rollout was shown. */
@@ -67,7 +68,7 @@ export function renderTrajectory(trajectory: Trajectory, options: RenderTrajecto
       continue;
     }
     step++;
-    lines.push("", `Step ${step} (assistant):`);
+    lines.push("", `Step ${step} (assistant):`, ...renderReasoning(message.reasoning));
     if (message.content.trim() !== "") lines.push(cutMiddle(message.content, maxMessage));
     for (const call of message.toolCalls ?? []) {
       lines.push(`Tool call ${call.name}:`, `Arguments: ${call.arguments}`);

@@ -23,6 +23,22 @@ export const pricesSchema = z.strictObject({
   output: z.number().nonnegative().describe("USD per million output tokens"),
 });
 
+/**
+ * What a provider refuses, per model or provider: roles it rejects (a `developer` message is sent as `system`, a
+ * `system` one as `user`) and request body fields it rejects (dropped from every request, e.g. `seed`, `temperature`,
+ * `parallel_tool_calls`, `stream_options`).
+ */
+export const refusalsSchema = z.strictObject({
+  roles: z
+    .array(z.enum(["developer", "system"]))
+    .optional()
+    .describe("message roles the model rejects: developer is sent as system, system as user"),
+  params: z
+    .array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, "must be a request body field name"))
+    .optional()
+    .describe("request body fields the model rejects; dropped from every request"),
+});
+
 export const providerSchema = z.strictObject({
   baseUrl: z
     .string()
@@ -35,6 +51,7 @@ export const providerSchema = z.strictObject({
     .describe("env var holding the key; omit for keyless endpoints"),
   structuredOutput: structuredOutputModeSchema.optional(),
   supportsSeed: z.boolean().optional(),
+  refuses: refusalsSchema.optional(),
 });
 
 export const modelEntrySchema = z.strictObject({
@@ -48,6 +65,7 @@ export const modelEntrySchema = z.strictObject({
   maxRetries: z.number().int().min(0).max(20).optional().describe("retries after the first attempt"),
   structuredOutput: structuredOutputModeSchema.optional(),
   supportsSeed: z.boolean().optional(),
+  refuses: refusalsSchema.optional(),
   prices: pricesSchema.optional(),
   params: z.record(z.string(), z.unknown()).optional().describe("extra request body fields, e.g. top_p"),
   batchSize: z.number().int().positive().max(2048).optional().describe("embedder: texts per request"),
@@ -67,6 +85,11 @@ export const modelsConfigFileSchema = z.strictObject({
     embedder: z.unknown().optional(),
   }),
 });
+
+export interface Refusals {
+  roles: Array<"developer" | "system">;
+  params: string[];
+}
 
 export interface Prices {
   input: number;
@@ -89,6 +112,8 @@ export interface ModelEntry {
   maxRetries: number;
   structuredOutput: StructuredOutputMode;
   supportsSeed: boolean;
+  /** Roles and request fields this model refuses (merged from its provider); empty lists when none. */
+  refuses: Refusals;
   prices: Prices;
   params: Record<string, unknown>;
   batchSize: number;

@@ -70,6 +70,7 @@ describe("parseModelsConfig", () => {
       maxRetries: 4,
       structuredOutput: "json_schema",
       supportsSeed: true,
+      refuses: { roles: [], params: [] },
       prices: { input: 0.4, cachedInput: 0.1, output: 1.6 },
       params: {},
       batchSize: 64,
@@ -225,5 +226,25 @@ describe("parseModelsConfig", () => {
     expect(message).toContain("roles.actor: needs a provider or a baseUrl");
     expect(message).toContain("roles.critic: not configured, and this run needs it");
     expect(problemsOf(() => parseModelsConfig({}))).toContain("roles: required (object)");
+  });
+
+  it("merges what a provider and a model refuse", () => {
+    const config = parseModelsConfig({
+      providers: { proxy: { baseUrl: "http://proxy/v1", refuses: { params: ["seed"] } } },
+      models: {
+        o: {
+          provider: "proxy",
+          model: "o3-mini",
+          refuses: { roles: ["developer"], params: ["seed", "top_p"] },
+        },
+      },
+      roles: { actor: "o" },
+    });
+    expect(config.roles.actor?.refuses).toEqual({ roles: ["developer"], params: ["seed", "top_p"] });
+    expect(() =>
+      parseModelsConfig({
+        roles: { actor: { baseUrl: "http://x/v1", model: "m", refuses: { roles: ["assistant"] } } },
+      }),
+    ).toThrow(/refuses/);
   });
 });

@@ -182,6 +182,10 @@ function resolveEntry(
     structuredOutput:
       entry.structuredOutput ?? provider?.structuredOutput ?? modelEntryDefaults.structuredOutput,
     supportsSeed: entry.supportsSeed ?? provider?.supportsSeed ?? modelEntryDefaults.supportsSeed,
+    refuses: {
+      roles: [...new Set([...(provider?.refuses?.roles ?? []), ...(entry.refuses?.roles ?? [])])],
+      params: [...new Set([...(provider?.refuses?.params ?? []), ...(entry.refuses?.params ?? [])])],
+    },
     prices: { input: prices.input, cachedInput: prices.cachedInput ?? prices.input, output: prices.output },
     params: entry.params ?? {},
     batchSize: entry.batchSize ?? modelEntryDefaults.batchSize,

@@ -25,6 +25,19 @@ export type ScriptedReply =
       finishReason?: "stop" | "length" | "tool_calls" | "content_filter";
       /** Omit for default numbers; `null` sends no usage at all (as some servers do). */
       usage?: ScriptedUsage | null;
+      /** A usage object sent exactly as given (provider-specific fields), instead of `usage`. */
+      rawUsage?: Record<string, unknown>;
+      /** Where the usage goes: top level (default), `x_groq.usage` (Groq), or inside the choice. */
+      usageAt?: "top" | "x_groq" | "choice";
+      /** Reasoning returned beside the content, in `reasoningField` (default `reasoning_content`). */
+      reasoning?: string;
+      reasoningField?: "reasoning_content" | "reasoning";
+      /** Streams only: send deltas without `role`. */
+      omitRole?: boolean;
+      /** Streams only: the first tool call's index (providers that do not start at 0). */
+      toolCallIndexBase?: number;
+      /** Streams only: after the content, send this event (an in-band error) and end the stream. */
+      streamError?: Record<string, unknown>;
     }
   /** An embeddings response; vectors default to a deterministic hash of each input. */
   | { kind: "embedding"; vectors?: number[][]; usage?: { promptTokens: number } | null }
@@ -264,7 +277,10 @@ function chatBody(
       arguments: typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments),
     },
   }));
-  const usage = reply.usage === null ? undefined : usageBody(reply.usage ?? fallback);
+  const usage = reply.rawUsage ?? (reply.usage === null ? undefined : usageBody(reply.usage ?? fallback));
+  const at = reply.usageAt ?? "top";
+  const reasoning =
+    reply.reasoning === undefined ? {} : { [reply.reasoningField ?? "reasoning_content"]: reply.reasoning };
   return {
     id: `chatcmpl-scripted-${request.index}`,
     object: "chat.completion",
@@ -276,12 +292,15 @@ function chatBody(
         message: {
           role: "assistant",
           content: reply.content === undefined ? (toolCalls.length > 0 ? null : "ok") : reply.content,
+          ...reasoning,
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
         },
         finish_reason: reply.finishReason ?? (toolCalls.length > 0 ? "tool_calls" : "stop"),
+        ...(usage && at === "choice" ? { usage } : {}),
       },
     ],
-    ...(usage ? { usage } : {}),
+    ...(usage && at === "top" ? { usage } : {}),
+    ...(usage && at === "x_groq" ? { x_groq: { id: "req_scripted", usage } } : {}),
   };
 }
 
@@ -295,8 +314,20 @@ function streamChat(
   const choice = body.choices[0];
   const base = { id: body.id, object: "chat.completion.chunk", created: body.created, model: body.model };
   const send = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
+  const role = reply.omitRole ? {} : { role: "assistant" };
   response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-  send({ ...base, choices: [{ index: 0, delta: { role: "assistant", content: "" }, finish_reason: null }] });
+  send({ ...base, choices: [{ index: 0, delta: { ...role, content: "" }, finish_reason: null }] });
+  const message = choice?.message as Record<string, unknown> | undefined;
+  const reasoningField = reply.reasoningField ?? "reasoning_content";
+  const reasoning = typeof message?.[reasoningField] === "string" ? (message[reasoningField] as string) : "";
+  for (let start = 0; start < reasoning.length; start += 8) {
+    send({
+      ...base,
+      choices: [
+        { index: 0, delta: { [reasoningField]: reasoning.slice(start, start + 8) }, finish_reason: null },
+      ],
+    });
+  }
   const content = choice?.message.content ?? "";
   for (let start = 0; start < content.length; start += 8) {
     send({
@@ -304,16 +335,68 @@ function streamChat(
       choices: [{ index: 0, delta: { content: content.slice(start, start + 8) }, finish_reason: null }],
     });
   }
+  if (reply.streamError) {
+    send(reply.streamError);
+    response.end("data: [DONE]\n\n");
+    return;
+  }
   const toolCalls = (choice?.message as { tool_calls?: unknown[] } | undefined)?.tool_calls ?? [];
+  const indexBase = reply.toolCallIndexBase ?? 0;
   toolCalls.forEach((call, index) => {
+    const { function: fn, ...head } = call as { function: { name: string; arguments: string } };
+    const half = Math.floor(fn.arguments.length / 2);
+    // Sent in two pieces, as providers do: the call's head with the first half, then the rest by index alone.
     send({
       ...base,
-      choices: [{ index: 0, delta: { tool_calls: [{ index, ...(call as object) }] }, finish_reason: null }],
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [
+              {
+                index: index + indexBase,
+                ...head,
+                function: { name: fn.name, arguments: fn.arguments.slice(0, half) },
+              },
+            ],
+          },
+          finish_reason: null,
+        },
+      ],
+    });
+    send({
+      ...base,
+      choices: [
+        {
+          index: 0,
+          delta: {
+            tool_calls: [{ index: index + indexBase, function: { arguments: fn.arguments.slice(half) } }],
+          },
+          finish_reason: null,
+        },
+      ],
     });
   });
-  send({ ...base, choices: [{ index: 0, delta: {}, finish_reason: choice?.finish_reason ?? "stop" }] });
-  if (request.body?.stream_options?.include_usage && body.usage)
-    send({ ...base, choices: [], usage: body.usage });
+  const choiceUsage = (choice as { usage?: unknown } | undefined)?.usage;
+  send({
+    ...base,
+    choices: [
+      {
+        index: 0,
+        delta: {},
+        finish_reason: choice?.finish_reason ?? "stop",
+        ...(choiceUsage ? { usage: choiceUsage } : {}),
+      },
+    ],
+  });
+  const streamUsage = body.usage ?? body.x_groq?.usage;
+  if (request.body?.stream_options?.include_usage && streamUsage) {
+    send({
+      ...base,
+      choices: [],
+      ...(body.x_groq ? { x_groq: { usage: streamUsage } } : { usage: streamUsage }),
+    });
+  }
   response.end("data: [DONE]\n\n");
 }
 

@@ -7,6 +7,8 @@ export const toolCallRequestSchema = z.object({ id: z.string(), name: z.string()
 export const messageSchema = z.object({
   role: z.enum(["system", "user", "assistant", "tool"]),
   content: z.string(),
+  /** An assistant message's reasoning as the provider returned it beside the content; never the answer. */
+  reasoning: z.string().optional(),
   toolCalls: z.array(toolCallRequestSchema).optional(),
   toolCallId: z.string().optional(),
   name: z.string().optional(),

@@ -1,0 +1,89 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import type { CallbackManagerForLLMRun } from "@langchain/core/callbacks/manager";
+import type { ChatModelStreamEvent } from "@langchain/core/language_models/event";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
+import { ChatOpenAICompletions } from "@langchain/openai";
+
+/** Where an assistant message keeps the reasoning the provider returned beside its content (LangChain's name). */
+export const reasoningKey = "reasoning_content";
+
+/** The reasoning an AIMessage carries (`additional_kwargs.reasoning_content`), if the provider sent any. */
+export function reasoningOf(message: BaseMessage): string | undefined {
+  const value = message.additional_kwargs?.[reasoningKey];
+  return typeof value === "string" ? value : undefined;
+}
+
+type CompletionRequest = Parameters<ChatOpenAICompletions["completionWithRetry"]>[0];
+
+/**
+ * Chat Completions for LangChain that sends an assistant message's reasoning back with it. Reasoning models in
+ * thinking mode with tools (DeepSeek's, documented) return `reasoning_content` beside `tool_calls` and refuse, with a
+ * 400, any later request whose assistant tool-call messages lack it; LangChain reads the field but never writes it.
+ * The messages of each call are kept for the duration of the call (per call, so concurrent calls never mix), and the
+ * reasoning is put on the matching assistant entries of the request, even when empty (an omitted empty one is refused
+ * as well). The field is renamed for providers that use `reasoning` by the provider fetch below.
+ */
+export class ReasoningCompletions extends ChatOpenAICompletions {
+  readonly #history = new AsyncLocalStorage<readonly BaseMessage[]>();
+
+  override _generate(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): Promise<ChatResult> {
+    return this.#history.run(messages, () => super._generate(messages, options, runManager));
+  }
+
+  override _streamResponseChunks(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatGenerationChunk> {
+    return this.#within(messages, super._streamResponseChunks(messages, options, runManager));
+  }
+
+  override _streamChatModelEvents(
+    messages: BaseMessage[],
+    options: this["ParsedCallOptions"],
+    runManager?: CallbackManagerForLLMRun,
+  ): AsyncGenerator<ChatModelStreamEvent> {
+    return this.#within(messages, super._streamChatModelEvents(messages, options, runManager));
+  }
+
+  // biome-ignore lint/suspicious/noExplicitAny: the overloads of the parent (streaming or not) are kept as they are
+  override completionWithRetry(request: any, requestOptions?: any): any {
+    const history = this.#history.getStore();
+    const next = history ? withReasoning(request as CompletionRequest, history) : request;
+    return super.completionWithRetry(next, requestOptions);
+  }
+
+  // A generator's body runs in the context of whoever calls next(): each step is run inside the call's context.
+  async *#within<T>(messages: readonly BaseMessage[], inner: AsyncGenerator<T>): AsyncGenerator<T> {
+    try {
+      for (;;) {
+        const step = await this.#history.run(messages, () => inner.next());
+        if (step.done) return;
+        yield step.value;
+      }
+    } finally {
+      await inner.return(undefined);
+    }
+  }
+}
+
+/** The request with each assistant entry carrying the reasoning of the AIMessage it was made from. */
+function withReasoning(request: CompletionRequest, history: readonly BaseMessage[]): CompletionRequest {
+  const assistants = history.filter((message) => AIMessage.isInstance(message));
+  if (!assistants.some((message) => reasoningOf(message) !== undefined)) return request;
+  const entries = request.messages.filter((entry) => entry.role === "assistant");
+  // One entry per AIMessage unless LangChain split one (audio); then pairing by position would be a guess.
+  if (entries.length !== assistants.length) return request;
+  let position = 0;
+  const messages = request.messages.map((entry) => {
+    if (entry.role !== "assistant") return entry;
+    const reasoning = reasoningOf(assistants[position++] as BaseMessage);
+    return reasoning === undefined ? entry : { ...entry, [reasoningKey]: reasoning };
+  });
+  return { ...request, messages };
+}
