@@ -1,4 +1,5 @@
 import { parseStoreUrl } from "./parse-store-url.js";
+import { PostgresStore } from "./postgres/postgres-store.js";
 import { SqliteStore } from "./sqlite/sqlite-store.js";
 import type { Store } from "./store.js";
 
@@ -10,11 +11,15 @@ export interface CreateStoreOptions {
 }
 
 /**
- * Opens (creating if needed) and migrates the store at a URL or path. The scheme picks the backend (only SQLite
- * today, see `parseStoreUrl`), so adding a backend is adding a case here.
+ * Opens (creating if needed) and migrates the store at a URL or path. The scheme picks the backend (SQLite or
+ * PostgreSQL, see `parseStoreUrl`), so adding a backend is adding a case here.
  */
 export async function createStore(urlOrPath: string, options: CreateStoreOptions = {}): Promise<Store> {
   const location = parseStoreUrl(urlOrPath);
+  if (location.backend === "postgres") {
+    // A database on a server always exists before tfgrpo opens it (a missing one is refused), so `mustExist` holds.
+    return PostgresStore.open({ url: location.url, ...(options.now ? { now: options.now } : {}) });
+  }
   return SqliteStore.open({
     path: location.path,
     ...(options.now ? { now: options.now } : {}),

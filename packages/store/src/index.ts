@@ -44,7 +44,9 @@ export type {
   StoredOutcome,
 } from "./outcome-store.js";
 export { maxTrajectoryChars, parseOutcomeFilter, parseReport, parseSelection } from "./outcome-validation.js";
-export { parseStoreUrl, type StoreLocation } from "./parse-store-url.js";
+export { localDatabaseFile, parseStoreUrl, type StoreLocation, sqlitePath } from "./parse-store-url.js";
+export { redactUrl } from "./postgres/postgres-connection.js";
+export { PostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
 export type { RunFilter, RunPatch, RunStore } from "./run-store.js";
 export { migrations } from "./sqlite/migrations.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";

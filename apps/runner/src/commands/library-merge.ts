@@ -3,7 +3,7 @@ import { mkdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { ImportSource, MergeLibrariesResult } from "@tfgrpo/curator";
 import { domainSchema, TfgrpoError } from "@tfgrpo/protocol";
-import { parseLibraryFile, parseStoreUrl } from "@tfgrpo/store";
+import { localDatabaseFile, parseLibraryFile } from "@tfgrpo/store";
 import { Command } from "commander";
 import { databaseOption } from "../cli-options/database-option.js";
 import { simOption } from "../cli-options/sim-option.js";
@@ -78,8 +78,8 @@ export async function libraryMerge(
   if (!options.config && !options.sim)
     throw new TfgrpoError("invalid_config", "library merge needs --config models.yaml (or --sim)");
   const db = resolveDatabase(options);
-  const { path: file } = parseStoreUrl(db);
-  if (file !== ":memory:") await mkdir(path.dirname(path.resolve(file)), { recursive: true });
+  const file = localDatabaseFile(db);
+  if (file !== null) await mkdir(path.dirname(path.resolve(file)), { recursive: true });
   const log = (line: string) => output.stderr(`${line}\n`);
   const sim = options.sim ? await startSimWorld({ seed: 1 }) : null;
   try {

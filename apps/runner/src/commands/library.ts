@@ -14,8 +14,8 @@ import {
   type ExperienceChange,
   type LibraryFormat,
   type LibraryStore,
+  localDatabaseFile,
   parseLibraryFile,
-  parseStoreUrl,
   type Store,
 } from "@tfgrpo/store";
 import { type Command, Option } from "commander";
@@ -34,9 +34,9 @@ export function resolveDatabase(options: DatabaseOptions, env: NodeJS.ProcessEnv
 /** "existing": the database must already exist (every command but import). */
 async function openStore(options: DatabaseOptions, mode: "existing" | "create"): Promise<Store> {
   const location = resolveDatabase(options);
-  const { path: file } = parseStoreUrl(location);
+  const file = localDatabaseFile(location);
   // Reading commands never create an empty database by accident (a typo in --db would look like "no libraries").
-  if (mode === "existing" && file !== ":memory:" && !existsSync(file)) {
+  if (mode === "existing" && file !== null && !existsSync(file)) {
     throw new TfgrpoError(
       "not_found",
       `no tfgrpo database at ${file} (import a library or run tfgrpo learn first, or pass --db / set TFGRPO_DB)`,

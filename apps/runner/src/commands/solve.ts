@@ -10,7 +10,7 @@ import {
   TfgrpoError,
   type Trajectory,
 } from "@tfgrpo/protocol";
-import { createStore, parseStoreUrl, type Store } from "@tfgrpo/store";
+import { createStore, localDatabaseFile, type Store } from "@tfgrpo/store";
 import { type Command, Option } from "commander";
 import { databaseOption } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
@@ -187,8 +187,8 @@ function parseDomain(value: string): string {
 }
 
 async function openExistingStore(location: string): Promise<Store> {
-  const { path: file } = parseStoreUrl(location);
-  if (file !== ":memory:" && !existsSync(file)) {
+  const file = localDatabaseFile(location);
+  if (file !== null && !existsSync(file)) {
     throw new TfgrpoError(
       "not_found",
       `no tfgrpo database at ${file} (import a library with tfgrpo library import, pass --db, or use --library none)`,

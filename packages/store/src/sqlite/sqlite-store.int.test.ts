@@ -239,8 +239,8 @@ describe("parseStoreUrl", () => {
   });
 
   it("refuses other schemes and empty locations by name", () => {
-    expect(() => parseStoreUrl("postgres://db/tfgrpo")).toThrow(
-      /unsupported store URL postgres:\/\/db\/tfgrpo: scheme "postgres"/,
+    expect(() => parseStoreUrl("mysql://db/tfgrpo")).toThrow(
+      /unsupported store URL mysql:\/\/db\/tfgrpo: scheme "mysql"/,
     );
     expect(() => parseStoreUrl("  ")).toThrow(/empty/);
     expect(() => parseStoreUrl("sqlite://")).toThrow(/names no file/);

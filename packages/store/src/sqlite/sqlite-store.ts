@@ -29,7 +29,7 @@ import type {
   ServedSelection,
   StoredOutcome,
 } from "../outcome-store.js";
-import { parseStoreUrl } from "../parse-store-url.js";
+import { sqlitePath } from "../parse-store-url.js";
 import type { RunFilter, RunPatch, RunStore } from "../run-store.js";
 import type { Store } from "../store.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
@@ -62,7 +62,7 @@ export class SqliteStore implements Store {
     options: Omit<SqliteStoreOptions, "path"> = {},
   ): Promise<SqliteStore> {
     // Only SQLite locations exist today; another backend gets its own class and its own case in createStore.
-    return SqliteStore.open({ ...options, path: parseStoreUrl(urlOrPath).path });
+    return SqliteStore.open({ ...options, path: sqlitePath(urlOrPath) });
   }
 
   /** Opens (creating if needed) and migrates the SQLite store at a path; closes it again if migrating fails. */

@@ -1,0 +1,159 @@
+import type { Migration } from "../sqlite/migrations.js";
+
+/**
+ * The PostgreSQL schema, applied in order by `setup()` and recorded in `schema_version`; append only, like SQLite's
+ * (same tables, same version numbers). Texts that are sorted on use the "C" collation, so every database orders them
+ * byte-wise as SQLite does whatever its locale; times and JSON are stored as the text the store wrote, so what is
+ * read back (and exported) is byte-identical to what was written.
+ */
+export const postgresMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    description: "libraries, versions, entries, stats, runs, trajectories, usage, run state",
+    sql: `
+      CREATE TABLE library_domains (
+        domain TEXT COLLATE "C" PRIMARY KEY,
+        next_id INTEGER NOT NULL DEFAULT 0,
+        next_version INTEGER NOT NULL DEFAULT 1,
+        head_version INTEGER,
+        created_at TEXT NOT NULL
+      );
+
+      CREATE TABLE library_versions (
+        domain TEXT COLLATE "C" NOT NULL REFERENCES library_domains(domain),
+        version INTEGER NOT NULL,
+        parent INTEGER,
+        state TEXT NOT NULL CHECK (state IN ('proposed', 'committed', 'rejected')),
+        ops TEXT NOT NULL,
+        gate TEXT,
+        run_id TEXT,
+        message TEXT,
+        entry_count INTEGER NOT NULL,
+        created_at TEXT NOT NULL,
+        state_changed_at TEXT,
+        PRIMARY KEY (domain, version),
+        FOREIGN KEY (domain, parent) REFERENCES library_versions(domain, version)
+      );
+
+      CREATE TABLE experience_rows (
+        row_id BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        domain TEXT COLLATE "C" NOT NULL REFERENCES library_domains(domain),
+        ordinal INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('candidate', 'active', 'probation', 'archived')),
+        scope TEXT,
+        conflict_group TEXT,
+        provenance TEXT NOT NULL,
+        history TEXT NOT NULL,
+        created_at TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      CREATE INDEX experience_rows_by_id ON experience_rows(domain, ordinal);
+
+      CREATE TABLE version_entries (
+        domain TEXT COLLATE "C" NOT NULL,
+        version INTEGER NOT NULL,
+        ordinal INTEGER NOT NULL,
+        row_id BIGINT NOT NULL REFERENCES experience_rows(row_id),
+        PRIMARY KEY (domain, version, ordinal),
+        FOREIGN KEY (domain, version) REFERENCES library_versions(domain, version)
+      );
+
+      CREATE TABLE experience_stats (
+        domain TEXT COLLATE "C" NOT NULL,
+        ordinal INTEGER NOT NULL,
+        shown INTEGER NOT NULL DEFAULT 0,
+        success DOUBLE PRECISION NOT NULL DEFAULT 0,
+        sum_delta DOUBLE PRECISION NOT NULL DEFAULT 0,
+        last_used_version INTEGER,
+        PRIMARY KEY (domain, ordinal)
+      );
+
+      -- Run records arrive from workers on other machines, possibly before the run row: no foreign keys to runs.
+      CREATE TABLE runs (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        kind TEXT NOT NULL,
+        domain TEXT NOT NULL,
+        status TEXT NOT NULL,
+        started_at TEXT COLLATE "C" NOT NULL,
+        record TEXT NOT NULL
+      );
+      CREATE INDEX runs_by_start ON runs(started_at);
+
+      CREATE TABLE trajectories (
+        id TEXT COLLATE "C" PRIMARY KEY,
+        run_id TEXT NOT NULL,
+        task_id TEXT NOT NULL,
+        group_id TEXT COLLATE "C" NOT NULL,
+        attempt INTEGER NOT NULL,
+        epoch INTEGER,
+        step INTEGER,
+        reward DOUBLE PRECISION,
+        record TEXT NOT NULL,
+        stored_at TEXT NOT NULL
+      );
+      CREATE INDEX trajectories_by_run ON trajectories(run_id, epoch, step, group_id, attempt);
+      CREATE INDEX trajectories_by_group ON trajectories(group_id, attempt);
+      CREATE INDEX trajectories_by_task ON trajectories(task_id);
+
+      CREATE TABLE usage_records (
+        seq BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        id TEXT UNIQUE,
+        run_id TEXT NOT NULL,
+        role TEXT COLLATE "C" NOT NULL,
+        model TEXT COLLATE "C" NOT NULL,
+        input_tokens BIGINT NOT NULL,
+        cached_input_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        cost_usd DOUBLE PRECISION NOT NULL,
+        latency_ms DOUBLE PRECISION NOT NULL,
+        at TEXT NOT NULL
+      );
+      CREATE INDEX usage_by_run ON usage_records(run_id, role);
+
+      CREATE TABLE run_state (
+        run_id TEXT NOT NULL,
+        key TEXT COLLATE "C" NOT NULL,
+        value TEXT NOT NULL,
+        updated_at TEXT NOT NULL,
+        PRIMARY KEY (run_id, key)
+      );
+    `,
+  },
+  {
+    version: 2,
+    description: "served selections and their reported outcomes (library service, online learning)",
+    sql: `
+      CREATE TABLE served_selections (
+        selection_id TEXT PRIMARY KEY,
+        domain TEXT COLLATE "C" NOT NULL,
+        version INTEGER,
+        entry_ids TEXT NOT NULL,
+        exploration_ids TEXT NOT NULL,
+        task TEXT NOT NULL,
+        served_at TEXT NOT NULL,
+        meta TEXT
+      );
+      CREATE INDEX served_selections_by_domain ON served_selections(domain, served_at);
+
+      -- One row per reported selection: the UNIQUE selection_id is what makes a report exactly-once.
+      CREATE TABLE outcomes (
+        seq INTEGER GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        selection_id TEXT NOT NULL UNIQUE REFERENCES served_selections(selection_id),
+        domain TEXT COLLATE "C" NOT NULL,
+        version INTEGER,
+        reward DOUBLE PRECISION NOT NULL,
+        success BOOLEAN NOT NULL,
+        feedback TEXT,
+        trajectory TEXT,
+        summary TEXT,
+        cited_ids TEXT NOT NULL,
+        reported_at TEXT COLLATE "C" NOT NULL,
+        consumed_by TEXT,
+        consumed_at TEXT
+      );
+      CREATE INDEX outcomes_by_domain ON outcomes(domain, seq);
+      CREATE INDEX outcomes_by_time ON outcomes(domain, reported_at);
+    `,
+  },
+];

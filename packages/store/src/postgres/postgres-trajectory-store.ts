@@ -1,0 +1,183 @@
+import {
+  addUsage,
+  emptyUsageTotals,
+  formatZodIssues,
+  type Role,
+  TfgrpoError,
+  type Trajectory,
+  trajectorySchema,
+  type UsageTotals,
+  usageSchema,
+} from "@tfgrpo/protocol";
+import { z } from "zod";
+import { readStoredJson } from "../sqlite/stored-json.js";
+import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
+import type { PostgresConnection } from "./postgres-connection.js";
+
+const usageRecordSchema = usageSchema.extend({
+  id: z.string().min(1).optional(),
+  at: z.string().optional(),
+});
+
+/** Trajectories and usage records (`trajectories`, `usage_records`) of a PostgreSQL store. */
+export class PostgresTrajectoryStore implements TrajectoryStore {
+  private readonly connection: PostgresConnection;
+
+  constructor(connection: PostgresConnection) {
+    this.connection = connection;
+  }
+
+  async putTrajectories(trajectories: readonly Trajectory[]): Promise<number> {
+    const problems: string[] = [];
+    const parsed = trajectories.map((trajectory, index) => {
+      const result = trajectorySchema.safeParse(trajectory);
+      if (!result.success) {
+        const id = typeof trajectory?.id === "string" ? ` (${trajectory.id})` : "";
+        problems.push(`trajectories[${index}]${id}: ${formatZodIssues(result.error.issues)}`);
+      }
+      return result.data;
+    });
+    if (problems.length > 0) {
+      throw new TfgrpoError("invalid_input", `invalid trajectories, none stored: ${problems.join("; ")}`, {
+        details: { problems },
+      });
+    }
+    if (parsed.length === 0) return 0;
+    // Last write wins for an id given twice in one call, as in a loop of single upserts.
+    const byId = new Map((parsed as Trajectory[]).map((t) => [t.id, t]));
+    const rows = [...byId.values()];
+    const storedAt = this.connection.now().toISOString();
+    await this.connection.query(
+      `INSERT INTO trajectories (id, run_id, task_id, group_id, attempt, epoch, step, reward, record, stored_at)
+       SELECT *, $10 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[],
+         $8::float8[], $9::text[])
+       ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, task_id = excluded.task_id,
+         group_id = excluded.group_id, attempt = excluded.attempt, epoch = excluded.epoch, step = excluded.step,
+         reward = excluded.reward, record = excluded.record, stored_at = excluded.stored_at`,
+      [
+        rows.map((t) => t.id),
+        rows.map((t) => t.runId),
+        rows.map((t) => t.taskId),
+        rows.map((t) => t.groupId),
+        rows.map((t) => t.attempt),
+        rows.map((t) => t.epoch ?? null),
+        rows.map((t) => t.step ?? null),
+        rows.map((t) => t.reward ?? null),
+        rows.map((t) => JSON.stringify(t)),
+        storedAt,
+      ],
+    );
+    return parsed.length;
+  }
+
+  async getTrajectory(id: string): Promise<Trajectory | null> {
+    const row = (
+      await this.connection.query<{ record: string }>("SELECT record FROM trajectories WHERE id = $1", [id])
+    ).rows[0];
+    return row ? readStoredJson<Trajectory>(row.record, `trajectories row ${id}`) : null;
+  }
+
+  async listTrajectories(filter: TrajectoryFilter): Promise<Trajectory[]> {
+    const { where, params } = trajectoryWhere(filter);
+    params.push(filter.limit ?? null, filter.offset ?? 0);
+    const rows = (
+      await this.connection.query<{ id: string; record: string }>(
+        `SELECT id, record FROM trajectories ${where}
+         ORDER BY epoch NULLS FIRST, step NULLS FIRST, group_id, attempt, id
+         LIMIT $${params.length - 1} OFFSET $${params.length}`,
+        params,
+      )
+    ).rows;
+    return rows.map((row) => readStoredJson<Trajectory>(row.record, `trajectories row ${row.id}`));
+  }
+
+  async countTrajectories(filter: TrajectoryFilter): Promise<number> {
+    const { where, params } = trajectoryWhere(filter);
+    return (
+      await this.connection.query<{ n: number }>(
+        `SELECT count(*)::int AS n FROM trajectories ${where}`,
+        params,
+      )
+    ).rows[0]!.n;
+  }
+
+  async recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number> {
+    const problems: string[] = [];
+    const parsed = records.map((record, index) => {
+      const result = usageRecordSchema.safeParse(record);
+      if (!result.success) problems.push(`usage[${index}]: ${formatZodIssues(result.error.issues)}`);
+      return result.data;
+    });
+    if (problems.length > 0) {
+      throw new TfgrpoError(
+        "invalid_input",
+        `invalid usage records for run ${runId}: ${problems.join("; ")}`,
+        {
+          details: { runId, problems },
+        },
+      );
+    }
+    if (parsed.length === 0) return 0;
+    const rows = parsed as Array<z.infer<typeof usageRecordSchema>>;
+    const at = this.connection.now().toISOString();
+    const result = await this.connection.query(
+      `INSERT INTO usage_records (id, run_id, role, model, input_tokens, cached_input_tokens, output_tokens, cost_usd,
+         latency_ms, at)
+       SELECT u.id, $1, u.role, u.model, u.input_tokens, u.cached_input_tokens, u.output_tokens, u.cost_usd,
+         u.latency_ms, u.at
+       FROM unnest($2::text[], $3::text[], $4::text[], $5::bigint[], $6::bigint[], $7::bigint[], $8::float8[],
+         $9::float8[], $10::text[]) WITH ORDINALITY
+         AS u(id, role, model, input_tokens, cached_input_tokens, output_tokens, cost_usd, latency_ms, at, n)
+       ORDER BY u.n
+       ON CONFLICT (id) DO NOTHING`,
+      [
+        runId,
+        rows.map((u) => u.id ?? null),
+        rows.map((u) => u.role),
+        rows.map((u) => u.model),
+        rows.map((u) => u.inputTokens),
+        rows.map((u) => u.cachedInputTokens),
+        rows.map((u) => u.outputTokens),
+        rows.map((u) => u.costUsd),
+        rows.map((u) => u.latencyMs),
+        rows.map((u) => u.at ?? at),
+      ],
+    );
+    return result.rowCount ?? 0;
+  }
+
+  async getUsageTotals(runId: string): Promise<UsageReport> {
+    const rows = (
+      await this.connection.query<UsageTotals & { role: Role; model: string }>(
+        `SELECT role, model, count(*)::int AS "calls", sum(input_tokens)::float8 AS "inputTokens",
+           sum(cached_input_tokens)::float8 AS "cachedInputTokens", sum(output_tokens)::float8 AS "outputTokens",
+           sum(cost_usd) AS "costUsd", sum(latency_ms) AS "latencyMs"
+         FROM usage_records WHERE run_id = $1 GROUP BY role, model ORDER BY role, model`,
+        [runId],
+      )
+    ).rows;
+    const report: UsageReport = { runId, total: emptyUsageTotals(), byRole: {}, byModel: {} };
+    for (const { role, model, ...totals } of rows) {
+      report.total = addUsage(report.total, totals);
+      report.byRole[role] = addUsage(report.byRole[role] ?? emptyUsageTotals(), totals);
+      report.byModel[model] = addUsage(report.byModel[model] ?? emptyUsageTotals(), totals);
+    }
+    return report;
+  }
+}
+
+function trajectoryWhere(filter: TrajectoryFilter): { where: string; params: unknown[] } {
+  const clauses: string[] = [];
+  const params: unknown[] = [];
+  const add = (clause: string, value: unknown) => {
+    params.push(value);
+    clauses.push(clause.replace("?", `$${params.length}`));
+  };
+  if (filter.runId !== undefined) add("run_id = ?", filter.runId);
+  if (filter.epoch !== undefined) add("epoch = ?", filter.epoch);
+  if (filter.step !== undefined) add("step = ?", filter.step);
+  if (filter.groupId !== undefined) add("group_id = ?", filter.groupId);
+  if (filter.taskId !== undefined) add("task_id = ?", filter.taskId);
+  if (filter.ids !== undefined) add("id = ANY(?::text[])", filter.ids);
+  return { where: clauses.length ? `WHERE ${clauses.join(" AND ")}` : "", params };
+}
