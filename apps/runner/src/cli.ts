@@ -43,6 +43,7 @@ const commands: Record<string, () => Promise<Register[]>> = {
   serve: async () => [(await import("./commands/serve.js")).registerServeCommand],
   solve: async () => [(await import("./commands/solve.js")).registerSolveCommand],
   sim: async () => [(await import("./commands/sim.js")).registerSimCommand],
+  studio: async () => [(await import("./commands/studio.js")).registerStudioCommand],
   trace: async () => [(await import("./commands/trace.js")).registerTraceCommand],
 };
 

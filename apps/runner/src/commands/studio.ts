@@ -1,0 +1,78 @@
+import { existsSync } from "node:fs";
+import { TfgrpoError } from "@tfgrpo/protocol";
+import { createStore, localDatabaseFile } from "@tfgrpo/store";
+import { defaultStudioPort, startStudio } from "@tfgrpo/studio";
+import type { Command } from "commander";
+import { databaseOption } from "../cli-options/database-option.js";
+import { nonNegativeInteger } from "../cli-options/number-arguments.js";
+import { renderReport } from "../report/render-report.js";
+import { collectReportData } from "../report/report-data.js";
+import { loadCuratorSettings } from "../roles/curator.js";
+import { resolveDatabase } from "./library.js";
+
+interface StudioOptions {
+  db?: string;
+  port: number;
+  host: string;
+}
+
+/**
+ * `tfgrpo studio`: the library studio over the workspace database (browse, diff, review, curate; every change a
+ * committed version through the curator). Loopback by default; another host needs TFGRPO_STUDIO_TOKEN.
+ */
+export function registerStudioCommand(program: Command): void {
+  program
+    .command("studio")
+    .description("Serve the library studio: browse, diff, review and curate libraries in a browser")
+    .addOption(databaseOption())
+    .option("--port <port>", `port (0 picks a free one)`, nonNegativeInteger, defaultStudioPort)
+    .option(
+      "--host <host>",
+      "address to listen on (anything but loopback requires $TFGRPO_STUDIO_TOKEN)",
+      "127.0.0.1",
+    )
+    .action(async (options: StudioOptions) => {
+      const db = resolveDatabase(options);
+      const file = localDatabaseFile(db);
+      // The studio never creates an empty database by accident (a typo in --db would look like "no libraries").
+      if (file !== null && !existsSync(file)) {
+        throw new TfgrpoError(
+          "not_found",
+          `no tfgrpo database at ${file} (import a library or run tfgrpo learn first, or pass --db / set TFGRPO_DB)`,
+          { details: { db: file } },
+        );
+      }
+      const curatorConfig = process.env.TFGRPO_CURATOR_CONFIG
+        ? await loadCuratorSettings(process.env.TFGRPO_CURATOR_CONFIG)
+        : {};
+      const store = await createStore(db, { mustExist: true });
+      let running: Awaited<ReturnType<typeof startStudio>>;
+      try {
+        running = await startStudio({
+          store,
+          host: options.host,
+          port: options.port,
+          token: process.env.TFGRPO_STUDIO_TOKEN || undefined,
+          curatorConfig,
+          renderRunReport: async (runId) => renderReport(await collectReportData(store, runId)),
+        });
+      } catch (error) {
+        await store.close();
+        throw error;
+      }
+      process.stdout.write(
+        `tfgrpo studio: ${running.url} (database ${file ?? "on the server"}; Ctrl-C stops it)\n`,
+      );
+      await new Promise<void>((resolve) => {
+        const stop = () => {
+          process.off("SIGINT", stop);
+          process.off("SIGTERM", stop);
+          resolve();
+        };
+        process.on("SIGINT", stop);
+        process.on("SIGTERM", stop);
+      });
+      await running.close();
+      await store.close();
+    });
+}
