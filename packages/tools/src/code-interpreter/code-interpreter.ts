@@ -119,8 +119,11 @@ export interface CodeInterpreter {
   session(): CodeSession;
   /** Which isolation runs the code; throws `sandbox_unavailable` when none is allowed. */
   sandbox(): Promise<SandboxKind>;
-  /** Starts filling the warm pool, if there is one (sessions do it too; a no-op without a pool). */
-  warm(): void;
+  /**
+   * Starts filling the warm pool (sessions do it too) and resolves when `ready` sandboxes (default: the pool's size)
+   * are waiting; resolves at once without a pool, rejects when a start-up fails.
+   */
+  warm(ready?: number): Promise<void>;
   /** What the warm pool has done; undefined without a pool. */
   poolStats(): SandboxPoolStats | undefined;
   /** Closes every session opened from this interpreter and kills every pooled sandbox. */
@@ -214,8 +217,9 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
     pool ??= createSandboxPool({
       size: poolConfig.size,
       maxStarting: Math.max(1, Math.floor(availableParallelism() * poolConfig.startShare)),
-      start: async () =>
+      start: async (signal) =>
         startSandboxProcess({
+          signal,
           launcher: await launcher(),
           limits,
           startTimeoutMs: config.startTimeoutMs,
@@ -279,8 +283,8 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
     async sandbox() {
       return (await launcher()).kind;
     },
-    warm() {
-      warmPool();
+    async warm(ready) {
+      await warmPool()?.whenReady(ready);
     },
     poolStats: () => pool?.stats(),
     async close() {

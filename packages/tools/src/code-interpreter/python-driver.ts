@@ -11,7 +11,7 @@
  * bubblewrap sandbox and in the explicit unsandboxed mode.
  */
 export const pythonDriverSource = String.raw`
-import ast, errno, json, linecache, os, resource, signal, sys, traceback
+import ast, errno, json, linecache, math, os, resource, signal, sys, traceback
 
 def _close_inherited_fds():
     # The host may have leaked descriptors (pipes, files) into us: close all but our channels.
@@ -94,15 +94,30 @@ def _run_cell(code, filename, namespace):
             pass
         return 1, _classify(error)
 
+def _address_space():
+    try:
+        with open("/proc/self/status") as status:
+            for line in status:
+                if line.startswith("VmSize:"):
+                    return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return 0
+
 def _pre_import(names):
-    # A warm session: common modules loaded ahead of need, under the same limits as any cell. They go into
-    # sys.modules only (a cell still writes its own import, as in a cold session); one that fails is left out.
+    # A warm session: common modules (the operator's list, trusted) loaded ahead of need. They go into sys.modules
+    # only (a cell still writes its own import, as in a cold session); one that fails is left out. Returns the
+    # address space and CPU seconds they took, which the limits then leave to the code on top.
+    if not names:
+        return 0, 0
     import importlib
+    space = _address_space()
     for name in names:
         try:
             importlib.import_module(name)
         except Exception:
             sys.modules.pop(name, None)
+    return max(0, _address_space() - space), _cpu_used()
 
 def _reap_others(own_pid):
     # In the sandbox's own pid namespace, kill(-1) reaches every process the cell left behind
@@ -135,9 +150,16 @@ def main():
     os.dup2(devnull, 0)
     os.close(devnull)
     events = os.fdopen(3, "w", encoding="utf-8", buffering=1)
-    limits = config.get("limits", {})
+    limits = dict(config.get("limits", {}))
+    # Pre-imported modules are not billed to the code: a pooled session leaves a cell the same address space and
+    # CPU time as a cold one (without pre-imports nothing changes).
+    preloaded_bytes, preloaded_cpu = _pre_import(config.get("preImport", []))
+    preloaded_cpu = math.ceil(preloaded_cpu)
+    if preloaded_bytes and limits.get("addressSpaceBytes") is not None:
+        limits["addressSpaceBytes"] += preloaded_bytes
+    if preloaded_cpu and limits.get("cpuSecondsHard") is not None:
+        limits["cpuSecondsHard"] += preloaded_cpu
     _set_limits(limits)
-    _pre_import(config.get("preImport", []))
     per_cell_cpu = limits.get("cpuSecondsPerCell")
     hard_cpu = limits.get("cpuSecondsHard")
     own_pid = os.getpid()
@@ -149,7 +171,7 @@ def main():
         nonce = request["nonce"]
         count += 1
         if per_cell_cpu is not None:
-            soft = int(_cpu_used()) + per_cell_cpu
+            soft = preloaded_cpu + int(_cpu_used() - preloaded_cpu) + per_cell_cpu
             if hard_cpu is not None:
                 soft = min(soft, hard_cpu)
             resource.setrlimit(resource.RLIMIT_CPU, (soft, hard_cpu if hard_cpu is not None else resource.RLIM_INFINITY))

@@ -21,8 +21,8 @@ export interface SandboxPoolOptions {
   size: number;
   /** Background start-ups at once (the CPUs they may take from running cells). */
   maxStarting: number;
-  /** Starts one sandbox, ready for cells. */
-  start: () => Promise<SandboxProcess>;
+  /** Starts one sandbox, ready for cells; `signal` is aborted when the pool closes. */
+  start: (signal: AbortSignal) => Promise<SandboxProcess>;
   /** Kills one sandbox and releases its uid, cgroups and files. */
   stop: (process: SandboxProcess) => Promise<void>;
   /** A background start-up failed (the session that needs a sandbox then starts its own and reports the error). */
@@ -38,6 +38,11 @@ export interface SandboxPool {
   take(): SandboxProcess | undefined;
   /** Starts filling the pool (idempotent; `take` does it too). */
   fill(): void;
+  /**
+   * Resolves once `count` sandboxes (at most the pool's size) are ready, or the pool is closed; rejects with the error
+   * of a background start-up that fails meanwhile.
+   */
+  whenReady(count?: number): Promise<void>;
   stats(): SandboxPoolStats;
   /** Stops refilling and kills every sandbox the pool holds or is starting; resolves when all are gone. */
   close(): Promise<void>;
@@ -54,9 +59,19 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
   const stopping = new Set<Promise<void>>();
   const stats = { handedOut: 0, missed: 0, failed: 0, mostStartingAtOnce: 0 };
   let closed = false;
+  const closing = new AbortController();
   let failuresInARow = 0;
   let retryAt = 0;
   let retryTimer: NodeJS.Timeout | undefined;
+  const waiters = new Set<{ count: number; resolve: () => void; reject: (error: unknown) => void }>();
+  const settleWaiters = (error?: unknown) => {
+    for (const waiter of waiters) {
+      if (error !== undefined) waiter.reject(error);
+      else if (closed || ready.length >= waiter.count) waiter.resolve();
+      else continue;
+      waiters.delete(waiter);
+    }
+  };
 
   const discard = (proc: SandboxProcess): Promise<void> => {
     const stopped = options
@@ -71,7 +86,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
 
   const startOne = () => {
     const started = options
-      .start()
+      .start(closing.signal)
       .then((proc) => {
         failuresInARow = 0;
         if (closed || proc.exitCode !== undefined) return discard(proc);
@@ -83,12 +98,16 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
           fill();
         };
         ready.push(proc);
+        settleWaiters();
       })
       .catch((error: unknown) => {
+        // A start-up cancelled by close() is no failure.
+        if (closed) return;
         stats.failed++;
         failuresInARow++;
         retryAt = now() + Math.min(30_000, 250 * 2 ** failuresInARow);
-        if (!closed) options.onError?.(error);
+        options.onError?.(error);
+        settleWaiters(error);
       })
       .finally(() => {
         starting.delete(started);
@@ -127,10 +146,19 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       return proc;
     },
     fill,
+    whenReady(count = options.size) {
+      return new Promise<void>((resolve, reject) => {
+        waiters.add({ count: Math.min(count, options.size), resolve, reject });
+        fill();
+        settleWaiters();
+      });
+    },
     stats: () => ({ ready: ready.length, starting: starting.size, ...stats }),
     async close() {
       closed = true;
+      closing.abort();
       if (retryTimer) clearTimeout(retryTimer);
+      settleWaiters();
       const held = ready.splice(0);
       for (const proc of held) {
         proc.onExit = undefined;

@@ -35,6 +35,8 @@ export interface StartOptions {
   now: () => number;
   /** Modules the driver imports before it says it is ready (a warm session's `import sympy` is then instant). */
   preImport?: readonly string[];
+  /** Aborting it stops a start-up in progress (a pool that is closing); the start then fails. */
+  signal?: AbortSignal;
 }
 
 /**
@@ -134,6 +136,7 @@ export async function startSandboxProcess(options: StartOptions): Promise<Sandbo
     }, options.startTimeoutMs);
     const fail = (message: string) => {
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", cancel);
       proc.onEvent = undefined;
       proc.onExit = undefined;
       killSandboxProcess(proc);
@@ -147,12 +150,16 @@ export async function startSandboxProcess(options: StartOptions): Promise<Sandbo
     proc.onEvent = (event) => {
       if (event.event !== "ready") return;
       clearTimeout(timer);
+      options.signal?.removeEventListener("abort", cancel);
       proc.onEvent = undefined;
       proc.onExit = undefined;
       resolve();
     };
     proc.onExit = (code, signal) =>
       fail(`the sandbox exited while starting (code ${code}, signal ${signal})`);
+    const cancel = () => fail("the sandbox start-up was cancelled");
+    if (options.signal?.aborted) cancel();
+    else options.signal?.addEventListener("abort", cancel, { once: true });
   }).catch(async (error) => {
     await proc.exited;
     await spec.release();

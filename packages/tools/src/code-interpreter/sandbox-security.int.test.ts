@@ -2,7 +2,11 @@ import { readdir } from "node:fs/promises";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createCodeInterpreter } from "./code-interpreter.js";
+import {
+  type CodeInterpreter,
+  type CodeInterpreterOptions,
+  createCodeInterpreter,
+} from "./code-interpreter.js";
 import { listProcessesInUidRange } from "./process-table.js";
 import { detectCgroupSupport } from "./sandbox-cgroup.js";
 import { createUidPool } from "./uid-pool.js";
@@ -23,11 +27,39 @@ const sandboxCgroups = async () => {
   return names.flat().filter((name) => name.startsWith(`tfgrpo-${process.pid}-`));
 };
 
-describe("code interpreter sandbox (real bubblewrap)", () => {
+/**
+ * The suite runs twice, unchanged: on sandboxes started for each session ("cold") and on sandboxes a warm pool started
+ * ahead of need with its default pre-imports ("pooled"). In the pooled run each cell gets an interpreter of its own
+ * (same options) whose pool of one is ready before the cell is sent, so the cell runs in a sandbox the pool started;
+ * the interpreter is closed right after, so the pool's refill cannot pass for a process the cell left behind. After
+ * the suite: every pool handed out its sandbox and no cell found its pool empty.
+ */
+const pooledInterpreters: CodeInterpreter[] = [];
+function pooledSessions(options: CodeInterpreterOptions): CodeInterpreter {
+  return {
+    ...createCodeInterpreter(options),
+    async run(code, runOptions) {
+      const pooled = createCodeInterpreter({ ...options, pool: { size: 1 } });
+      pooledInterpreters.push(pooled);
+      try {
+        await pooled.warm(1);
+        return await pooled.run(code, runOptions);
+      } finally {
+        await pooled.close();
+      }
+    },
+  };
+}
+const variants = [
+  { sessions: "cold", create: createCodeInterpreter },
+  { sessions: "pooled", create: pooledSessions },
+];
+
+describe.each(variants)("code interpreter sandbox (real bubblewrap, $sessions)", ({ sessions, create }) => {
   // Limits other than time must end these cells, so the timeout is generous (a loaded CI machine is slow);
   // the cases that are about time use their own short-timeout interpreter.
-  const interpreter = createCodeInterpreter({ uidPool, timeoutMs: 60_000, memoryMb: 256, maxProcesses: 16 });
-  const impatient = createCodeInterpreter({ uidPool, timeoutMs: 3000, memoryMb: 256, maxProcesses: 16 });
+  const interpreter = create({ uidPool, timeoutMs: 60_000, memoryMb: 256, maxProcesses: 16 });
+  const impatient = create({ uidPool, timeoutMs: 3000, memoryMb: 256, maxProcesses: 16 });
   let server: Server;
   let port: number;
   let requestsSeen = 0;
@@ -47,6 +79,12 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
     // The host stays healthy: nothing the sandboxed code started is still running, no sandbox cgroup is left.
     expect(await sandboxProcesses()).toEqual([]);
     expect(await sandboxCgroups()).toEqual([]);
+    if (sessions === "pooled") {
+      expect(pooledInterpreters.length).toBeGreaterThan(10);
+      for (const pooled of pooledInterpreters) {
+        expect(pooled.poolStats()).toMatchObject({ handedOut: 1, missed: 0, ready: 0, starting: 0 });
+      }
+    }
   });
 
   it("runs in bubblewrap as an unprivileged user", async () => {
@@ -109,7 +147,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   it("keeps environment secrets invisible, including through /proc", async () => {
     process.env.TFGRPO_TEST_API_KEY = "sk-test-secret-do-not-leak-8f2a";
     try {
-      const isolated = createCodeInterpreter({ uidPool, timeoutMs: 60_000 });
+      const isolated = create({ uidPool, timeoutMs: 60_000 });
       const code = [
         "import os",
         "print(dict(os.environ))",
@@ -160,7 +198,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   it.skipIf(!cgroupSupport?.memory)(
     "stops many processes that together exceed the sandbox memory",
     async () => {
-      const together = createCodeInterpreter({
+      const together = create({
         uidPool,
         timeoutMs: 60_000,
         memoryMb: 256,
@@ -187,7 +225,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   );
 
   it("stops an infinite loop at the wall-clock limit", async () => {
-    const loop = createCodeInterpreter({ uidPool, timeoutMs: 2000, cpuSeconds: 60 });
+    const loop = create({ uidPool, timeoutMs: 2000, cpuSeconds: 60 });
     const result = await loop.run("while True:\n    pass");
     await loop.close();
     expect(result).toMatchObject({
@@ -199,7 +237,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   });
 
   it("stops a busy loop at the CPU limit", async () => {
-    const cpu = createCodeInterpreter({ uidPool, timeoutMs: 60_000, cpuSeconds: 1 });
+    const cpu = create({ uidPool, timeoutMs: 60_000, cpuSeconds: 1 });
     const result = await cpu.run("while True:\n    pass");
     await cpu.close();
     expect(result).toMatchObject({ killed: true, killedReason: "cpu", signal: "SIGXCPU" });
@@ -219,7 +257,7 @@ describe("code interpreter sandbox (real bubblewrap)", () => {
   });
 
   it("stops a file larger than the file-size limit", async () => {
-    const small = createCodeInterpreter({ uidPool, timeoutMs: 60_000, fileSizeMb: 1 });
+    const small = create({ uidPool, timeoutMs: 60_000, fileSizeMb: 1 });
     const result = await small.run("open('/scratch/big.bin', 'wb').write(b'x' * 5 * 1024 * 1024)");
     await small.close();
     expect(result).toMatchObject({ killed: true, killedReason: "file_size", exitCode: 1 });

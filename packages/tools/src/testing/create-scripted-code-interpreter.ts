@@ -31,7 +31,7 @@ export function createScriptedCodeInterpreter(
     run,
     session,
     sandbox: async () => "none",
-    warm: () => {},
+    warm: async () => {},
     poolStats: () => undefined,
     close: async () => {},
   };
