@@ -13,6 +13,7 @@ import OpenAI from "openai";
 import { z } from "zod";
 import { AccountedChatOpenAI } from "./accounted-chat-openai.js";
 import { type Budget, createBudget } from "./budget.js";
+import type { Cassette } from "./cassette/cassette.js";
 import { computeCostUsd, type TokenCounts } from "./compute-cost.js";
 import type { ModelEntry, ModelsConfig, StructuredOutputMode } from "./config/models-config-schema.js";
 import { recordModelCallSpan } from "./model-call-span.js";
@@ -47,6 +48,8 @@ export interface CreateModelsOptions {
   env?: Record<string, string | undefined>;
   /** Backoff tuning. */
   retry?: { initialDelayMs?: number; maxDelayMs?: number; maxRetryAfterMs?: number };
+  /** Records every model exchange (`recordCassette`) or serves a recording back instead of the network (`replayCassette`). */
+  cassette?: Cassette;
 }
 
 export interface ChatOverrides {
@@ -170,7 +173,11 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
     const label = `${role} (${entry.model})`;
     const fetch = createRetryingFetch({
       // Providers' departures from the wire format are undone below the retries, so retries see them fixed.
-      fetch: createProviderFetch({ fetch: baseFetch, refuses: entry.refuses }),
+      fetch: createProviderFetch({
+        // The cassette holds the wire traffic as the provider sent it; replayed, it passes the same fixes again.
+        fetch: options.cassette ? options.cassette.fetchFor(role, baseFetch) : baseFetch,
+        refuses: entry.refuses,
+      }),
       label,
       timeoutMs: entry.timeoutMs,
       maxRetries: entry.maxRetries,

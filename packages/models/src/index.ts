@@ -1,5 +1,13 @@
 export { AccountedChatOpenAI, type ChatHooks } from "./accounted-chat-openai.js";
 export { type Budget, type BudgetController, createBudget } from "./budget.js";
+export {
+  type Cassette,
+  cassetteFileName,
+  type ReplayOptions,
+  recordCassette,
+  replayCassette,
+} from "./cassette/cassette.js";
+export { requestHash } from "./cassette/request-hash.js";
 export { computeCostUsd, type TokenCounts } from "./compute-cost.js";
 export { didYouMean, editDistance } from "./config/did-you-mean.js";
 export { type InterpolationResult, interpolateEnv } from "./config/interpolate-env.js";
