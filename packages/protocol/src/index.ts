@@ -102,6 +102,20 @@ export {
   operationSchema,
 } from "./schemas/operation.js";
 export { type Run, runSchema, runStatusSchema } from "./schemas/run.js";
+export {
+  type GetExperiencesReply,
+  type GetExperiencesRequest,
+  type GetLibraryRequest,
+  getExperiencesReplySchema,
+  getExperiencesRequestSchema,
+  getLibraryRequestSchema,
+  type ReportOutcomeReply,
+  type ReportOutcomeRequest,
+  reportOutcomeReplySchema,
+  reportOutcomeRequestSchema,
+  type ServedExperience,
+  servedExperienceSchema,
+} from "./schemas/served-library.js";
 export { domainSchema, type Task, taskSchema } from "./schemas/task.js";
 export {
   type Message,
@@ -143,7 +157,9 @@ export {
   groupAdviceResultSchema,
   type LibrarySnapshot,
   type LibraryVersionRef,
+  libraryExperiences,
   libraryGet,
+  libraryOutcome,
   librarySnapshotSchema,
   libraryVersionRefSchema,
   type Proposal,

@@ -3,6 +3,12 @@ import { defineSubject } from "./bus/subject.js";
 import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./schemas/experience.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
+import {
+  getExperiencesReplySchema,
+  getExperiencesRequestSchema,
+  reportOutcomeReplySchema,
+  reportOutcomeRequestSchema,
+} from "./schemas/served-library.js";
 import { taskSchema } from "./schemas/task.js";
 import { rewardGradeSchema, trajectorySchema } from "./schemas/trajectory.js";
 import { usageTotalsSchema } from "./schemas/usage.js";
@@ -27,6 +33,23 @@ export const libraryGet = defineSubject(
   "tfgrpo.library.get",
   z.object({ domain: z.string(), version: z.union([z.number().int().nonnegative(), z.literal("head")]) }),
   librarySnapshotSchema.nullable(),
+);
+
+/**
+ * The library service (`tfgrpo serve --role library`): the experiences to show for one task, the actor's selection
+ * plus an exploration slot, recorded under a `selectionId` (see @tfgrpo/serving).
+ */
+export const libraryExperiences = defineSubject(
+  "tfgrpo.library.experiences",
+  getExperiencesRequestSchema,
+  getExperiencesReplySchema,
+);
+
+/** The library service: the outcome of one selection, stored and credited exactly once per `selectionId`. */
+export const libraryOutcome = defineSubject(
+  "tfgrpo.library.outcome",
+  reportOutcomeRequestSchema,
+  reportOutcomeReplySchema,
 );
 
 /**
@@ -298,7 +321,7 @@ export const curatorMerge = defineSubject(
  * schemas and serve modes from here, so a role cannot serve a subject under another name.
  */
 export const subjectTable = {
-  library: { get: libraryGet },
+  library: { get: libraryGet, experiences: libraryExperiences, outcome: libraryOutcome },
   trajectory: { get: trajectoryGet },
   actor: { rollout: actorRollout },
   critic: { reward: criticReward, advantage: criticAdvantage },

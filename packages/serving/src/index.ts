@@ -8,6 +8,7 @@ export {
   createLibraryService,
   type VersionRouter,
 } from "./service/in-process-library-service.js";
+export { createLibraryRole } from "./service/library-role.js";
 export {
   type GetExperiencesReply,
   type GetExperiencesRequest,

@@ -149,8 +149,8 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
 export function registerServeCommand(program: Command): void {
   program
     .command("serve")
-    .description("Serve one role (actor, critic, curator) as a worker on a NATS Bus until stopped (Ctrl-C)")
-    .requiredOption("--role <name>", "the role to serve: actor, critic, curator")
+    .description("Serve one role (actor, critic, curator, library) on a NATS Bus until stopped (Ctrl-C)")
+    .requiredOption("--role <name>", "the role to serve: actor, critic, curator, library")
     .option("--nats <url>", "NATS server URL(s), comma-separated (default: $TFGRPO_NATS_URL)")
     .option("--concurrency <n>", "calls or jobs per subject at once (default: the role's)", positiveInteger)
     .option("--config <file>", "models config (models.yaml), required (default: $TFGRPO_CONFIG)")

@@ -1,4 +1,5 @@
-import { type Bus, defineRole, type Handle, type LibrarySnapshot } from "@tfgrpo/protocol";
+import type { Cassette } from "@tfgrpo/models";
+import { type Bus, defineRole, type Handle, type LibrarySnapshot, libraryGet } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { loadRole, type RoleInstance } from "../roles/registry.js";
 import { createBus } from "./create-bus.js";
@@ -15,6 +16,8 @@ export interface RuntimeOptions {
   localRoles: readonly string[];
   concurrency: number;
   log: (line: string) => void;
+  /** Records or replays the model traffic of the roles this process hosts (`--record` / `--replay`). */
+  cassette?: Cassette;
 }
 
 export interface Runtime extends AsyncDisposable {
@@ -50,13 +53,18 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       name: `tfgrpo runner ${process.pid}`,
       ...(options.nats ? natsSettingsFromEnv() : {}),
     });
-    const library = defineRole("library", {
-      get: async ({ domain, version }) => {
-        const extra = served.get(`${domain}@${version}`);
-        if (extra) return extra;
-        return version === "head" ? store.getHead(domain) : store.getVersion(domain, version);
+    // Only the read: the library service (experiences, outcome) is `tfgrpo serve --role library`.
+    const library = defineRole(
+      "library",
+      {
+        get: async ({ domain, version }) => {
+          const extra = served.get(`${domain}@${version}`);
+          if (extra) return extra;
+          return version === "head" ? store.getHead(domain) : store.getVersion(domain, version);
+        },
       },
-    });
+      { subjects: { get: libraryGet } },
+    );
     opened.handles.push(await library.serve(bus));
     const trajectory = defineRole("trajectory", {
       get: async ({ ids }) => {
@@ -73,6 +81,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         db: options.db,
         log: options.log,
         ...(options.config ? { config: options.config } : {}),
+        ...(options.cassette ? { cassette: options.cassette } : {}),
       });
       opened.roles.push(role);
       opened.handles.push(await role.serve(bus, { concurrency: options.concurrency }));

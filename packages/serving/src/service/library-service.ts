@@ -1,107 +1,33 @@
-import {
-  domainSchema,
-  experienceIdSchema,
-  experienceStatusSchema,
-  type LibrarySnapshot,
-  type LibraryVersion,
+import type {
+  GetExperiencesReply,
+  GetExperiencesRequest,
+  GetLibraryRequest,
+  LibrarySnapshot,
+  LibraryVersion,
+  ReportOutcomeReply,
+  ReportOutcomeRequest,
 } from "@tfgrpo/protocol";
-import { z } from "zod";
+
+export {
+  type GetExperiencesReply,
+  type GetExperiencesRequest,
+  type GetLibraryRequest,
+  getExperiencesReplySchema,
+  getExperiencesRequestSchema,
+  getLibraryRequestSchema,
+  type ReportOutcomeReply,
+  type ReportOutcomeRequest,
+  reportOutcomeReplySchema,
+  reportOutcomeRequestSchema,
+  type ServedExperience,
+  servedExperienceSchema,
+} from "@tfgrpo/protocol";
 
 /*
  * The library as a service: one interface, served three ways (in process for LangGraph.js, over the Bus/NATS as the
- * `library` role, as an MCP server). The request and reply schemas below are the wire contract of all three.
+ * `library` role, as an MCP server). The request and reply schemas are the wire contract of all three; they live in
+ * @tfgrpo/protocol (the Bus subjects need them) and are re-exported here.
  */
-
-export const getExperiencesRequestSchema = z.object({
-  domain: domainSchema,
-  task: z
-    .string()
-    .min(1, "task must not be empty")
-    .max(100_000)
-    .describe("The task text the agent is about to work on"),
-  version: z
-    .number()
-    .int()
-    .positive()
-    .optional()
-    .describe("Pin a library version (e.g. 3 for math@v3); default: the domain's head"),
-  k: z
-    .number()
-    .int()
-    .min(1)
-    .max(200)
-    .optional()
-    .describe("Show at most this many entries (default: the actor's top-k)"),
-});
-export type GetExperiencesRequest = z.infer<typeof getExperiencesRequestSchema>;
-
-export const servedExperienceSchema = z.object({
-  id: experienceIdSchema,
-  text: z.string(),
-  status: experienceStatusSchema,
-  /** True for the forced exploration pick(s): candidate entries shown so they earn evidence. */
-  exploration: z.boolean(),
-});
-export type ServedExperience = z.infer<typeof servedExperienceSchema>;
-
-export const getExperiencesReplySchema = z.object({
-  /** Pass it back to `reportOutcome`; one outcome per selection. */
-  selectionId: z.string(),
-  domain: z.string(),
-  /** The version the entries came from; null when the domain has no committed version yet (nothing to show). */
-  version: z.number().int().positive().nullable(),
-  /** Sorted by id: the order the prompt block shows them in. */
-  entries: z.array(servedExperienceSchema),
-  explorationIds: z.array(experienceIdSchema),
-  /**
-   * The experience part of a system prompt (`# Learned Experiences` ...), empty when nothing is shown. The same
-   * selection always renders byte-identically, so appending it to a fixed system prompt keeps provider prefix
-   * caches hitting.
-   */
-  promptBlock: z.string(),
-});
-export type GetExperiencesReply = z.infer<typeof getExperiencesReplySchema>;
-
-export const reportOutcomeRequestSchema = z
-  .object({
-    selectionId: z.string().min(1).max(200).describe("The selectionId get_experiences returned"),
-    reward: z.number().min(0).max(1).optional().describe("Reward in [0, 1]; give this or success"),
-    success: z.boolean().optional().describe("Whether the task succeeded; give this or reward"),
-    feedback: z.string().max(20_000).optional().describe("Free text: what went right or wrong"),
-    trajectory: z.unknown().optional().describe("The agent's trajectory (any JSON, e.g. its messages)"),
-    summary: z.string().max(20_000).optional().describe("A short summary, instead of the trajectory"),
-    citedIds: z
-      .array(experienceIdSchema)
-      .max(1000)
-      .optional()
-      .describe(
-        "Entry ids the agent used; default: the [G3]-style citations found in the trajectory or summary",
-      ),
-  })
-  .refine((r) => r.reward !== undefined || r.success !== undefined, {
-    message: "give reward (0..1) or success (true/false)",
-    path: ["reward"],
-  });
-export type ReportOutcomeRequest = z.infer<typeof reportOutcomeRequestSchema>;
-
-export const reportOutcomeReplySchema = z.object({
-  selectionId: z.string(),
-  domain: z.string(),
-  version: z.number().int().positive().nullable(),
-  reward: z.number(),
-  success: z.boolean(),
-  /** The entries whose stats the outcome was added to (every entry the selection showed). */
-  creditedIds: z.array(experienceIdSchema),
-  citedIds: z.array(experienceIdSchema),
-  reportedAt: z.string(),
-});
-export type ReportOutcomeReply = z.infer<typeof reportOutcomeReplySchema>;
-
-export const getLibraryRequestSchema = z.object({
-  domain: domainSchema,
-  version: z.number().int().positive().optional().describe("Default: the head"),
-});
-export type GetLibraryRequest = z.infer<typeof getLibraryRequestSchema>;
 
 /** What the service announces, for online learning (part of `serve`'s wiring, not of the wire contract). */
 export type LibraryServiceEvent =
