@@ -130,6 +130,7 @@ export {
 } from "./schemas/trajectory.js";
 export {
   addUsage,
+  cacheHitRate,
   emptyUsageTotals,
   type Role,
   roleSchema,

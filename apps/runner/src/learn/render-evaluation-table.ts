@@ -28,6 +28,12 @@ export function renderEvaluationTable(evaluation: StoredEvaluation): string {
       },
       { header: "tokens/task", value: (r) => Math.round(r.tokensPerTask) },
       { header: "$/task", value: (r) => r.costPerTask.toFixed(5), align: "right" },
+      {
+        header: "cache hit %",
+        value: (r) =>
+          r.cacheHitRate === undefined || r.cacheHitRate === null ? "-" : percent(r.cacheHitRate),
+        align: "right",
+      },
       // Only when some sample failed on the infrastructure: those count as 0 in the scores above.
       ...(evaluation.rows.some((r) => (r.infrastructureFailures ?? 0) > 0)
         ? [

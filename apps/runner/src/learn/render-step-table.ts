@@ -1,4 +1,4 @@
-import type { UsageTotals } from "@tfgrpo/protocol";
+import { cacheHitRate, type UsageTotals } from "@tfgrpo/protocol";
 import { renderTable } from "../cli-output/render-table.js";
 import type { StepRecord } from "./step-record.js";
 
@@ -14,7 +14,7 @@ export function renderStepTable(history: readonly StepRecord[]): string {
     const previous = i > 0 ? history[i - 1]!.usageByRole : {};
     const spent = Object.fromEntries(
       roles.map((role) => [role, difference(record.usageByRole[role], previous[role])]),
-    ) as Record<(typeof roles)[number], { tokens: number; costUsd: number }>;
+    ) as Record<(typeof roles)[number], ReturnType<typeof difference>>;
     return { record, spent };
   });
   return renderTable(
@@ -40,12 +40,15 @@ export function renderStepTable(history: readonly StepRecord[]): string {
       { header: "val head", value: (r) => r.record.headScore },
       { header: "val none", value: (r) => r.record.baselineScore },
       { header: "gate", value: (r) => r.record.decision },
+      // Per role: tokens / USD / prompt-cache hit rate (cached input tokens / input tokens, as the provider says).
       ...roles.map((role) => ({
-        header: `${role} tok/$`,
-        value: (r: (typeof rows)[number]) =>
-          r.spent[role].tokens === 0
-            ? "-"
-            : `${compact(r.spent[role].tokens)}/${r.spent[role].costUsd.toFixed(4)}`,
+        header: `${role} tok/$/cache`,
+        value: (r: (typeof rows)[number]) => {
+          const spent = r.spent[role];
+          if (spent.tokens === 0) return "-";
+          const hit = cacheHitRate(spent);
+          return `${compact(spent.tokens)}/${spent.costUsd.toFixed(4)}/${hit === null ? "-" : `${Math.round(hit * 100)}%`}`;
+        },
         align: "right" as const,
       })),
     ],
@@ -57,6 +60,8 @@ function difference(current: UsageTotals | undefined, previous: UsageTotals | un
   const tokens = (u: UsageTotals | undefined) => (u ? u.inputTokens + u.outputTokens : 0);
   return {
     tokens: tokens(current) - tokens(previous),
+    inputTokens: (current?.inputTokens ?? 0) - (previous?.inputTokens ?? 0),
+    cachedInputTokens: (current?.cachedInputTokens ?? 0) - (previous?.cachedInputTokens ?? 0),
     costUsd: (current?.costUsd ?? 0) - (previous?.costUsd ?? 0),
   };
 }

@@ -77,6 +77,7 @@ const storedEvaluationSchema: z.ZodType<StoredEvaluation> = z.object({
       adherence: z.number().nullable(),
       tokensPerTask: z.number(),
       costPerTask: z.number(),
+      cacheHitRate: z.number().nullable().optional(),
       deltaVsReference: interval.nullable(),
       infrastructureFailures: count.optional(),
       control: z

@@ -1,4 +1,4 @@
-import { type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
+import { cacheHitRate, type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
 import { bootstrapMean, bootstrapPairedDifference, type ConfidenceInterval } from "../metrics/bootstrap.js";
 import { meanAtK, passAtK } from "../metrics/pass-at-k.js";
 import type { LibraryEvaluation } from "./library-evaluation.js";
@@ -26,6 +26,8 @@ export interface EvaluationRow {
   adherence: number | null;
   tokensPerTask: number;
   costPerTask: number;
+  /** The actor's prompt-cache hit rate over these samples (cached input / input tokens); null without input. */
+  cacheHitRate?: number | null;
   /** Paired difference of Mean@k against the first library (the reference), when this is not it. */
   deltaVsReference: ConfidenceInterval | null;
   /** Samples that failed on the infrastructure (model endpoint, sandbox...), scored 0 above: shown apart. */
@@ -191,6 +193,10 @@ export function summarizeEvaluation(
       adherence: shown === 0 ? null : cited / shown,
       tokensPerTask: perSample((t) => t.usage.inputTokens + t.usage.outputTokens) * samplesPerTask,
       costPerTask: perSample((t) => t.usage.costUsd) * samplesPerTask,
+      cacheHitRate: cacheHitRate({
+        inputTokens: trajectories.reduce((sum, t) => sum + t.usage.inputTokens, 0),
+        cachedInputTokens: trajectories.reduce((sum, t) => sum + t.usage.cachedInputTokens, 0),
+      }),
       infrastructureFailures: evaluation.tasks.reduce((sum, t) => sum + (t.infrastructureFailures ?? 0), 0),
       deltaVsReference:
         reference && reference !== evaluation && reference.tasks.length === evaluation.tasks.length

@@ -1,3 +1,4 @@
+import { addUsage, cacheHitRate, emptyUsageTotals, type UsageTotals } from "@tfgrpo/protocol";
 import type { StepRecord } from "../learn/step-record.js";
 import type { EvaluationRow } from "../learn/summarize-evaluation.js";
 import { describeLearningEvents } from "./learning-events.js";
@@ -138,24 +139,42 @@ function costSection(data: ReportData): string {
   const rows = roles
     .map(
       ([role, u]) =>
-        `<tr><td>${esc(role)}</td><td class="n">${u!.calls}</td><td class="n">${u!.inputTokens}</td><td class="n">${u!.cachedInputTokens}</td><td class="n">${u!.outputTokens}</td><td class="n">${usd(u!.costUsd)}</td></tr>`,
+        `<tr><td>${esc(role)}</td><td class="n">${u!.calls}</td><td class="n">${u!.inputTokens}</td><td class="n">${u!.cachedInputTokens}</td><td class="n">${hitRate(u!)}</td><td class="n">${u!.outputTokens}</td><td class="n">${usd(u!.costUsd)}</td></tr>`,
     )
     .join("");
   const t = data.usage.total;
   return `<h2>Cost per role</h2><div class="charts" id="cost-chart">${chart}</div>
-<table id="cost-table"><tr><th>role</th><th>calls</th><th>input tokens</th><th>cached input</th><th>output tokens</th><th>cost</th></tr>${rows}
-<tr><th>total</th><th class="n">${t.calls}</th><th class="n">${t.inputTokens}</th><th class="n">${t.cachedInputTokens}</th><th class="n">${t.outputTokens}</th><th class="n">${usd(t.costUsd)}</th></tr></table>`;
+<table id="cost-table"><tr><th>role</th><th>calls</th><th>input tokens</th><th>cached input</th><th title="cached input tokens / input tokens, as the provider reports them">cache hit</th><th>output tokens</th><th>cost</th></tr>${rows}
+<tr><th>total</th><th class="n">${t.calls}</th><th class="n">${t.inputTokens}</th><th class="n">${t.cachedInputTokens}</th><th class="n">${hitRate(t)}</th><th class="n">${t.outputTokens}</th><th class="n">${usd(t.costUsd)}</th></tr></table>`;
 }
 
 function stepTable(steps: StepRecord[]): string {
   if (steps.length === 0) return "";
   const rows = steps
     .map(
-      (s) =>
-        `<tr><td class="n">${s.epoch}</td><td class="n">${s.step}</td><td class="n">${num(s.trainReward, 3)}</td><td class="n">${s.skippedGroups}/${s.groups}</td><td class="n">${s.infrastructureFailures ?? 0}+${s.validationInfrastructureFailures ?? 0}</td><td class="n">${s.proposals}</td><td class="n">${s.operations}</td><td class="n">${s.librarySize}</td><td class="n">${s.candidateScore === null ? "-" : num(s.candidateScore, 3)}</td><td class="n">${s.headScore === null ? "-" : num(s.headScore, 3)}</td><td class="n">${s.baselineScore === null ? "-" : num(s.baselineScore, 3)}</td><td class="${s.decision === "no-change" ? "" : s.decision}">${s.decision}</td><td>${esc(s.gateReason)}</td></tr>`,
+      (s, i) =>
+        `<tr><td class="n">${s.epoch}</td><td class="n">${s.step}</td><td class="n">${num(s.trainReward, 3)}</td><td class="n">${s.skippedGroups}/${s.groups}</td><td class="n">${s.infrastructureFailures ?? 0}+${s.validationInfrastructureFailures ?? 0}</td><td class="n">${s.proposals}</td><td class="n">${s.operations}</td><td class="n">${s.librarySize}</td><td class="n">${s.candidateScore === null ? "-" : num(s.candidateScore, 3)}</td><td class="n">${s.headScore === null ? "-" : num(s.headScore, 3)}</td><td class="n">${s.baselineScore === null ? "-" : num(s.baselineScore, 3)}</td><td class="${s.decision === "no-change" ? "" : s.decision}">${s.decision}</td><td class="n">${hitRate(stepUsage(s, steps[i - 1]))}</td><td>${esc(s.gateReason)}</td></tr>`,
     )
     .join("");
-  return `<h2>Steps</h2><table id="step-table"><tr><th>epoch</th><th>step</th><th>train reward</th><th>skipped groups</th><th title="rollouts that failed on the infrastructure (model endpoint, sandbox), training + validation: not scored">infra failures</th><th>proposals</th><th>ops</th><th>library</th><th>candidate</th><th>head</th><th>no library</th><th>gate</th><th>reason</th></tr>${rows}</table>`;
+  return `<h2>Steps</h2><table id="step-table"><tr><th>epoch</th><th>step</th><th>train reward</th><th>skipped groups</th><th title="rollouts that failed on the infrastructure (model endpoint, sandbox), training + validation: not scored">infra failures</th><th>proposals</th><th>ops</th><th>library</th><th>candidate</th><th>head</th><th>no library</th><th>gate</th><th title="prompt-cache hit rate of the step's model calls, all roles: cached input tokens / input tokens">cache hit</th><th>reason</th></tr>${rows}</table>`;
+}
+
+/** What one step's model calls used, all roles together (step records hold running totals). */
+function stepUsage(step: StepRecord, previous: StepRecord | undefined): UsageTotals {
+  const sum = (record: StepRecord | undefined) =>
+    Object.values(record?.usageByRole ?? {}).reduce(addUsage, emptyUsageTotals());
+  const now = sum(step);
+  const before = sum(previous);
+  return {
+    ...now,
+    inputTokens: now.inputTokens - before.inputTokens,
+    cachedInputTokens: now.cachedInputTokens - before.cachedInputTokens,
+  };
+}
+
+function hitRate(usage: { inputTokens: number; cachedInputTokens: number }): string {
+  const rate = cacheHitRate(usage);
+  return rate === null ? "-" : pct(rate);
 }
 
 function eventsSection(data: ReportData): string {
@@ -175,7 +194,7 @@ function evaluationSection(evaluation: ReportData["evaluations"][number]): strin
   const rows = evaluation.rows
     .map(
       (r) =>
-        `<tr${r.control ? ' class="control"' : ""}><td>${esc(r.label)}${r.control ? ` <span class="meta">(placebo: ${esc(r.control.source)})</span>` : ""}</td><td class="n">${r.tasks}</td><td class="n">${ci(r.meanAtK)}</td><td class="n">${ci(r.passAtK)}</td><td class="n">${r.deltaVsReference ? `${(r.deltaVsReference.estimate * 100).toFixed(1)} pts <span class="meta">[${(r.deltaVsReference.low * 100).toFixed(1)}, ${(r.deltaVsReference.high * 100).toFixed(1)}]</span>` : "-"}</td><td class="n">${num(r.meanToolCalls)}</td><td class="n">${num(r.meanTurns)}</td><td class="n">${pct(r.toolErrorRate)}</td><td class="n">${pct(r.adherence)}</td><td class="n">${Math.round(r.tokensPerTask)}</td><td class="n">${usd(r.costPerTask)}</td></tr>`,
+        `<tr${r.control ? ' class="control"' : ""}><td>${esc(r.label)}${r.control ? ` <span class="meta">(placebo: ${esc(r.control.source)})</span>` : ""}</td><td class="n">${r.tasks}</td><td class="n">${ci(r.meanAtK)}</td><td class="n">${ci(r.passAtK)}</td><td class="n">${r.deltaVsReference ? `${(r.deltaVsReference.estimate * 100).toFixed(1)} pts <span class="meta">[${(r.deltaVsReference.low * 100).toFixed(1)}, ${(r.deltaVsReference.high * 100).toFixed(1)}]</span>` : "-"}</td><td class="n">${num(r.meanToolCalls)}</td><td class="n">${num(r.meanTurns)}</td><td class="n">${pct(r.toolErrorRate)}</td><td class="n">${pct(r.adherence)}</td><td class="n">${Math.round(r.tokensPerTask)}</td><td class="n">${usd(r.costPerTask)}</td><td class="n">${r.cacheHitRate === undefined || r.cacheHitRate === null ? "-" : pct(r.cacheHitRate)}</td></tr>`,
     )
     .join("");
   const chart = stackedBarChart({
@@ -191,7 +210,7 @@ function evaluationSection(evaluation: ReportData["evaluations"][number]): strin
   });
   return `<h2>${esc(evaluation.title)}</h2><p class="meta">${evaluation.data ? `data ${esc(evaluation.data)} · ` : ""}k = ${evaluation.k} · 95% bootstrap intervals over tasks; Δ is the paired difference of Mean@k against the first row.</p>
 <div class="charts evaluation-chart">${chart}</div>
-<table class="evaluation-table"><tr><th>library</th><th>tasks</th><th>Mean@${evaluation.k}</th><th>Pass@${evaluation.k}</th><th>Δ vs first</th><th>tool calls</th><th>turns</th><th>tool errors</th><th>adherence</th><th>tokens/task</th><th>cost/task</th></tr>${rows}</table>${
+<table class="evaluation-table"><tr><th>library</th><th>tasks</th><th>Mean@${evaluation.k}</th><th>Pass@${evaluation.k}</th><th>Δ vs first</th><th>tool calls</th><th>turns</th><th>tool errors</th><th>adherence</th><th>tokens/task</th><th>cost/task</th><th>cache hit</th></tr>${rows}</table>${
     evaluation.rows.some((r) => r.control)
       ? `<p class="meta">Controls are placebo libraries built for this evaluation only: keyword stubs (each entry cut to at most 3 content words), shuffled (each entry's situation with another entry's action), other domain (another domain's lessons). A lift they share is not specific to the lessons.</p>`
       : ""

@@ -29,6 +29,14 @@ export function emptyUsageTotals(): UsageTotals {
   return { calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0, costUsd: 0, latencyMs: 0 };
 }
 
+/**
+ * Share of input tokens the provider served from its prompt cache (cached input / input, as the provider reports
+ * them); null when there was no input. The library's stable prompt prefix is meant to keep it high.
+ */
+export function cacheHitRate(usage: { inputTokens: number; cachedInputTokens: number }): number | null {
+  return usage.inputTokens === 0 ? null : usage.cachedInputTokens / usage.inputTokens;
+}
+
 export function addUsage(totals: UsageTotals, usage: Usage | UsageTotals): UsageTotals {
   return {
     calls: totals.calls + ("calls" in usage ? usage.calls : 1),
