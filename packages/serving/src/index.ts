@@ -1,3 +1,26 @@
+export { cosine, type NeighbourhoodGroup, neighbourhoodGroups } from "./online/neighbourhood-groups.js";
+export {
+  type OnlineConfig,
+  type OnlineConfigInput,
+  onlineConfigSchema,
+  resolveOnlineConfig,
+} from "./online/online-config.js";
+export type { OnlineEvent } from "./online/online-events.js";
+export {
+  type CreateOnlineLearnerOptions,
+  createOnlineLearner,
+  type OnlineLearner,
+  type OnlineLearnerState,
+} from "./online/online-learner.js";
+export type { OnlineOutcome, SummarizeOutcome } from "./online/online-outcome.js";
+export { type OnlineReflectionResult, reflectOnline } from "./online/online-reflection.js";
+export { pairByTask, type TaskPairing } from "./online/pair-by-task.js";
+export {
+  createReflectionTrigger,
+  type ReflectionTrigger,
+  type TriggerFiring,
+} from "./online/reflection-trigger.js";
+export { checkRollback, type RollbackCheck } from "./online/rollback-rule.js";
 export {
   type ExplorationSlotOptions,
   type ServedSelectionPlan,

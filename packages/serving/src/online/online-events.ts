@@ -1,0 +1,43 @@
+import type { GateDecision } from "@tfgrpo/protocol";
+import type { TriggerReason } from "./reflection-trigger.js";
+
+/** What online learning did, in order, with its numbers; `at` is the count of outcomes observed so far. */
+export type OnlineEvent =
+  | {
+      type: "reflection";
+      id: string;
+      at: number;
+      reason: TriggerReason;
+      /** Success rate of the trigger's window when it fired (null before the window filled). */
+      windowRate: number | null;
+      groups: number;
+      differences: number;
+      proposals: number;
+      /** The proposed version the curator wrote, or null when nothing changed. */
+      version: number | null;
+      notes: string[];
+    }
+  | { type: "canary-start"; at: number; version: number; parent: number | null; share: number }
+  | {
+      type: "gate";
+      at: number;
+      version: number;
+      headVersion: number | null;
+      /** As stored on the version record. */
+      decision: GateDecision;
+    }
+  | {
+      type: "rollback";
+      at: number;
+      /** canary: the canary stopped before its gate; head: a promoted version undone. */
+      stage: "canary" | "head";
+      from: number;
+      /** The version serving after the rollback (null: the empty library). */
+      to: number | null;
+      /** The committed version that restores `to` (head rollbacks only). */
+      restoredAs: number | null;
+      servedRate: number;
+      referenceRate: number;
+      margin: number;
+      window: number;
+    };
