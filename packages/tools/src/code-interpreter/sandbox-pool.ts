@@ -84,10 +84,19 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     return stopped;
   };
 
+  // Start-ups not finished yet (`starting` also holds the finished ones until their bookkeeping is done).
+  let inFlight = 0;
   const startOne = () => {
+    inFlight++;
+    let counted = true;
+    const finished = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
     const started = options
       .start(closing.signal)
       .then((proc) => {
+        finished();
         failuresInARow = 0;
         if (closed || proc.exitCode !== undefined) return discard(proc);
         // A sandbox that dies while it waits (killed from outside) leaves the pool at once.
@@ -101,6 +110,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         settleWaiters();
       })
       .catch((error: unknown) => {
+        finished();
         // A start-up cancelled by close() is no failure.
         if (closed) return;
         stats.failed++;
@@ -114,7 +124,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         fill();
       });
     starting.add(started);
-    stats.mostStartingAtOnce = Math.max(stats.mostStartingAtOnce, starting.size);
+    stats.mostStartingAtOnce = Math.max(stats.mostStartingAtOnce, inFlight);
   };
 
   function fill(): void {
@@ -128,7 +138,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       retryTimer.unref();
       return;
     }
-    while (ready.length + starting.size < options.size && starting.size < options.maxStarting) startOne();
+    while (ready.length + inFlight < options.size && inFlight < options.maxStarting) startOne();
   }
 
   return {
@@ -153,7 +163,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
         settleWaiters();
       });
     },
-    stats: () => ({ ready: ready.length, starting: starting.size, ...stats }),
+    stats: () => ({ ready: ready.length, starting: inFlight, ...stats }),
     async close() {
       closed = true;
       closing.abort();
