@@ -15,7 +15,9 @@ function writeErrorLog(error: unknown): string | null {
       `error-${new Date().toISOString().replace(/[:.]/g, "-")}-${process.pid}.log`,
     );
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
-    writeFileSync(file, `tfgrpo ${process.argv.slice(2).join(" ")}\n\n${detail}\n`);
+    // A database URL's password stays out of the log.
+    const command = process.argv.slice(2).join(" ").replace(/\/\/([^:/@\s]*):[^@\s]*@/g, "//$1:***@");
+    writeFileSync(file, `tfgrpo ${command}\n\n${detail}\n`);
     return file;
   } catch {
     return null;
@@ -32,8 +34,10 @@ const commands: Record<string, () => Promise<Register[]>> = {
   demo: async () => [(await import("./commands/demo.js")).registerDemoCommand],
   ablate: async () => [(await import("./commands/ablate.js")).registerAblateCommand],
   learn: async () => [(await import("./commands/learn.js")).registerLearnCommand],
+  mcp: async () => [(await import("./commands/mcp.js")).registerMcpCommand],
   eval: async () => [(await import("./commands/eval.js")).registerEvalCommand],
   report: async () => [(await import("./commands/report.js")).registerReportCommand],
+  db: async () => [(await import("./commands/db.js")).registerDbCommand],
   library: async () => [
     (await import("./commands/library.js")).registerLibraryCommand,
     (await import("./commands/library-merge.js")).registerLibraryMergeCommand,

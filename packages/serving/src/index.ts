@@ -1,3 +1,10 @@
+export {
+  type CreateMcpServerOptions,
+  createLibraryMcpServer,
+  headResourceUri,
+  versionResourceUri,
+} from "./mcp/create-mcp-server.js";
+export { type McpHttpHandle, type McpHttpOptions, serveMcpHttp, serveMcpStdio } from "./mcp/serve-mcp.js";
 export { cosine, type NeighbourhoodGroup, neighbourhoodGroups } from "./online/neighbourhood-groups.js";
 export {
   type OnlineConfig,

@@ -1,18 +1,64 @@
 import { createEnvironmentRedactor } from "@tfgrpo/actor";
 import { createModels, loadModelsConfig, redactSecrets } from "@tfgrpo/models";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { createLibraryRole, createLibraryService } from "@tfgrpo/serving";
-import { createStore } from "@tfgrpo/store";
+import { createLibraryRole, createLibraryService, type LibraryService } from "@tfgrpo/serving";
+import { createStore, type Store } from "@tfgrpo/store";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadActorSettings } from "./actor.js";
 import { type RoleOptions, registerRole } from "./registry.js";
 
+export interface OpenLibraryServiceOptions {
+  /** Workspace database (path or URL); created when missing. */
+  db: string;
+  /** models.yaml: its `embedder` role, when it has one, gives retrieval its task/entry similarity. */
+  modelsConfig?: string;
+  log: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface OpenedLibraryService {
+  service: LibraryService;
+  store: Store;
+  /** "from the embedder" or why similarity is off. */
+  similarity: string;
+  close(): Promise<void>;
+}
+
+/**
+ * The library service over a workspace database, as `serve --role library` and `tfgrpo mcp` run it: retrieval
+ * settings from the actor's settings file (`TFGRPO_ACTOR_CONFIG`, section `actor.retrieval`), similarity from the
+ * models config's `embedder` role when there is one (utility alone otherwise), secrets redacted from what is stored.
+ */
+export async function openLibraryService(options: OpenLibraryServiceOptions): Promise<OpenedLibraryService> {
+  const env = options.env ?? process.env;
+  const modelsConfig = options.modelsConfig
+    ? await loadModelsConfig(options.modelsConfig, { env })
+    : undefined;
+  const models = modelsConfig
+    ? createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } })
+    : undefined;
+  const settings = env.TFGRPO_ACTOR_CONFIG ? await loadActorSettings(env.TFGRPO_ACTOR_CONFIG) : {};
+  const redactEnvironment = createEnvironmentRedactor(env);
+  const store = await createStore(options.db);
+  const embed = models && modelsConfig?.roles.embedder ? (texts: string[]) => models.embed(texts) : undefined;
+  const service = createLibraryService({
+    store,
+    config: settings.actor ?? {},
+    ...(embed ? { embed } : {}),
+    redact: (text) => redactEnvironment(redactSecrets(text)),
+  });
+  const similarity = embed
+    ? "from the embedder"
+    : modelsConfig
+      ? "off (the models config has no embedder role)"
+      : "off (no models config)";
+  return { service, store, similarity, close: () => store.close() };
+}
+
 /**
  * `tfgrpo serve --role library --nats URL --db FILE --config models.yaml`: the library as a service for agents on
  * the Bus — `tfgrpo.library.experiences` (the actor's selection plus an exploration slot, recorded),
- * `tfgrpo.library.outcome` (stored and credited exactly once) and `tfgrpo.library.get` (whole versions). Retrieval
- * settings come from the actor's settings file (`TFGRPO_ACTOR_CONFIG`, section `actor.retrieval`); task/entry
- * similarity uses the models config's `embedder` role when it has one, utility alone otherwise.
+ * `tfgrpo.library.outcome` (stored and credited exactly once) and `tfgrpo.library.get` (whole versions).
  */
 registerRole("library", async (options: RoleOptions) => {
   const db = options.db ?? process.env.TFGRPO_DB;
@@ -23,28 +69,15 @@ registerRole("library", async (options: RoleOptions) => {
       { details: { role: "library" } },
     );
   }
-  const file = requireModelsConfig(options.config, "the library role");
-  const env = process.env;
-  const modelsConfig = await loadModelsConfig(file, { env });
-  const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
-  const settings = env.TFGRPO_ACTOR_CONFIG ? await loadActorSettings(env.TFGRPO_ACTOR_CONFIG) : {};
-  const redactEnvironment = createEnvironmentRedactor(env);
-  const store = await createStore(db);
-  const service = createLibraryService({
-    store,
-    config: settings.actor ?? {},
-    ...(modelsConfig.roles.embedder ? { embed: (texts: string[]) => models.embed(texts) } : {}),
-    redact: (text) => redactEnvironment(redactSecrets(text)),
-  });
-  options.log(
-    `library: libraries and outcomes in ${db}; similarity ${modelsConfig.roles.embedder ? "from the embedder" : "off (no embedder role)"}`,
-  );
+  const modelsConfig = requireModelsConfig(options.config, "the library role");
+  const opened = await openLibraryService({ db, modelsConfig, log: options.log });
+  options.log(`library: libraries and outcomes in ${db}; similarity ${opened.similarity}`);
   return {
     ...createLibraryRole(
-      service,
-      store,
+      opened.service,
+      opened.store,
       options.concurrency === undefined ? {} : { concurrency: options.concurrency },
     ),
-    close: () => store.close(),
+    close: opened.close,
   };
 });

@@ -1,0 +1,105 @@
+import { serveMcpHttp, serveMcpStdio } from "@tfgrpo/serving";
+import type { Command } from "commander";
+import { databaseOption } from "../cli-options/database-option.js";
+import { domainArgument } from "../cli-options/domain-argument.js";
+import { nonNegativeInteger } from "../cli-options/number-arguments.js";
+import { openLibraryService } from "../roles/library.js";
+import { resolveDatabase } from "./library.js";
+
+export interface McpOptions {
+  domain: string;
+  /** Serve Streamable HTTP on this port (0: a free one) instead of stdio. */
+  http?: number;
+  host?: string;
+  db?: string;
+  /** models.yaml with an `embedder` role, for similarity; falls back to $TFGRPO_CONFIG; optional. */
+  config?: string;
+}
+
+export interface McpDependencies {
+  /** Resolves on the first stop request (SIGINT/SIGTERM). */
+  waitForStop?: () => Promise<string>;
+  stderr?: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+function waitForSignal(): Promise<string> {
+  return new Promise((resolve) => {
+    const onSignal = (signal: NodeJS.Signals) => {
+      process.off("SIGINT", onSignal);
+      process.off("SIGTERM", onSignal);
+      resolve(signal);
+    };
+    process.on("SIGINT", onSignal);
+    process.on("SIGTERM", onSignal);
+  });
+}
+
+/**
+ * `tfgrpo mcp --domain D [--http PORT]`: the domain's experience library as an MCP server (tools get_experiences and
+ * report_outcome, resources for the head and each version) over stdio — stdout is the protocol, everything else goes
+ * to stderr — or over Streamable HTTP at http://HOST:PORT/mcp. Runs until the client closes stdin (stdio) or a
+ * SIGINT/SIGTERM.
+ */
+export async function mcp(options: McpOptions, dependencies: McpDependencies = {}): Promise<void> {
+  const stderr = dependencies.stderr ?? ((text: string) => process.stderr.write(text));
+  const env = dependencies.env ?? process.env;
+  const log = (line: string) => stderr(`${line}\n`);
+  const db = resolveDatabase(options, env);
+  const modelsConfig = options.config || env.TFGRPO_CONFIG || undefined;
+  const opened = await openLibraryService({ db, ...(modelsConfig ? { modelsConfig } : {}), log, env });
+  try {
+    const head = await opened.store.getHeadVersion(options.domain);
+    const library = `${options.domain}${head === null ? " (no committed version yet)" : `@v${head}`}`;
+    const serverOptions = { service: opened.service, domain: options.domain };
+    const stop = dependencies.waitForStop ?? waitForSignal;
+    if (options.http !== undefined) {
+      const http = await serveMcpHttp({
+        ...serverOptions,
+        port: options.http,
+        ...(options.host ? { host: options.host } : {}),
+        log,
+      });
+      log(
+        `tfgrpo mcp: serving ${library} from ${db} on ${http.url} (similarity ${opened.similarity}); Ctrl-C to stop`,
+      );
+      const signal = await stop();
+      log(`tfgrpo mcp: ${signal}: stopping`);
+      await http.close();
+    } else {
+      const stdio = await serveMcpStdio(serverOptions);
+      log(`tfgrpo mcp: serving ${library} from ${db} over stdio (similarity ${opened.similarity})`);
+      await Promise.race([stdio.closed, stop()]);
+      await stdio.close();
+    }
+  } finally {
+    await opened.close();
+  }
+}
+
+export function registerMcpCommand(program: Command): void {
+  program
+    .command("mcp")
+    .description(
+      "Serve a domain's experience library as an MCP server (stdio, or Streamable HTTP with --http)",
+    )
+    .requiredOption(
+      "--domain <name>",
+      "the library domain (tools default to it; resources list its versions)",
+      domainArgument,
+    )
+    .option(
+      "--http <port>",
+      "serve Streamable HTTP on this port (0: any free port) instead of stdio",
+      nonNegativeInteger,
+    )
+    .option("--host <address>", "address to listen on with --http (default 127.0.0.1)")
+    .addOption(databaseOption())
+    .option(
+      "--config <file>",
+      "models config whose embedder role gives similarity (default: $TFGRPO_CONFIG; optional)",
+    )
+    .action(async (options: McpOptions) => {
+      await mcp(options);
+    });
+}
