@@ -1,6 +1,6 @@
 import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { createStore } from "@tfgrpo/store";
+import { createStore, parseStoreUrl } from "@tfgrpo/store";
 import { type Command, InvalidArgumentError } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import { artifactDirectory } from "../cli-options/artifact-directory.js";
@@ -179,8 +179,7 @@ export async function learn(
     output.stdout.write(
       `head: ${outcome.headVersion === null ? "none" : `${outcome.options.domain}@v${outcome.headVersion}`}${outcome.stoppedBy ? ` (stopped: ${outcome.stoppedBy})` : ""}\n`,
     );
-    const reportFile =
-      options.report ?? path.join(path.dirname(path.resolve(dbFile(db))), "reports", `${outcome.runId}.html`);
+    const reportFile = options.report ?? path.join(artifactDirectory(db), "reports", `${outcome.runId}.html`);
     const written = await writeReport(runtime.store, outcome.runId, reportFile);
     output.stdout.write(`report: ${written}\n`);
     return outcome;
@@ -311,8 +310,7 @@ async function learnDirectExperiences(
       output.stdout.write(`  ${index + 1}. ${text}\n`);
     });
     output.stdout.write(`head: ${outcome.options.domain}@v${outcome.headVersion}\n`);
-    const reportFile =
-      options.report ?? path.join(path.dirname(path.resolve(dbFile(db))), "reports", `${outcome.runId}.html`);
+    const reportFile = options.report ?? path.join(artifactDirectory(db), "reports", `${outcome.runId}.html`);
     output.stdout.write(`report: ${await writeReport(store, outcome.runId, reportFile)}\n`);
     return outcome;
   } finally {
@@ -324,7 +322,9 @@ function dbFile(db: string): string {
   return db.replace(/^sqlite:(\/\/)?/, "");
 }
 
+/** The checkpointer's location: the same PostgreSQL database as the store, or `checkpoints.db` beside the SQLite file. */
 export function checkpointPathFor(db: string): string {
+  if (parseStoreUrl(db).backend === "postgres") return db;
   const file = dbFile(db);
   return file === ":memory:" ? ":memory:" : path.join(path.dirname(path.resolve(file)), "checkpoints.db");
 }

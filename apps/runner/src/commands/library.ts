@@ -21,6 +21,7 @@ import {
 import { type Command, Option } from "commander";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { renderTable } from "../cli-output/render-table.js";
+import { domainLessonCosts } from "../learn/lesson-costs.js";
 
 interface DatabaseOptions {
   db?: string;
@@ -49,7 +50,7 @@ async function openStore(options: DatabaseOptions, mode: "existing" | "create"):
 async function withStore<T>(
   options: DatabaseOptions,
   mode: "existing" | "create",
-  fn: (store: LibraryStore) => Promise<T>,
+  fn: (store: Store) => Promise<T>,
 ) {
   const store = await openStore(options, mode);
   try {
@@ -172,9 +173,19 @@ export function registerLibraryCommand(program: Command): void {
     .option("--version <version>", "a version number instead of the head")
     .option("--all", "include archived entries")
     .option("--wide", "do not shorten texts")
+    .option(
+      "--costs",
+      "what each entry cost to learn (its share of the critic and curator calls of the steps that wrote it) and its credit",
+    )
     .action(
       async (
-        options: DatabaseOptions & { domain: string; version?: string; all?: boolean; wide?: boolean },
+        options: DatabaseOptions & {
+          domain: string;
+          version?: string;
+          all?: boolean;
+          wide?: boolean;
+          costs?: boolean;
+        },
       ) =>
         withStore(options, "existing", async (store) => {
           const domain = domainArgument(options.domain);
@@ -193,9 +204,10 @@ export function registerLibraryCommand(program: Command): void {
               (options.all || archived === 0 ? "" : " (--all shows them)"),
           );
           if (entries.length === 0) return;
+          const costs = options.costs ? await domainLessonCosts(store, domain) : null;
           const textWidth = options.wide
             ? Number.POSITIVE_INFINITY
-            : Math.max(30, (process.stdout.columns || 120) - 45);
+            : Math.max(30, (process.stdout.columns || 120) - (costs ? 65 : 45));
           write(
             renderTable(
               [
@@ -203,11 +215,33 @@ export function registerLibraryCommand(program: Command): void {
                 { header: "status", value: (e) => e.status },
                 { header: "shown", value: (e) => e.stats.shown },
                 { header: "success", value: successRate, align: "right" },
+                ...(costs
+                  ? [
+                      {
+                        header: "cost $",
+                        value: (e: Experience) => {
+                          const cost = costs.byEntry.get(e.id);
+                          return cost === undefined ? "-" : cost.costUsd.toFixed(5);
+                        },
+                        align: "right" as const,
+                      },
+                      {
+                        // Credit: the summed reward advantage of the rollouts that were shown the entry.
+                        header: "credit",
+                        value: (e: Experience) => (e.stats.shown === 0 ? "-" : e.stats.sumDelta.toFixed(2)),
+                        align: "right" as const,
+                      },
+                    ]
+                  : []),
                 { header: "text", value: (e) => oneLine(e.text, textWidth) },
               ],
               entries,
             ),
           );
+          if (costs)
+            write(
+              `learning cost: $${[...costs.byEntry.values()].reduce((sum, c) => sum + c.costUsd, 0).toFixed(5)} on entries written over ${costs.steps} step(s), $${costs.droppedUsd.toFixed(5)} on proposals that were dropped (rejected candidates, nothing to change)`,
+            );
         }),
     );
 

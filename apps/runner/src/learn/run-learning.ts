@@ -1,12 +1,12 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { type Bus, loadDataset, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import type { Store } from "@tfgrpo/store";
 import { directExperiencesAblation } from "./direct-experiences-ablation.js";
 import { isCircuitBreakerStop } from "./infrastructure-failures.js";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 import { createLearningGraph, initialLearnState, type LearnContext } from "./learning-graph.js";
+import { type OpenCheckpointer, openCheckpointer } from "./open-checkpointer.js";
 import type { StepRecord } from "./step-record.js";
 
 export interface LearnData {
@@ -17,7 +17,7 @@ export interface LearnData {
 export interface RunLearningOptions {
   bus: Bus;
   store: Store;
-  /** SQLite file of the LangGraph checkpointer (one thread per run). */
+  /** The LangGraph checkpointer (one thread per run): a SQLite file, or the store's PostgreSQL URL. */
   checkpointPath: string;
   /** A new run: its options and data files. A resumed run reads both back from the store. */
   start?: { options: LearnOptions; data: LearnData; extraConfig?: Record<string, unknown> };
@@ -38,7 +38,7 @@ export interface LearningOutcome {
 }
 
 /**
- * Starts or resumes a learning run. The graph's checkpoints live in SQLite, keyed by the run id, so after a crash
+ * Starts or resumes a learning run. The graph's checkpoints live in SQLite or PostgreSQL, keyed by the run id, so after a crash
  * (even kill -9) `resume` continues from the last finished node; the nodes' own idempotency covers the one that was
  * interrupted.
  */
@@ -102,9 +102,9 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
   }
 
   // From here on the run row exists: whatever stops the run is recorded on it (never left "running").
-  let checkpointer: SqliteSaver | undefined;
+  let checkpointer: OpenCheckpointer | undefined;
   try {
-    checkpointer = SqliteSaver.fromConnString(options.checkpointPath);
+    checkpointer = await openCheckpointer(options.checkpointPath);
     const graph = createLearningGraph(
       {
         bus: options.bus,
@@ -116,7 +116,7 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
         log,
         ...(options.signal ? { signal: options.signal } : {}),
       },
-      checkpointer,
+      checkpointer.saver,
     );
     const config = { configurable: { thread_id: runId }, recursionLimit: 100_000 };
     const existing = resuming ? await graph.getState(config) : null;
@@ -143,7 +143,7 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     await recordStop(store, runId, error, now, log, options.signal?.aborted === true);
     throw error;
   } finally {
-    (checkpointer as unknown as { db?: { close(): void } } | undefined)?.db?.close();
+    await checkpointer?.close();
   }
 }
 

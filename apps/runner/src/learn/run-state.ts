@@ -7,6 +7,7 @@ import {
 } from "@tfgrpo/protocol";
 import type { RunStore } from "@tfgrpo/store";
 import { z } from "zod";
+import { lessonCostsSchema } from "./lesson-costs.js";
 import { stepRecordSchema } from "./step-record.js";
 import type { StoredEvaluation } from "./stored-evaluation.js";
 
@@ -124,6 +125,8 @@ export const runStateKeys = {
   gate: family("gate/s", (step: number) => String(step), gateOutcomeSchema),
   /** The finished step's numbers (the end-of-run table and the report read them). */
   step: family("step/", (step: number) => String(step), stepRecordSchema),
+  /** What step N's learning cost and which entries it went to (or that it was dropped). */
+  lessonCosts: family("lesson-costs/s", (step: number) => String(step), lessonCostsSchema),
   /** An evaluation table (`eval`, `ablate`, the demo) as the report shows it. */
   evaluation: family("evaluation/", (id: string) => id, storedEvaluationSchema),
   directExperiences: family("direct-experiences/", () => "result", directExperiencesResultSchema),

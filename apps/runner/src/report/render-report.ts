@@ -1,4 +1,5 @@
 import { addUsage, cacheHitRate, emptyUsageTotals, type UsageTotals } from "@tfgrpo/protocol";
+import { costsByEntry } from "../learn/lesson-costs.js";
 import type { StepRecord } from "../learn/step-record.js";
 import type { EvaluationRow } from "../learn/summarize-evaluation.js";
 import { describeLearningEvents } from "./learning-events.js";
@@ -40,6 +41,7 @@ export function renderReport(data: ReportData): string {
     steps.length > 0 ? libraryOverTime(steps, labels) : "",
     steps.length > 0 ? behaviourOverTime(steps, labels) : "",
     costSection(data),
+    lessonCostSection(data),
     stepTable(steps),
     eventsSection(data),
     data.evaluations.map(evaluationSection).join(""),
@@ -146,6 +148,26 @@ function costSection(data: ReportData): string {
   return `<h2>Cost per role</h2><div class="charts" id="cost-chart">${chart}</div>
 <table id="cost-table"><tr><th>role</th><th>calls</th><th>input tokens</th><th>cached input</th><th title="cached input tokens / input tokens, as the provider reports them">cache hit</th><th>output tokens</th><th>cost</th></tr>${rows}
 <tr><th>total</th><th class="n">${t.calls}</th><th class="n">${t.inputTokens}</th><th class="n">${t.cachedInputTokens}</th><th class="n">${hitRate(t)}</th><th class="n">${t.outputTokens}</th><th class="n">${usd(t.costUsd)}</th></tr></table>`;
+}
+
+/** What each lesson this run wrote cost to learn, beside what it has earned since (its credit). */
+function lessonCostSection(data: ReportData): string {
+  if (data.lessonCosts.length === 0) return "";
+  const byEntry = costsByEntry(data.lessonCosts);
+  const dropped = data.lessonCosts.reduce((sum, record) => sum + record.droppedUsd, 0);
+  const current = new Map((data.library?.experiences ?? []).map((entry) => [entry.id, entry]));
+  const rows = [...byEntry.entries()]
+    .sort((a, b) => b[1].costUsd - a[1].costUsd)
+    .map(([id, cost]) => {
+      const entry = current.get(id);
+      const credit = entry && entry.stats.shown > 0 ? num(entry.stats.sumDelta, 2) : "-";
+      return `<tr><td>${esc(id)}</td><td class="${entry ? `status-${entry.status}` : ""}">${entry ? esc(entry.status) : "not in head"}</td><td class="n">${usd(cost.costUsd)}</td><td class="n">${entry ? entry.stats.shown : "-"}</td><td class="n">${credit}</td><td>${entry ? esc(entry.text) : ""}</td></tr>`;
+    })
+    .join("");
+  const spent = [...byEntry.values()].reduce((sum, cost) => sum + cost.costUsd, 0);
+  return `<h2>What each lesson cost and earned</h2><p class="meta">A step's critic and curator calls are shared by the operations of its committed candidate (each entry gets the share of the operation that wrote it); a step whose candidate was rejected, or that changed nothing, spent its cost on dropped proposals. Credit is the summed reward advantage of the rollouts shown the entry.</p>
+<p>${usd(spent)} on ${byEntry.size} entries · ${usd(dropped)} on dropped proposals</p>
+<table id="lesson-costs"><tr><th>entry</th><th>status</th><th>cost</th><th>shown</th><th>credit</th><th>text</th></tr>${rows}</table>`;
 }
 
 function stepTable(steps: StepRecord[]): string {

@@ -1,5 +1,6 @@
 import type { Experience, LibraryVersion, Run } from "@tfgrpo/protocol";
 import type { Store, UsageReport } from "@tfgrpo/store";
+import { type LessonCosts, runLessonCosts } from "../learn/lesson-costs.js";
 import type { StepRecord } from "../learn/step-record.js";
 import type { StoredEvaluation } from "../learn/stored-evaluation.js";
 import { collectLearningEvents, type LearningEvents } from "./learning-events.js";
@@ -13,6 +14,8 @@ export interface ReportData {
   versions: LibraryVersion[];
   library: { version: number; experiences: Experience[] } | null;
   usage: UsageReport;
+  /** What each step's learning cost and which entries it went to (learning runs). */
+  lessonCosts: LessonCosts[];
   /** Gate rejections and lifecycle demotions/archivals of a learning run (absent for other runs). */
   events?: LearningEvents;
   /** True when the run talked to the simulated world (packages/sim), so every page says so. */
@@ -49,6 +52,7 @@ export async function collectReportData(
     versions,
     library: head ? { version: head.version, experiences: head.experiences } : null,
     usage: await store.getUsageTotals(runId),
+    lessonCosts: await runLessonCosts(store, runId),
     ...(run.kind === "learn" ? { events: await collectLearningEvents(store, run.domain, runId) } : {}),
     simulated: Boolean(run.config.simulated),
     generatedAt: now().toISOString(),

@@ -110,6 +110,17 @@ const data: ReportData = {
     byRole: { actor: usage(120, 0.03), critic: usage(20, 0.015), curator: usage(10, 0.005) },
     byModel: {},
   },
+  lessonCosts: [
+    {
+      step: 1,
+      criticUsd: 0.015,
+      curatorUsd: 0.005,
+      committedVersion: 2,
+      proposals: [{ proposalId: "p1", groupId: "g1", op: "add", costUsd: 0.015 }],
+      entries: [{ id: "G0", op: "add", costUsd: 0.02 }],
+      droppedUsd: 0,
+    },
+  ],
   simulated: true,
   generatedAt: "2026-11-30T06:05:01.000Z",
 };
@@ -152,6 +163,9 @@ describe("run report", () => {
       expect(await page.locator("#library-chart svg rect.bar").count()).toBeGreaterThanOrEqual(9);
       expect(await page.locator("#behaviour-charts svg").count()).toBe(2);
       expect(await page.locator("#cost-chart svg rect.bar").count()).toBe(3);
+      // What each lesson cost, beside its credit.
+      expect(await page.locator("#lesson-costs tr").count()).toBe(2);
+      expect(await page.locator("#lesson-costs").textContent()).toContain("$0.020");
       expect(await page.locator(".evaluation-table tr").count()).toBe(3);
       expect(await page.locator("#step-table tr").count()).toBe(4);
       expect(await page.locator("#library-table tr.experience").count()).toBe(1);

@@ -8,7 +8,7 @@ import {
 } from "@tfgrpo/curator";
 import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
 import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
-import { createStore, type LibraryStore } from "@tfgrpo/store";
+import { createStore, type LibraryStore, redactUrl } from "@tfgrpo/store";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
 import { type RoleOptions, registerRole } from "./registry.js";
@@ -98,7 +98,7 @@ registerRole("curator", async (options: RoleOptions) => {
   }
   const modelsConfig = requireModelsConfig(options.config, "the curator role");
   const runtime = await createCuratorRuntime({ db, modelsConfig, log: options.log });
-  options.log(`curator: models from ${modelsConfig}, libraries in ${db}`);
+  options.log(`curator: models from ${modelsConfig}, libraries in ${redactUrl(db)}`);
   return {
     ...createCuratorRole(
       runtime.curator,

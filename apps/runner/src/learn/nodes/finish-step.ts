@@ -1,6 +1,7 @@
 import type { GateDecision, UsageTotals } from "@tfgrpo/protocol";
 import { average } from "../average.js";
 import { splitRollouts } from "../infrastructure-failures.js";
+import { stepLessonCosts } from "../lesson-costs.js";
 import { trainingGroupId } from "../rollouts.js";
 import { runStateKeys } from "../run-state.js";
 import type { StepRecord } from "../step-record.js";
@@ -41,6 +42,7 @@ export function finishStep(deps: LearnDependencies) {
       baselineFailures = baseline.infrastructureFailures;
     }
     const record = await stepRecord(deps, state, baselineScore, baselineFailures);
+    await runState.put(runStateKeys.lessonCosts(state.step), await lessonCostsOf(deps, state, record));
     await runState.put(runStateKeys.step(state.step), record);
     const lastBatch = state.batchIndex + 1 >= batchesPerEpoch;
     const epoch = lastBatch ? state.epoch + 1 : state.epoch;
@@ -97,4 +99,23 @@ async function stepRecord(
     meanTokens: average(train.map((t) => t.usage.inputTokens + t.usage.outputTokens)),
     usageByRole: usage.byRole as Record<string, UsageTotals>,
   };
+}
+
+async function lessonCostsOf(
+  { store, domain, runState }: LearnDependencies,
+  state: FinishedStep,
+  record: StepRecord,
+) {
+  const advice = await Promise.all(
+    state.groups.map((group) => runState.get(runStateKeys.advice(group.groupId))),
+  );
+  return stepLessonCosts(store, {
+    step: state.step,
+    domain,
+    record,
+    previous: state.step > 1 ? await runState.get(runStateKeys.step(state.step - 1)) : undefined,
+    candidateVersion: state.candidateVersion,
+    committed: state.gate?.decision === "commit",
+    advice: advice.filter((answer) => answer !== undefined),
+  });
 }
