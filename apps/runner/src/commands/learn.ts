@@ -2,6 +2,7 @@ import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, parseStoreUrl } from "@tfgrpo/store";
 import { type Command, InvalidArgumentError } from "commander";
+import { openCassette } from "../cassette/open-cassette.js";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import { artifactDirectory } from "../cli-options/artifact-directory.js";
 import type { CommandOutput } from "../cli-options/command-output.js";
@@ -63,6 +64,10 @@ export interface LearnCommandOptions {
   evalTemperature: number;
   /** The direct-experiences ablation: write this many lessons in one model call, no rollouts. */
   directExperiences?: number;
+  /** Write every model request and response of this process's roles into this directory (a cassette). */
+  record?: string;
+  /** Serve the model answers from a cassette recorded with --record: no model endpoint is contacted. */
+  replay?: string;
 }
 
 /** The learn command's work, callable from tests and the demo. */
@@ -89,8 +94,24 @@ export async function learn(
       log(
         `SIMULATED world: sim model server at ${sim.server.url} (not a real model)${simFaults ? `, model faults at rate ${simFaults.rate}` : ""}`,
       );
+    if (options.replay && options.sim)
+      throw new TfgrpoError("invalid_input", "learn --replay serves recorded answers: leave out --sim", {
+        details: { field: "replay" },
+      });
+    // A request the recording does not hold stops the run: it is not the recorded run any more.
+    const replayMiss = new AbortController();
+    const opened = openCassette({
+      command: "learn",
+      record: options.record,
+      replay: options.replay,
+      runId: options.runId,
+      config: options.config ?? sim?.config,
+      onMiss: (error) => replayMiss.abort(error),
+    });
+    if (opened && options.nats)
+      log(`--${opened.cassette.mode} covers the roles of this process only, not remote workers`);
     // A resumed run keeps the models it was started with, unless told otherwise.
-    const config = options.config ?? sim?.config ?? stored?.models ?? undefined;
+    const config = opened?.config ?? options.config ?? sim?.config ?? stored?.models ?? undefined;
     if (
       options.resume
         ? stored?.ablation === directExperiencesAblation
@@ -113,7 +134,7 @@ export async function learn(
         if (!value) throw new InvalidArgumentError(`learn needs ${flag} (or --resume RUN)`);
       }
       const learnOptions: LearnOptions = learnOptionsSchema.parse({
-        runId: options.runId ?? newRunId("learn"),
+        runId: opened?.runId ?? options.runId ?? newRunId("learn"),
         domain: options.domain,
         epochs: options.epochs,
         groupSize: options.groupSize,
@@ -140,6 +161,11 @@ export async function learn(
       };
     }
     const runId = start?.options.runId ?? options.resume!;
+    opened?.finish(runId);
+    if (opened)
+      log(
+        `${opened.cassette.mode === "record" ? "recording model traffic into" : "replaying model traffic from"} ${opened.cassette.directory}`,
+      );
     await using tracing = await startTracing({
       serviceName: "tfgrpo-runner",
       jsonlFile: traceFileFor(artifactDirectory(db), runId),
@@ -153,16 +179,18 @@ export async function learn(
       localRoles: parseRoleList(options.localRoles),
       concurrency: options.concurrency,
       log,
+      ...(opened ? { cassette: opened.cassette } : {}),
     });
     using stop = stopOnSignal(log);
     const outcome = await runLearning({
-      signal: stop.signal,
+      signal: AbortSignal.any([stop.signal, replayMiss.signal]),
       bus: runtime.bus,
       store: runtime.store,
       checkpointPath: checkpointPathFor(db),
       ...(start ? { start } : {}),
       ...(options.resume ? { resume: options.resume } : {}),
       progress: (label) => {
+        opened?.cassette.setStep(label);
         const bar = createProgress({ label, total: 0, stream: output.stderr });
         return {
           update: (done, total) => {
@@ -367,6 +395,14 @@ export function registerLearnCommand(program: Command): void {
       "do not trace the run (default: spans to traces/<run>.jsonl beside the database, and OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set)",
     )
     .option("--run-id <id>", "id of a new run (default: generated)")
+    .option(
+      "--record <dir>",
+      "write every model request and response (keys redacted) into DIR, a cassette --replay serves back",
+    )
+    .option(
+      "--replay <dir>",
+      "answer every model call from a cassette recorded with --record (no model endpoint)",
+    )
     .option("--seed <n>", "seed of batch order and sampling", nonNegativeInteger, 1)
     .addOption(databaseOption())
     .option("--val-k <n>", "samples per validation task", positiveInteger, 1)

@@ -11,7 +11,7 @@ import {
   createEnvironmentRedactor,
   type LibraryLoader,
 } from "@tfgrpo/actor";
-import { createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
+import { type Cassette, createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
 import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { createToolResources, createToolset, type ToolsConfig, toolsConfigSchema } from "@tfgrpo/tools";
 import { z } from "zod";
@@ -53,6 +53,8 @@ export interface ActorRuntimeOptions {
   workDirectory?: string;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** Records or replays this role's model traffic (`--record` / `--replay`). */
+  cassette?: Cassette;
 }
 
 export interface ActorRuntime {
@@ -69,7 +71,11 @@ export interface ActorRuntime {
 export async function createActorRuntime(options: ActorRuntimeOptions): Promise<ActorRuntime> {
   const env = options.env ?? process.env;
   const modelsConfig = await loadModelsConfig(options.modelsConfig, { env });
-  const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
+  const models = createModels(modelsConfig, {
+    env,
+    logger: { warn: (message) => options.log(message) },
+    ...(options.cassette ? { cassette: options.cassette } : {}),
+  });
   const settings =
     options.settings ?? (env.TFGRPO_ACTOR_CONFIG ? await loadActorSettings(env.TFGRPO_ACTOR_CONFIG) : {});
   const tools: ToolsConfig = { ...(settings.tools ?? {}) };
@@ -162,6 +168,7 @@ registerRole("actor", async (options: RoleOptions) => {
     modelsConfig,
     library: createBusLibraryLoader(options.bus),
     log: options.log,
+    ...(options.cassette ? { cassette: options.cassette } : {}),
   });
   options.log(`actor: models from ${modelsConfig}`);
   return {

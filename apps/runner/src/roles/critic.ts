@@ -8,7 +8,7 @@ import {
   loadRewardFunction,
   type RewardFunction,
 } from "@tfgrpo/critic";
-import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
+import { type Cassette, createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
 import {
   type Bus,
   domainSchema,
@@ -67,6 +67,8 @@ export interface CriticRuntimeOptions {
   settings?: CriticSettings;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** Records or replays this role's model traffic (`--record` / `--replay`). */
+  cassette?: Cassette;
 }
 
 export interface CriticRuntime {
@@ -84,7 +86,11 @@ export async function createCriticRuntime(options: CriticRuntimeOptions): Promis
     env,
     requireRoles: ["critic"],
   });
-  const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
+  const models = createModels(modelsConfig, {
+    env,
+    logger: { warn: (message) => options.log(message) },
+    ...(options.cassette ? { cassette: options.cassette } : {}),
+  });
   const settings =
     options.settings ?? (env.TFGRPO_CRITIC_CONFIG ? await loadCriticSettings(env.TFGRPO_CRITIC_CONFIG) : {});
   const rewards: Record<string, RewardFunction> = {};
@@ -132,7 +138,11 @@ export function createBusCriticReader(bus: Bus, options: { timeoutMs?: number } 
  */
 registerRole("critic", async (options: RoleOptions) => {
   const modelsConfig = requireModelsConfig(options.config, "the critic role");
-  const { critic } = await createCriticRuntime({ modelsConfig, log: options.log });
+  const { critic } = await createCriticRuntime({
+    modelsConfig,
+    log: options.log,
+    ...(options.cassette ? { cassette: options.cassette } : {}),
+  });
   options.log(`critic: models from ${modelsConfig}`);
   return {
     ...createCriticRole(

@@ -6,7 +6,7 @@ import {
   createHashingEmbedder,
   curatorConfigSchema,
 } from "@tfgrpo/curator";
-import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
+import { type Cassette, createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
 import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, type LibraryStore, redactUrl } from "@tfgrpo/store";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
@@ -35,6 +35,8 @@ export interface CuratorRuntimeOptions {
   settings?: CuratorConfigInput;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /** Records or replays this role's model traffic (`--record` / `--replay`). */
+  cassette?: Cassette;
 }
 
 export interface CuratorRuntime {
@@ -54,7 +56,11 @@ export interface CuratorRuntime {
 export async function createCuratorRuntime(options: CuratorRuntimeOptions): Promise<CuratorRuntime> {
   const env = options.env ?? process.env;
   const modelsConfig = await loadModelsConfig(options.modelsConfig, { env });
-  const models = createModels(modelsConfig, { env, logger: { warn: (message) => options.log(message) } });
+  const models = createModels(modelsConfig, {
+    env,
+    logger: { warn: (message) => options.log(message) },
+    ...(options.cassette ? { cassette: options.cassette } : {}),
+  });
   const settings =
     options.settings ??
     (env.TFGRPO_CURATOR_CONFIG ? await loadCuratorSettings(env.TFGRPO_CURATOR_CONFIG) : {});
@@ -97,7 +103,12 @@ registerRole("curator", async (options: RoleOptions) => {
     );
   }
   const modelsConfig = requireModelsConfig(options.config, "the curator role");
-  const runtime = await createCuratorRuntime({ db, modelsConfig, log: options.log });
+  const runtime = await createCuratorRuntime({
+    db,
+    modelsConfig,
+    log: options.log,
+    ...(options.cassette ? { cassette: options.cassette } : {}),
+  });
   options.log(`curator: models from ${modelsConfig}, libraries in ${redactUrl(db)}`);
   return {
     ...createCuratorRole(

@@ -1,6 +1,7 @@
 import { existsSync, readdirSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import type { Cassette } from "@tfgrpo/models";
 import { type Bus, type RoleDefinition, TfgrpoError } from "@tfgrpo/protocol";
 
 /** What `tfgrpo serve` gives a role factory. */
@@ -15,6 +16,8 @@ export interface RoleOptions {
   db?: string;
   /** One line of operator-facing output (stderr). */
   log: (line: string) => void;
+  /** Records or replays this role's model traffic (`--record` / `--replay`). */
+  cassette?: Cassette;
 }
 
 /**

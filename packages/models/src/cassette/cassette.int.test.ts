@@ -108,7 +108,7 @@ describe("cassettes: record every model exchange, replay them without the networ
       .catch((error: unknown) => error);
     expect(TfgrpoError.hasCode(failure, "invalid_input")).toBe(true);
     expect((failure as Error).message).toMatch(
-      /^replay: the cassette in .* has no answer for a critic request during step 2 advantages \(POST \/v1\/chat\/completions, model c, request hash [0-9a-f]{12}\)/,
+      /^replay: the cassette in .* has no answer for a request of role critic during step 2 advantages \(POST \/v1\/chat\/completions, model c, request hash [0-9a-f]{12}\)/,
     );
     expect(misses).toHaveLength(1);
     expect(server.requests).toHaveLength(1);

@@ -161,7 +161,7 @@ export function replayCassette(directory: string, options: ReplayOptions = {}): 
           const model = typeof request.json?.model === "string" ? `, model ${request.json.model}` : "";
           const error = new TfgrpoError(
             "invalid_input",
-            `replay: the cassette in ${directory} has no answer for a ${role} request during ${step} (${request.method} ${request.path}${model}, request hash ${request.hash.slice(0, 12)}); this run asked something the recorded one did not (other options, data, code or run id)`,
+            `replay: the cassette in ${directory} has no answer for a request of role ${role} during ${step} (${request.method} ${request.path}${model}, request hash ${request.hash.slice(0, 12)}); this run asked something the recorded one did not (other options, data, code or run id)`,
             { details: { role, step, hash: request.hash, path: request.path } },
           );
           options.onMiss?.(error);
