@@ -1,4 +1,5 @@
 export { BaseLibraryStore } from "./base-library-store.js";
+export { type CopiedLibrary, type CopyLibrariesOptions, copyLibraries } from "./copy/copy-libraries.js";
 export { type CreateStoreOptions, createStore } from "./create-store.js";
 export {
   detectLibraryFormat,
