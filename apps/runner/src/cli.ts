@@ -38,7 +38,6 @@ const commands: Record<string, () => Promise<Register[]>> = {
   eval: async () => [(await import("./commands/eval.js")).registerEvalCommand],
   report: async () => [(await import("./commands/report.js")).registerReportCommand],
   db: async () => [(await import("./commands/db.js")).registerDbCommand],
-  db: async () => [(await import("./commands/db.js")).registerDbCommand],
   library: async () => [
     (await import("./commands/library.js")).registerLibraryCommand,
     (await import("./commands/library-merge.js")).registerLibraryMergeCommand,
