@@ -25,7 +25,7 @@ import { deriveSeed } from "./derive-seed.js";
 import { createExperienceIndex, type ExperienceIndex, type ExperienceSelection } from "./experience-index.js";
 import { extractCitations } from "./extract-citations.js";
 import { createLibraryCache, type LibraryLoader } from "./library-cache.js";
-import { runReactLoop } from "./react-loop.js";
+import { type RunLabels, runReactLoop } from "./react-loop.js";
 import { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 import { type CallTokens, createRolloutRecorder } from "./rollout-recorder.js";
 
@@ -325,6 +325,7 @@ export function createActor(options: CreateActorOptions): Actor {
             now,
             costUsd,
             ...(rolloutOptions.onProgress ? { onProgress: rolloutOptions.onProgress } : {}),
+            run: rolloutLabels(request),
           });
         let result: Awaited<ReturnType<typeof loop>>;
         if (options.models.track) {
@@ -406,4 +407,25 @@ function modelNameOf(model: BaseChatModel): string | undefined {
     (model as unknown as { model?: unknown; modelName?: unknown }).model ??
     (model as unknown as { modelName?: unknown }).modelName;
   return typeof candidate === "string" ? candidate : undefined;
+}
+
+/** What a rollout's LangChain run is called and carries, so LangSmith shows tfgrpo's run, step, task and library. */
+function rolloutLabels(request: RolloutRequest): RunLabels {
+  const purpose = request.purpose ?? "train";
+  return {
+    runName: `tfgrpo rollout ${request.task.id} #${request.attempt}`,
+    metadata: {
+      tfgrpo_run_id: request.runId,
+      tfgrpo_role: "actor",
+      tfgrpo_domain: request.task.domain,
+      tfgrpo_task_id: request.task.id,
+      tfgrpo_attempt: request.attempt,
+      tfgrpo_purpose: purpose,
+      tfgrpo_library_version: request.library
+        ? `${request.library.domain}@v${request.library.version}`
+        : "none",
+      ...(request.step === undefined ? {} : { tfgrpo_step: request.step }),
+    },
+    tags: ["tfgrpo", "actor", purpose],
+  };
 }

@@ -34,6 +34,14 @@ export interface ReactLoopInput {
   costUsd: (tokens: CallTokens) => number;
   /** Called after each model call and each tool call (a heartbeat for long jobs). */
   onProgress?: () => void;
+  /** Name, metadata and tags of the loop's LangChain run (what LangSmith shows when its tracing is on). */
+  run?: RunLabels;
+}
+
+export interface RunLabels {
+  runName: string;
+  metadata: Record<string, string | number>;
+  tags: string[];
 }
 
 export interface ReactLoopResult {
@@ -267,7 +275,10 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
   aborted.catch(() => {});
   try {
     await Promise.race([
-      graph.invoke({ messages: initial }, { signal: input.signal, recursionLimit: 2 * config.maxSteps + 4 }),
+      graph.invoke(
+        { messages: initial },
+        { signal: input.signal, recursionLimit: 2 * config.maxSteps + 4, ...(input.run ?? {}) },
+      ),
       aborted,
     ]);
   } catch (error) {

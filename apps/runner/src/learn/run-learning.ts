@@ -118,7 +118,14 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
       },
       checkpointer.saver,
     );
-    const config = { configurable: { thread_id: runId }, recursionLimit: 100_000 };
+    const config = {
+      configurable: { thread_id: runId },
+      recursionLimit: 100_000,
+      // What LangSmith shows for the learning graph when its tracing is on.
+      runName: `tfgrpo learn ${runId}`,
+      metadata: { tfgrpo_run_id: runId, tfgrpo_domain: learnOptions.domain, tfgrpo_role: "runner" },
+      tags: ["tfgrpo", "learn"],
+    };
     const existing = resuming ? await graph.getState(config) : null;
     const input =
       existing?.values && Object.keys(existing.values).length > 0
