@@ -1,0 +1,100 @@
+import { createCritic } from "@tfgrpo/critic";
+import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
+import {
+  createLibraryService,
+  createOnlineLearner,
+  type LibraryService,
+  type OnlineConfigInput,
+  type OnlineEvent,
+  type OnlineLearner,
+} from "@tfgrpo/serving";
+import { createStore, type Store } from "@tfgrpo/store";
+import { createToolResources, type ToolResources, type ToolsConfig } from "@tfgrpo/tools";
+import type { ServeTask } from "./online-session.js";
+import { createReactAgentServe } from "./react-agent-serve.js";
+import { createOutcomeSummarizer } from "./summarize-outcome.js";
+
+export interface OnlineStackOptions {
+  /** models.yaml. */
+  modelsConfig: string;
+  /** Database path or URL. */
+  db: string;
+  domain: string;
+  runId: string;
+  online?: OnlineConfigInput;
+  seed?: number;
+  budgetUsd?: number;
+  tools?: ToolsConfig;
+  /** Known answers of the stream's tasks, for the critic's summaries. */
+  groundTruth?: (task: string) => string | null;
+  onEvent?: (event: OnlineEvent) => void;
+  log?: (line: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+export interface OnlineStack extends AsyncDisposable {
+  store: Store;
+  models: Models;
+  service: LibraryService;
+  learner: OnlineLearner;
+  /** The serving agent: LangGraph's createReactAgent on the actor role's ChatOpenAI. */
+  serve: ServeTask;
+  resources: ToolResources;
+  close(): Promise<void>;
+}
+
+/**
+ * Everything a serving-and-learning session runs on, wired once for the CLI and the tests: the store, the models of
+ * a models.yaml, the library service whose router is the learner's canary draw, the online learner (critic via
+ * the models, the curator over the store) and a ReAct agent that serves tasks with the served experiences.
+ */
+export async function createOnlineStack(options: OnlineStackOptions): Promise<OnlineStack> {
+  const env = options.env ?? process.env;
+  const log = options.log ?? (() => {});
+  const modelsConfig = await loadModelsConfig(options.modelsConfig, { env });
+  const models = createModels(modelsConfig, {
+    env,
+    ...(options.budgetUsd !== undefined ? { budget: { usd: options.budgetUsd } } : {}),
+    logger: { warn: (message) => log(message) },
+  });
+  const store = await createStore(options.db);
+  const critic = createCritic({ models });
+  const learner = createOnlineLearner({
+    domain: options.domain,
+    runId: options.runId,
+    store,
+    models,
+    ...(options.online ? { config: options.online } : {}),
+    seed: options.seed ?? 1,
+    summarize: createOutcomeSummarizer({
+      critic,
+      ...(options.groundTruth ? { groundTruth: options.groundTruth } : {}),
+    }),
+    markConsumed: (domain, ids, reflectionId) => store.markConsumed(domain, ids, reflectionId),
+    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+  });
+  await learner.start();
+  const service = createLibraryService({
+    store,
+    embed: (texts) => models.embed([...texts]),
+    route: async () => {
+      const routed = learner.route();
+      return routed.arm === "canary" && routed.version !== null
+        ? { version: routed.version, meta: { arm: "canary" } }
+        : null;
+    },
+  });
+  const resources = createToolResources(options.tools ?? {}, { env });
+  const serve = createReactAgentServe({
+    models,
+    resources,
+    domain: options.domain,
+    runId: options.runId,
+    seed: options.seed ?? 1,
+  });
+  const close = async () => {
+    await resources.close();
+    await store.close();
+  };
+  return { store, models, service, learner, serve, resources, close, [Symbol.asyncDispose]: close };
+}
