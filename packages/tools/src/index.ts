@@ -21,6 +21,7 @@ export {
   type ModelToolDefinition,
   toolErrorText,
 } from "./langchain/model-facing-tool.js";
+export { defaultActorSandboxPoolSize, withSandboxPool } from "./langchain/sandbox-pool-setting.js";
 export { createSearchProvider, createToolResources, type ToolResources } from "./langchain/tool-resources.js";
 export {
   defaultDomainTools,

@@ -13,7 +13,13 @@ import {
 } from "@tfgrpo/actor";
 import { type Cassette, createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
 import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
-import { createToolResources, createToolset, type ToolsConfig, toolsConfigSchema } from "@tfgrpo/tools";
+import {
+  createToolResources,
+  createToolset,
+  type ToolsConfig,
+  toolsConfigSchema,
+  withSandboxPool,
+} from "@tfgrpo/tools";
 import { z } from "zod";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
@@ -88,7 +94,8 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
     const host = new URL(corpusUrl).host;
     tools.fetch = { ...(tools.fetch ?? {}), allowHosts: [...(tools.fetch?.allowHosts ?? []), host] };
   }
-  const resources = createToolResources(tools, { env });
+  // Rollouts take warm sandboxes from a pool (on by default; TFGRPO_SANDBOX_POOL=0 or tools.codeInterpreter.pool).
+  const resources = createToolResources(withSandboxPool(tools, env), { env });
   const redactEnvironment = createEnvironmentRedactor(env);
   const actor = createActor({
     models,

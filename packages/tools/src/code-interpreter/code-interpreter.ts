@@ -228,12 +228,12 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
         }),
       stop: stopSandboxProcess,
     });
-    pool.fill();
     return pool;
   }
 
   function openSession(): CodeSession {
     const sessionPool = warmPool();
+    sessionPool?.want();
     let inner: Promise<CodeSession> | undefined;
     let sandbox: SandboxKind = "bubblewrap";
     const getInner = () => {

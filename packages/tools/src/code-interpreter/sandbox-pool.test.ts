@@ -47,7 +47,11 @@ describe("sandbox pool", () => {
   it("fills to its size, at most maxStarting at a time, and hands each process out once", async () => {
     const starts = fakeStarts();
     const pool = createSandboxPool({ size: 3, maxStarting: 2, start: starts.start, stop: starts.stop });
+    // Demand sets how many it keeps: one session coming, one sandbox; a burst of five, its size (3).
+    pool.want();
+    expect(starts.pending).toHaveLength(1);
     expect(pool.take()).toBeUndefined();
+    pool.want(5);
     expect(starts.pending).toHaveLength(2);
     starts.finish();
     await settle();

@@ -36,7 +36,12 @@ export interface SandboxPool {
    * comes back). Undefined when none is ready. Either way the pool refills in the background.
    */
   take(): SandboxProcess | undefined;
-  /** Starts filling the pool (idempotent; `take` does it too). */
+  /**
+   * Says that `sessions` more sessions are coming: the pool grows towards its size with the demand it has seen, so a
+   * run with a few rollouts starts a few spare sandboxes, not a full pool.
+   */
+  want(sessions?: number): void;
+  /** Fills the pool to its full size. */
   fill(): void;
   /**
    * Resolves once `count` sandboxes (at most the pool's size) are ready, or the pool is closed; rejects with the error
@@ -127,6 +132,9 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
     stats.mostStartingAtOnce = Math.max(stats.mostStartingAtOnce, inFlight);
   };
 
+  /** How many sandboxes the pool keeps: its size once demand (or warm-up) has asked for that many. */
+  let target = 0;
+
   function fill(): void {
     if (closed) return;
     const wait = retryAt - now();
@@ -138,7 +146,7 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       retryTimer.unref();
       return;
     }
-    while (ready.length + inFlight < options.size && inFlight < options.maxStarting) startOne();
+    while (ready.length + inFlight < target && inFlight < options.maxStarting) startOne();
   }
 
   return {
@@ -155,10 +163,18 @@ export function createSandboxPool(options: SandboxPoolOptions): SandboxPool {
       fill();
       return proc;
     },
-    fill,
+    want(sessions = 1) {
+      target = Math.min(options.size, target + sessions);
+      fill();
+    },
+    fill() {
+      target = options.size;
+      fill();
+    },
     whenReady(count = options.size) {
       return new Promise<void>((resolve, reject) => {
         waiters.add({ count: Math.min(count, options.size), resolve, reject });
+        target = Math.max(target, Math.min(count, options.size));
         fill();
         settleWaiters();
       });
