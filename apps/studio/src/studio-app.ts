@@ -7,7 +7,7 @@ import {
 } from "@tfgrpo/curator";
 import { experienceStatusSchema, TfgrpoError } from "@tfgrpo/protocol";
 import type { LibraryFormat } from "@tfgrpo/store";
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
 import { streamSSE } from "hono/streaming";
 import { type GuardVariables, guard } from "./guard.js";
 import { createHeadWatcher, type HeadWatcher } from "./head-watcher.js";
@@ -76,43 +76,40 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
     query.flash
       ? { kind: query.kind === "error" ? "error" : "ok", text: query.flash.slice(0, 2000) }
       : undefined;
-  const page = (body: Html, status: 200 | 404 | 409 | 422 = 200) =>
-    new Response(body.value, { status, headers: { "Content-Type": "text/html; charset=utf-8" } });
+  // Through the context, so the guard's headers and cookies go with the page.
+  const page = (c: Context, body: Html, status: 200 | 404 | 409 | 422 = 200) => c.html(body.value, status);
 
   app.get("/", async (c) =>
-    page(await pages.domains({ csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
+    page(c, await pages.domains({ csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
   );
   app.get(`/d/:domain{${domainPattern}}`, async (c) =>
-    page(
-      await pages.library(c.req.param("domain"), c.req.query(), {
+    page(c, await pages.library(c.req.param("domain"), c.req.query(), {
         csrf: c.get("csrf"),
         flash: flashOf(c.req.query()),
       }),
     ),
   );
   app.get(`/d/:domain{${domainPattern}}/e/:id{G\\d+}`, async (c) =>
-    page(
-      await pages.entry(c.req.param("domain"), c.req.param("id"), {
+    page(c, await pages.entry(c.req.param("domain"), c.req.param("id"), {
         csrf: c.get("csrf"),
         flash: flashOf(c.req.query()),
       }),
     ),
   );
   app.get(`/d/:domain{${domainPattern}}/diff`, async (c) =>
-    page(
-      await pages.diff(c.req.param("domain"), c.req.query("from"), c.req.query("to"), {
+    page(c, await pages.diff(c.req.param("domain"), c.req.query("from"), c.req.query("to"), {
         csrf: c.get("csrf"),
       }),
     ),
   );
   app.get(`/d/:domain{${domainPattern}}/versions`, async (c) =>
-    page(await pages.versions(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
+    page(c, await pages.versions(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
   );
   app.get(`/d/:domain{${domainPattern}}/review`, async (c) =>
-    page(await pages.review(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
+    page(c, await pages.review(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
   );
   app.get(`/d/:domain{${domainPattern}}/transfer`, async (c) =>
-    page(await pages.transfer(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
+    page(c, await pages.transfer(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
   );
   app.get(`/d/:domain{${domainPattern}}/export`, async (c) => {
     const domain = c.req.param("domain");
@@ -210,11 +207,11 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
               flash,
               ...(kind === "merge" ? { mergeDraft: { ids: field("ids"), text: field("text") } } : {}),
             });
-      return page(body, status);
+      return page(c, body, status);
     }
   });
-  app.get("/runs", async (c) => page(await pages.runs({ csrf: c.get("csrf") })));
-  app.get("/runs/:run", async (c) => page(await pages.run(c.req.param("run"), { csrf: c.get("csrf") })));
+  app.get("/runs", async (c) => page(c, await pages.runs({ csrf: c.get("csrf") })));
+  app.get("/runs/:run", async (c) => page(c, await pages.run(c.req.param("run"), { csrf: c.get("csrf") })));
   app.get("/runs/:run/report", async (c) => {
     if (!options.renderRunReport) return c.text("reports are not available in this studio", 404);
     const run = await store.getRun(c.req.param("run"));
