@@ -52,15 +52,14 @@ function options(db: string, extra: Partial<LearnCommandOptions>): LearnCommandO
 }
 
 function quiet() {
-  let stderr = "";
-  let stdout = "";
-  return {
-    output: {
-      stderr: { write: (text: string) => ((stderr += text), true) },
-      stdout: { write: (text: string) => ((stdout += text), true) },
-    } as never,
-    text: () => ({ stderr, stdout }),
-  };
+  const written = { stderr: "", stdout: "" };
+  const stream = (name: "stderr" | "stdout") => ({
+    write: (text: string) => {
+      written[name] += text;
+      return true;
+    },
+  });
+  return { output: { stderr: stream("stderr"), stdout: stream("stdout") } as never, text: () => written };
 }
 
 async function summary(db: string, runId: string) {
@@ -96,6 +95,8 @@ describe("learn --record / --replay", () => {
     expect([...roles].sort()).toEqual(expect.arrayContaining(["actor", "critic", "curator"]));
 
     // The sim server stopped with the recording run; the replay has no model endpoint at all.
+    // Nor the recording's environment: the cassette's copy of the models config pins the port it used.
+    delete process.env.SIM_PORT;
     const replayedDb = path.join(directory, "replayed", "tfgrpo.db");
     const replaying = quiet();
     const replayed = await learn(options(replayedDb, { replay: cassette }), replaying.output);

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Cassette, recordCassette, replayCassette } from "@tfgrpo/models";
 import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
@@ -25,6 +25,7 @@ export interface OpenCassetteOptions {
   /** Told of a request the recording has no answer for; the command should stop. */
   onMiss?: (error: TfgrpoError) => void;
   now?: () => Date;
+  env?: Record<string, string | undefined>;
 }
 
 export interface OpenedCassette {
@@ -66,7 +67,10 @@ export function openCassette(options: OpenCassetteOptions): OpenedCassette | und
     let models: string | null = null;
     if (options.config && existsSync(options.config)) {
       models = path.basename(options.config);
-      copyFileSync(options.config, path.join(directory, models));
+      writeFileSync(
+        path.join(directory, models),
+        pinVariables(readFileSync(options.config, "utf8"), options.env ?? process.env),
+      );
     }
     return {
       cassette,
@@ -118,4 +122,22 @@ export function openCassette(options: OpenCassetteOptions): OpenedCassette | und
     };
   }
   return undefined;
+}
+
+/**
+ * The config as the recorded run read it: `${VAR}` replaced by the value it had (the sim's port, a host name), so a
+ * replay in another shell asks the same paths. Variables named like secrets, and values that look like keys, are
+ * left as they are: a cassette never holds a key.
+ */
+function pinVariables(text: string, env: Record<string, string | undefined>): string {
+  return text.replace(
+    /\$\{([A-Za-z_][A-Za-z0-9_]*)(?::-([^}]*))?\}/g,
+    (match, name: string, fallback?: string) => {
+      if (/key|token|secret|password|auth/i.test(name)) return match;
+      const value = env[name] || fallback;
+      return value !== undefined && /^[\w.:/@-]{1,100}$/.test(value) && !/^(sk|pk|dsk)-/.test(value)
+        ? value
+        : match;
+    },
+  );
 }
