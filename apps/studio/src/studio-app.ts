@@ -8,12 +8,14 @@ import {
 import { experienceStatusSchema, TfgrpoError } from "@tfgrpo/protocol";
 import type { LibraryFormat } from "@tfgrpo/store";
 import { type Context, Hono } from "hono";
+import { deleteCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { type GuardVariables, guard } from "./guard.js";
 import { createHeadWatcher, type HeadWatcher } from "./head-watcher.js";
 import type { Html } from "./html.js";
 import { createPageLoaders } from "./page-loaders.js";
 import type { Flash } from "./pages/layout.js";
+import { sessionCookie } from "./security.js";
 import { loadStudioAssets } from "./studio-assets.js";
 import type { StudioStore } from "./studio-store.js";
 
@@ -83,33 +85,48 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
     page(c, await pages.domains({ csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
   );
   app.get(`/d/:domain{${domainPattern}}`, async (c) =>
-    page(c, await pages.library(c.req.param("domain"), c.req.query(), {
+    page(
+      c,
+      await pages.library(c.req.param("domain"), c.req.query(), {
         csrf: c.get("csrf"),
         flash: flashOf(c.req.query()),
       }),
     ),
   );
   app.get(`/d/:domain{${domainPattern}}/e/:id{G\\d+}`, async (c) =>
-    page(c, await pages.entry(c.req.param("domain"), c.req.param("id"), {
+    page(
+      c,
+      await pages.entry(c.req.param("domain"), c.req.param("id"), {
         csrf: c.get("csrf"),
         flash: flashOf(c.req.query()),
       }),
     ),
   );
   app.get(`/d/:domain{${domainPattern}}/diff`, async (c) =>
-    page(c, await pages.diff(c.req.param("domain"), c.req.query("from"), c.req.query("to"), {
+    page(
+      c,
+      await pages.diff(c.req.param("domain"), c.req.query("from"), c.req.query("to"), {
         csrf: c.get("csrf"),
       }),
     ),
   );
   app.get(`/d/:domain{${domainPattern}}/versions`, async (c) =>
-    page(c, await pages.versions(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
+    page(
+      c,
+      await pages.versions(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) }),
+    ),
   );
   app.get(`/d/:domain{${domainPattern}}/review`, async (c) =>
-    page(c, await pages.review(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
+    page(
+      c,
+      await pages.review(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) }),
+    ),
   );
   app.get(`/d/:domain{${domainPattern}}/transfer`, async (c) =>
-    page(c, await pages.transfer(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
+    page(
+      c,
+      await pages.transfer(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) }),
+    ),
   );
   app.get(`/d/:domain{${domainPattern}}/export`, async (c) => {
     const domain = c.req.param("domain");
@@ -209,6 +226,10 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
             });
       return page(c, body, status);
     }
+  });
+  app.post("/logout", (c) => {
+    deleteCookie(c, sessionCookie, { path: "/" });
+    return c.redirect("/", 303);
   });
   app.get("/runs", async (c) => page(c, await pages.runs({ csrf: c.get("csrf") })));
   app.get("/runs/:run", async (c) => page(c, await pages.run(c.req.param("run"), { csrf: c.get("csrf") })));
