@@ -1,15 +1,18 @@
+import { createEnvironmentRedactor } from "@tfgrpo/actor";
 import { createCritic } from "@tfgrpo/critic";
-import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
+import { createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
 import {
   createLibraryService,
   createOnlineLearner,
   type LibraryService,
+  type LibraryServiceEvent,
   type OnlineConfigInput,
   type OnlineEvent,
   type OnlineLearner,
 } from "@tfgrpo/serving";
 import { createStore, type Store } from "@tfgrpo/store";
 import { createToolResources, type ToolResources, type ToolsConfig } from "@tfgrpo/tools";
+import { loadActorSettings } from "../roles/actor.js";
 import type { ServeTask } from "./online-session.js";
 import { createReactAgentServe } from "./react-agent-serve.js";
 import { createOutcomeSummarizer } from "./summarize-outcome.js";
@@ -28,6 +31,8 @@ export interface OnlineStackOptions {
   /** Known answers of the stream's tasks, for the critic's summaries. */
   groundTruth?: (task: string) => string | null;
   onEvent?: (event: OnlineEvent) => void;
+  /** Every selection served and outcome stored by the library service (e.g. outcomes reported over NATS). */
+  onServiceEvent?: (event: LibraryServiceEvent) => void;
   log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
@@ -40,6 +45,8 @@ export interface OnlineStack extends AsyncDisposable {
   /** The serving agent: LangGraph's createReactAgent on the actor role's ChatOpenAI. */
   serve: ServeTask;
   resources: ToolResources;
+  /** Listens to the service's events (selections served, outcomes stored); returns the unsubscribe. */
+  subscribe(listener: (event: LibraryServiceEvent) => void): () => void;
   close(): Promise<void>;
 }
 
@@ -74,9 +81,18 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
     ...(options.onEvent ? { onEvent: options.onEvent } : {}),
   });
   await learner.start();
+  const listeners = new Set<(event: LibraryServiceEvent) => void>();
+  const settings = env.TFGRPO_ACTOR_CONFIG ? await loadActorSettings(env.TFGRPO_ACTOR_CONFIG) : {};
+  const redactEnvironment = createEnvironmentRedactor(env);
   const service = createLibraryService({
     store,
+    config: settings.actor ?? {},
     embed: (texts) => models.embed([...texts]),
+    redact: (text) => redactEnvironment(redactSecrets(text)),
+    onEvent: (event) => {
+      options.onServiceEvent?.(event);
+      for (const listener of listeners) listener(event);
+    },
     route: async () => {
       const routed = learner.route();
       return routed.arm === "canary" && routed.version !== null
@@ -84,7 +100,7 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
         : null;
     },
   });
-  const resources = createToolResources(options.tools ?? {}, { env });
+  const resources = createToolResources(options.tools ?? settings.tools ?? {}, { env });
   const serve = createReactAgentServe({
     models,
     resources,
@@ -96,5 +112,19 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
     await resources.close();
     await store.close();
   };
-  return { store, models, service, learner, serve, resources, close, [Symbol.asyncDispose]: close };
+  const subscribe = (listener: (event: LibraryServiceEvent) => void) => {
+    listeners.add(listener);
+    return () => listeners.delete(listener);
+  };
+  return {
+    store,
+    models,
+    service,
+    learner,
+    serve,
+    resources,
+    subscribe,
+    close,
+    [Symbol.asyncDispose]: close,
+  };
 }

@@ -75,8 +75,6 @@ async function session(options: {
   }
 }
 
-const rate = (values: readonly boolean[]) => values.filter(Boolean).length / values.length;
-
 describe("online learning while serving (SIMULATED world)", () => {
   it("a createReactAgent serving 200 tasks from an empty library gets better while serving, through gated versions", async () => {
     const families = ["range-multiples", "inclusive-days", "percent-change", "negative-modular"];

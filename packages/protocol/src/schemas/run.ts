@@ -4,7 +4,7 @@ export const runStatusSchema = z.enum(["running", "finished", "failed", "stopped
 
 export const runSchema = z.object({
   id: z.string(),
-  kind: z.enum(["learn", "eval", "solve"]),
+  kind: z.enum(["learn", "eval", "solve", "online"]),
   domain: z.string(),
   status: runStatusSchema,
   config: z.record(z.string(), z.unknown()),
