@@ -16,8 +16,12 @@ const entities: Record<string, string> = {
 
 /** Escapes text for HTML element content and quoted attribute values alike. */
 export function escapeHtml(text: string): string {
-  return text.replace(/[&<>"']/g, (character) => entities[character]!);
+  // Most text needs nothing: test once before building a new string.
+  return special.test(text) ? text.replace(specialAll, (character) => entities[character]!) : text;
 }
+
+const special = /[&<>"']/;
+const specialAll = /[&<>"']/g;
 
 export type HtmlValue = Html | string | number | boolean | null | undefined | readonly HtmlValue[];
 

@@ -1,5 +1,5 @@
 import type { LibraryVersion } from "@tfgrpo/protocol";
-import { type Html, html } from "../html.js";
+import { escapeHtml, type Html, html, raw } from "../html.js";
 import type { EntryRow, LibraryQuery, SortKey } from "../library-query.js";
 import { type Flash, formatNumber, layout } from "./layout.js";
 
@@ -47,9 +47,15 @@ export function libraryPage(data: LibraryPageData): Html {
     const dir = active && query.dir === "asc" ? "desc" : "asc";
     return html`<th scope="col" aria-sort="${active ? (query.dir === "asc" ? "ascending" : "descending") : "none"}"><a href="${link({ sort: key, dir })}">${label}${active ? (query.dir === "asc" ? " ▲" : " ▼") : ""}</a></th>`;
   });
-  const rows = data.rows.map(
-    (row) =>
-      html`<tr class="${row.entry.status}"><td><a href="${base}/e/${row.entry.id}">${row.entry.id}</a></td><td class="text">${row.entry.text}</td><td>${row.entry.status}</td><td>${row.entry.conflictGroup ?? ""}</td><td>${row.entry.stats.shown}</td><td>${formatNumber(row.successRate)}</td><td>${formatNumber(row.meanDelta, 3)}</td><td>${formatNumber(row.utility)}</td><td>${row.tokens}</td></tr>`,
+  // The hot path of a 10,000-entry page: one template string per row, every value escaped.
+  const baseAttribute = escapeHtml(base);
+  const rows = raw(
+    data.rows
+      .map(({ entry, successRate, meanDelta, utility, tokens }) => {
+        const id = escapeHtml(entry.id);
+        return `<tr class="${entry.status}"><td><a href="${baseAttribute}/e/${id}">${id}</a></td><td class="text">${escapeHtml(entry.text)}</td><td>${entry.status}</td><td>${escapeHtml(entry.conflictGroup ?? "")}</td><td>${entry.stats.shown}</td><td>${formatNumber(successRate)}</td><td>${formatNumber(meanDelta, 3)}</td><td>${formatNumber(utility)}</td><td>${tokens}</td></tr>`;
+      })
+      .join(""),
   );
   const body = html`<p class="meta">Version v${version.version} (${version.state}${atHead ? ", head" : data.head === null ? "" : html`; the head is <a href="${base}">v${data.head}</a>`}),
 created ${version.createdAt.slice(0, 19).replace("T", " ")}${version.runId ? html` by run <a href="/runs/${version.runId}">${version.runId}</a>` : ""}${version.message ? html`: ${version.message}` : ""}.</p>
