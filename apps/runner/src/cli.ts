@@ -35,6 +35,7 @@ const commands: Record<string, () => Promise<Register[]>> = {
   ablate: async () => [(await import("./commands/ablate.js")).registerAblateCommand],
   learn: async () => [(await import("./commands/learn.js")).registerLearnCommand],
   mcp: async () => [(await import("./commands/mcp.js")).registerMcpCommand],
+  models: async () => [(await import("./commands/models.js")).registerModelsCommand],
   online: async () => [(await import("./commands/online.js")).registerOnlineCommand],
   eval: async () => [(await import("./commands/eval.js")).registerEvalCommand],
   report: async () => [(await import("./commands/report.js")).registerReportCommand],

@@ -8,6 +8,15 @@ export {
   replayCassette,
 } from "./cassette/cassette.js";
 export { requestHash } from "./cassette/request-hash.js";
+export {
+  type Capability,
+  type CapabilityResult,
+  type CheckModelsOptions,
+  capabilities,
+  checkModels,
+  type ModelsCheckReport,
+  type RoleCheck,
+} from "./check/check-models.js";
 export { computeCostUsd, type TokenCounts } from "./compute-cost.js";
 export { didYouMean, editDistance } from "./config/did-you-mean.js";
 export { type InterpolationResult, interpolateEnv } from "./config/interpolate-env.js";

@@ -4,6 +4,7 @@ import {
   resolveNoise,
   type SimNoiseOptions,
 } from "./behaviour.js";
+import { answerCapabilityCheck, capabilityCheckMarker } from "./capability-check.js";
 import { type ChatRequest, lastUserText } from "./chat-request.js";
 import { createSimCritic } from "./critic/sim-critic.js";
 import { createSimOnlineCritic } from "./critic/sim-online-critic.js";
@@ -22,6 +23,7 @@ export type SimCallKind =
   | "trajectory-summary"
   | "judge"
   | "direct-experiences"
+  | "capability-check"
   | "actor";
 
 export interface SimCompletion {
@@ -48,6 +50,7 @@ export interface SimModel {
 }
 
 export function classifyCall(lastUser: string): SimCallKind {
+  if (lastUser.includes(capabilityCheckMarker)) return "capability-check";
   if (lastUser.includes("<suggested_updates>")) return "consolidation";
   if (lastUser.includes("<experience_a")) return "conflict-check";
   if (lastUser.includes("<outcomes>")) return "online-reflection";
@@ -103,6 +106,8 @@ export function createSimModel(options: SimModelOptions): SimModel {
           return json(kind, judgeAnswer(prompt), request);
         case "direct-experiences":
           return json(kind, writeDirectExperiences(prompt, { seed }), request);
+        case "capability-check":
+          return { kind, ...answerCapabilityCheck(request) };
         default: {
           const turn = policy.respond(request);
           return { kind, content: turn.content, toolCalls: turn.toolCalls, structured: false };
