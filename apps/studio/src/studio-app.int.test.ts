@@ -1,0 +1,155 @@
+import path from "node:path";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
+import { createStore, type Store } from "@tfgrpo/store";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { createHeadWatcher } from "./head-watcher.js";
+import { parseLibraryQuery, selectEntries } from "./library-query.js";
+import { createStudioApp, type StudioApp } from "./studio-app.js";
+import { seedStudioLibrary } from "./testing/seed-library.js";
+
+// The app over a real SQLite file, driven through its fetch handler (the browser tests cover the pages themselves).
+let directory: TemporaryDirectory;
+let store: Store;
+let studio: StudioApp;
+let cookie: string;
+let csrf: string;
+const origin = "http://127.0.0.1:4477";
+
+beforeEach(async () => {
+  directory = await temporaryDirectory("tfgrpo-studio-app-");
+  store = await createStore(path.join(directory.path, "tfgrpo.db"));
+  await seedStudioLibrary(store);
+  studio = createStudioApp({ store });
+  const first = await studio.app.request(`${origin}/`);
+  cookie = first.headers.getSetCookie()[0]!.split(";")[0]!;
+  csrf = cookie.split("=")[1]!;
+});
+afterEach(async () => {
+  studio.close();
+  await store.close();
+  await directory[Symbol.asyncDispose]();
+});
+
+const post = (route: string, body: FormData | URLSearchParams) =>
+  studio.app.request(`${origin}${route}`, { method: "POST", headers: { cookie, origin }, body });
+const form = (fields: Record<string, string>) => new URLSearchParams({ _csrf: csrf, ...fields });
+
+describe("studio app", () => {
+  it("exports any version as JSON, plain or Markdown, and imports a file from the page as a new version", async () => {
+    const json = await studio.app.request(`${origin}/d/math/export?format=json&v=1`, { headers: { cookie } });
+    expect(json.headers.get("content-disposition")).toBe('attachment; filename="math-v1.json"');
+    expect(await json.text()).toBe(await store.exportLibrary("math", { format: "json", version: 1 }));
+    const plain = await studio.app.request(`${origin}/d/math/export?format=plain`, { headers: { cookie } });
+    expect(JSON.parse(await plain.text())).toMatchObject({
+      G0: "When a fraction appears, reduce it fully before comparing any values.",
+    });
+    const markdown = await studio.app.request(`${origin}/d/math/export?format=markdown`, {
+      headers: { cookie },
+    });
+    expect(markdown.headers.get("content-type")).toContain("text/markdown");
+
+    const upload = new FormData();
+    upload.set("_csrf", csrf);
+    upload.set("format", "auto");
+    upload.set("status", "candidate");
+    upload.set("note", "from the team wiki");
+    upload.set("file", new File(['{"G0": "When a table is given, read its units first."}'], "wiki.json"));
+    const imported = await post("/d/math/import", upload);
+    expect(imported.status).toBe(303);
+    expect(new URL(imported.headers.get("location")!, origin).searchParams.get("flash")).toContain(
+      "Imported 1 entries from wiki.json",
+    );
+    const head = (await store.getHead("math"))!;
+    expect(head.version).toBe(3);
+    expect(
+      head.experiences.find((e) => e.text === "When a table is given, read its units first.")?.status,
+    ).toBe("candidate");
+
+    const bad = new FormData();
+    bad.set("_csrf", csrf);
+    bad.set("file", new File(['{"G0": 5}'], "broken.json"));
+    const refused = await post("/d/math/import", bad);
+    expect(refused.status).toBe(303);
+    expect(new URL(refused.headers.get("location")!, origin).searchParams.get("kind")).toBe("error");
+    expect(new URL(refused.headers.get("location")!, origin).searchParams.get("flash")).toContain(
+      "broken.json",
+    );
+    expect(await store.getHeadVersion("math")).toBe(3);
+  });
+
+  it("merges two entries through the curator; an over-long merged text is refused and shown again", async () => {
+    const long = `When units appear, ${"keep them ".repeat(16)}`;
+    const refused = await post(
+      "/d/math/actions/merge",
+      form({ ids: "G0 G6", text: long, expectedHead: "2" }),
+    );
+    expect(refused.status).toBe(422);
+    const page = await refused.text();
+    expect(page).toContain("merge of G0 and G6: the lesson has 35 words; the limit is 32");
+    expect(page).toContain(long.trim());
+    const merged = await post(
+      "/d/math/actions/merge",
+      form({
+        ids: "G0, G6",
+        text: "When fractions or probabilities appear, reduce fractions and check probabilities lie in [0, 1].",
+        expectedHead: "2",
+        note: "one lesson",
+      }),
+    );
+    expect(merged.status).toBe(303);
+    const head = (await store.getHead("math"))!.experiences;
+    expect(head.find((e) => e.id === "G0")!.status).toBe("archived");
+    expect(head.find((e) => e.id === "G6")!.status).toBe("archived");
+    expect(head.find((e) => e.id === "G8")).toMatchObject({ status: "active", provenance: { version: 3 } });
+    const diff = await (
+      await studio.app.request(`${origin}/d/math/diff?from=2&to=3`, { headers: { cookie } })
+    ).text();
+    expect(diff).toContain('G0 + G6 → <a href="/d/math/e/G8">G8</a>');
+  });
+
+  it("refuses an unknown action, a stale head and a lifecycle move the curator forbids, writing nothing", async () => {
+    expect((await post("/d/math/actions/delete-everything", form({ expectedHead: "2" }))).status).toBe(404);
+    const stale = await post("/d/math/actions/approve", form({ id: "G1", expectedHead: "1" }));
+    expect(stale.status).toBe(409);
+    expect(await stale.text()).toContain(
+      "the library changed, reload: math is now at v2 (this page showed v1)",
+    );
+    const archived = await post("/d/math/actions/approve", form({ id: "G2", expectedHead: "2" }));
+    expect(archived.status).toBe(422);
+    expect(await archived.text()).toContain("G2 is archived");
+    expect(await store.getHeadVersion("math")).toBe(2);
+  });
+});
+
+describe("library table and head watcher", () => {
+  it("filters by words and status and sorts with ties by id", async () => {
+    const entries = (await store.getHead("math"))!.experiences;
+    const ids = (params: Record<string, string>) =>
+      selectEntries(entries, parseLibraryQuery(params)).map((row) => row.entry.id);
+    expect(ids({})).toEqual(["G0", "G1", "G3", "G4", "G5", "G6", "G7"]);
+    expect(ids({ status: "all" })).toHaveLength(8);
+    expect(ids({ status: "archived" })).toEqual(["G2"]);
+    expect(ids({ q: "ROUNDING half" })).toEqual(["G4", "G5"]);
+    expect(ids({ q: "cg-rounding" })).toEqual(["G4", "G5"]);
+    expect(ids({ sort: "shown", dir: "desc" }).slice(0, 3)).toEqual(["G0", "G4", "G5"]);
+    expect(ids({ sort: "bogus", status: "bogus" })).toEqual(ids({}));
+  });
+
+  it("reports a head that moves, once", async () => {
+    const watcher = createHeadWatcher(store, 60_000);
+    const seen: string[] = [];
+    const stop = watcher.subscribe((change) =>
+      seen.push(`${change.domain}:${change.previous}->${change.head}`),
+    );
+    await watcher.poll();
+    await store.applyOperations("math", [{ op: "keep", id: "G0", reason: "x" }], {
+      parent: 2,
+      state: "committed",
+    });
+    await watcher.poll();
+    await watcher.poll();
+    expect(seen).toEqual(["math:2->3"]);
+    stop();
+    watcher.close();
+  });
+});
