@@ -28,6 +28,8 @@ export interface OnlineStackOptions {
   seed?: number;
   budgetUsd?: number;
   tools?: ToolsConfig;
+  /** The serving agent's tools: the domain's (default) or none (it answers directly). */
+  agentTools?: "domain" | "none";
   /** Known answers of the stream's tasks, for the critic's summaries. */
   groundTruth?: (task: string) => string | null;
   onEvent?: (event: OnlineEvent) => void;
@@ -107,6 +109,7 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
     domain: options.domain,
     runId: options.runId,
     seed: options.seed ?? 1,
+    ...(options.agentTools ? { tools: options.agentTools } : {}),
   });
   const close = async () => {
     await resources.close();

@@ -30,7 +30,7 @@ const config: OnlineConfigInput = {
 };
 
 function stream(seed: number, families: readonly string[], size: number): Task[] {
-  const all = createSuite({ domain: "math", seed, size: size * 4, split: "train" });
+  const all = createSuite({ domain: "math", seed, size: size * 12, split: "train" });
   return all.filter((task) => families.includes(String(task.meta?.family))).slice(0, size);
 }
 
@@ -41,6 +41,9 @@ async function session(options: {
   noise?: SimNoiseOptions;
   online?: OnlineConfigInput;
   concurrency?: number;
+  agentTools?: "domain" | "none";
+  /** A library file to import as the head before serving (a version learned before this session). */
+  seedLibrary?: Record<string, string>;
 }) {
   const world = await startSimWorld({
     seed: options.seed,
@@ -57,8 +60,13 @@ async function session(options: {
     seed: options.seed,
     groundTruth: (task) => answers.get(task) ?? null,
     onEvent: (event) => events.push(event),
+    ...(options.agentTools ? { agentTools: options.agentTools } : {}),
   });
   try {
+    if (options.seedLibrary) {
+      await stack.store.importLibrary("math", { text: JSON.stringify(options.seedLibrary), format: "plain" });
+      await stack.learner.start();
+    }
     const result = await runOnlineSession({
       domain: "math",
       tasks: options.tasks,
@@ -74,6 +82,8 @@ async function session(options: {
     await world.close();
   }
 }
+
+const rate = (values: readonly boolean[]) => values.filter(Boolean).length / values.length;
 
 describe("online learning while serving (SIMULATED world)", () => {
   it("a createReactAgent serving 200 tasks from an empty library gets better while serving, through gated versions", async () => {
@@ -109,5 +119,96 @@ describe("online learning while serving (SIMULATED world)", () => {
       expect(record.state).toBe(gate.decision.decision === "commit" ? "committed" : "rejected");
     }
     expect(result.versions.some((v) => v.state === "committed")).toBe(true);
+  }, 240_000);
+
+  it("drift: a switch of task family triggers a reflection by the success-drop rule; a version learned after it is promoted", async () => {
+    const before = stream(43, ["range-multiples"], 60);
+    const after = stream(43, ["negative-modular"], 50);
+    const result = await session({
+      name: "drift",
+      seed: 43,
+      tasks: [...before, ...after],
+      agentTools: "none",
+      // Batches so large that only the drop rule can fire.
+      online: { ...config, trigger: { batchSize: 1000, window: 16, dropBelow: 0.45, cooldown: 8 } },
+    });
+    expect(result.served).toHaveLength(110);
+    const reflections = result.events.filter((e) => e.type === "reflection");
+    const preSwitch = result.served.slice(before.length - 16, before.length).map((r) => r.success);
+    const afterSwitch = reflections.filter((e) => e.at > before.length);
+    const lastAfter = result.served.slice(-16).map((r) => r.success);
+    console.log(
+      JSON.stringify({
+        reflections: reflections.map((r) =>
+          r.type === "reflection" ? [r.at, r.reason, r.windowRate, r.version] : null,
+        ),
+        preSwitchRate: rate(preSwitch),
+        servedVersions: result.served.map((r) => `${r.version ?? "-"}${r.success ? "+" : "."}`).join(" "),
+        lastAfterRate: rate(lastAfter),
+        gates: result.events
+          .filter((e) => e.type === "gate")
+          .map((g) => (g.type === "gate" ? [g.version, g.decision.decision] : null)),
+      }),
+    );
+    // Family A was served well before the switch; after it the window fell and the drop rule fired soon.
+    expect(rate(preSwitch)).toBeGreaterThanOrEqual(0.45);
+    expect(afterSwitch.length).toBeGreaterThan(0);
+    expect(afterSwitch[0]).toMatchObject({ reason: "success-drop" });
+    expect(afterSwitch[0]!.at - before.length).toBeLessThanOrEqual(16);
+    for (const reflection of reflections) expect(reflection).toMatchObject({ reason: "success-drop" });
+    const promotedAfter = result.events.filter(
+      (e) => e.type === "gate" && e.decision.decision === "commit" && e.at > before.length,
+    );
+    expect(promotedAfter.length).toBeGreaterThan(0);
+  }, 240_000);
+
+  it("a harmful version served as a canary is rolled back automatically (critic noise: contradictory lessons)", async () => {
+    // The head already teaches the inclusive range; the critic now writes every first rule the wrong way round.
+    const tasks = stream(47, ["range-multiples", "inclusive-days"], 45);
+    const result = await session({
+      name: "harmful",
+      seed: 47,
+      tasks,
+      agentTools: "none",
+      noise: { critic: { contradictory: 1, vague: 0, duplicate: 0, wrongAttribution: 0, wrongId: 0 } },
+      seedLibrary: {
+        G0: "When tallying values over an inclusive interval, write `range(lo, hi + 1)`: start at the lower bound itself and reach the upper one rather than dropping the two bounds.",
+      },
+      online: {
+        ...config,
+        trigger: { batchSize: 12, window: 16, dropBelow: 0.2, cooldown: 8 },
+        rollout: {
+          canaryShare: 0.5,
+          canaryOutcomes: 20,
+          tolerance: 0.05,
+          rollbackMargin: 0.25,
+          rollbackWindow: 8,
+        },
+      },
+    });
+    const rollbacks = result.events.filter((e) => e.type === "rollback");
+    console.log(
+      JSON.stringify({
+        events: result.events.map((e) =>
+          e.type === "gate"
+            ? [e.type, e.at, e.version, e.decision.reason]
+            : e.type === "rollback"
+              ? [e.type, e.at, e.from, e.servedRate, e.referenceRate]
+              : [e.type, e.at],
+        ),
+        versions: result.versions.map((v) => [v.version, v.state, v.message]),
+      }),
+    );
+    expect(rollbacks.length).toBeGreaterThan(0);
+    const first = rollbacks[0]!;
+    expect(first).toMatchObject({ stage: "canary", to: 1 });
+    if (first.type !== "rollback") return;
+    expect(first.referenceRate - first.servedRate).toBeGreaterThan(0.25);
+    const record = result.versions.find((v) => v.version === first.from)!;
+    expect(record.state).toBe("rejected");
+    expect(record.gate?.reason).toMatch(/^rollback: canary/);
+    expect(record.gate?.details).toMatchObject({ rule: "rollback", servedRate: first.servedRate });
+    // The head was never replaced by a harmful version.
+    expect(result.versions.filter((v) => v.state === "committed").map((v) => v.version)).toEqual([1]);
   }, 240_000);
 });

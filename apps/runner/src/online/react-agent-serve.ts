@@ -19,6 +19,8 @@ export interface ReactAgentServeOptions {
   /** Per-task model seed: `seed + index`. */
   seed?: number;
   maxSteps?: number;
+  /** "none": the agent answers without tools (the sim's direct mode); default: the domain's tools. */
+  tools?: "domain" | "none";
 }
 
 const defaultSystemPrompt =
@@ -39,7 +41,11 @@ export function createReactAgentServe(options: ReactAgentServeOptions): ServeTas
   const system = options.systemPrompt ?? defaultSystemPrompt;
   const maxSteps = options.maxSteps ?? 6;
   return async (task, served, index) => {
-    const toolset = createToolset({ domain: options.domain, resources: options.resources });
+    const toolset = createToolset({
+      domain: options.domain,
+      resources: options.resources,
+      ...(options.tools === "none" ? { tools: [] } : {}),
+    });
     const started = Date.now();
     try {
       const agent = createReactAgent({

@@ -232,7 +232,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
     });
     const decision: GateDecision = { ...gated, details: { ...gated.details, ...pairingDetails } };
     if (decision.decision === "commit") {
-      // Store the pairing beside the curator's numbers (the state is already committed; the record is rewritten).
+      // The curator stored its decision on the version; the pairing numbers travel in the event and run summary.
       head = current.version;
       probation = {
         previous: current.parent,

@@ -1,0 +1,109 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { createModels, loadModelsConfig } from "@tfgrpo/models";
+import { createSimServer, type SimServer } from "@tfgrpo/sim";
+import { createStore, type Store } from "@tfgrpo/store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createOnlineLearner } from "./online-learner.js";
+import type { OnlineOutcome } from "./online-outcome.js";
+
+// The learner against a real SQLite store and the SIMULATED critic, curator and embedder over HTTP; the agent's
+// outcomes are scripted (what the sim policy does is covered by the runner's acceptance test): here the script
+// makes a promoted version go bad, so the head rollback (to the empty library) and its record can be checked.
+
+const modelsFile = fileURLToPath(new URL("../../../../examples/models.sim.yaml", import.meta.url));
+let server: SimServer;
+let directory: string;
+let store: Store;
+
+beforeAll(async () => {
+  server = await createSimServer({ seed: 5 });
+  directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-learner-"));
+  store = await createStore(path.join(directory, "w.sqlite"));
+});
+afterAll(async () => {
+  await store?.close();
+  await server?.close();
+  await rm(directory, { recursive: true, force: true });
+});
+
+function counting(index: number, success: boolean, version: number | null): OnlineOutcome {
+  const lo = 3 + (index % 7);
+  const hi = 40 + index;
+  const printed = 10 + (index % 5);
+  return {
+    selectionId: `s${index}`,
+    domain: "math",
+    version,
+    task: `How many multiples of 3 are there from ${lo} to ${hi}, inclusive?`,
+    reward: success ? 1 : 0,
+    success,
+    summary: [
+      `Step 1: Ran code: print(sum(1 for i in range(${lo}, ${success ? `${hi} + 1` : hi}) if i % 3 == 0)) -> printed ${printed}`,
+      `Step 2: ${success ? "" : "ERROR - "}Gave the final answer ${printed}.`,
+    ].join("\n"),
+    feedback: null,
+  };
+}
+
+describe("online learner (real store, SIMULATED critic and curator)", () => {
+  it("reflects, canaries, promotes through the gate, then rolls a promoted version back when it goes bad", async () => {
+    const models = createModels(
+      await loadModelsConfig(modelsFile, { env: { SIM_PORT: String(server.port) } }),
+    );
+    const learner = createOnlineLearner({
+      domain: "math",
+      runId: "learner-test",
+      store,
+      models,
+      seed: 3,
+      config: {
+        trigger: { batchSize: 10, window: 10, dropBelow: 0, cooldown: 5 },
+        rollout: {
+          canaryShare: 0.5,
+          canaryOutcomes: 6,
+          tolerance: 0.05,
+          rollbackMargin: 0.2,
+          rollbackWindow: 6,
+        },
+      },
+    });
+    await learner.start();
+    let promotedAt: number | null = null;
+    for (let index = 0; index < 80 && !learner.events.some((e) => e.type === "rollback"); index++) {
+      const { version, arm } = learner.route();
+      // Before any version: 3 in 10 succeed; the canary does well; once promoted, the version fails (drift in it).
+      const success =
+        promotedAt === null ? (arm === "canary" ? index % 5 !== 0 : index % 10 < 3) : index % 6 === 0;
+      await learner.observe(counting(index, success, version));
+      if (
+        promotedAt === null &&
+        learner.events.some((e) => e.type === "gate" && e.decision.decision === "commit")
+      )
+        promotedAt = index;
+    }
+    const types = learner.events.map((e) => e.type);
+    expect(types.slice(0, 3)).toEqual(["reflection", "canary-start", "gate"]);
+    const gate = learner.events.find((e) => e.type === "gate")!;
+    if (gate.type !== "gate") throw new Error("unreachable");
+    expect(gate.decision).toMatchObject({ decision: "commit", mode: "not-worse-within-tolerance", tasks: 6 });
+    expect(gate.decision.details).toMatchObject({ pairing: expect.stringMatching(/nearest task/) });
+    const rollback = learner.events.find((e) => e.type === "rollback")!;
+    if (rollback.type !== "rollback") throw new Error("unreachable");
+    expect(rollback).toMatchObject({ stage: "head", from: gate.version, to: null });
+    expect(rollback.referenceRate - rollback.servedRate).toBeGreaterThan(0.2);
+    // The rollback is a committed version with nothing visible, its numbers in the version's message.
+    const restored = await store.getVersionInfo("math", rollback.restoredAs!);
+    expect(restored).toMatchObject({ state: "committed", runId: "learner-test" });
+    expect(restored!.message).toMatch(/online rollback: v\d+ succeeded on 0\.\d+ of its last 6 tasks/);
+    const head = await store.getHead("math");
+    expect(head!.version).toBe(rollback.restoredAs);
+    expect(head!.experiences.filter((e) => e.status !== "archived")).toEqual([]);
+    expect(learner.state().head).toBe(rollback.restoredAs);
+    // The committed version kept its gate decision with the numbers.
+    const info = await store.getVersionInfo("math", gate.version);
+    expect(info!.gate).toMatchObject({ decision: "commit", candidateScore: gate.decision.candidateScore });
+  }, 60_000);
+});
