@@ -5,6 +5,7 @@ import { createStore, type Store } from "@tfgrpo/store";
 import { expectTfgrpoError } from "@tfgrpo/store/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { createManualCurator, type ManualCurator } from "./manual-curator.js";
+import { createScriptedModels } from "./testing/scripted-models.js";
 
 let store: Store;
 let curator: ManualCurator;
@@ -180,5 +181,38 @@ describe("manual curator", () => {
       .rollback({ domain: "math", expectedHead: 2, toVersion: 1, note: "" })
       .catch((e) => e);
     expect(TfgrpoError.hasCode(stale, "conflict")).toBe(true);
+  });
+
+  it("asks the curator model about similar entries when it has one, and says plainly when it has none", async () => {
+    const text = "When dividing by a variable, check first that the variable cannot be zero.";
+    const without = await curator.apply({
+      domain: "math",
+      expectedHead: 1,
+      note: "",
+      action: { kind: "edit", id: "G0", text },
+    });
+    expect(without.conflicts.modelChecks).toBe(0);
+    expect(without.notes.join("\n")).toContain("not checked by a model (no curator model configured");
+    const models = createScriptedModels({
+      conflict: () => ({ conflict: true, reason: "both rule on division" }),
+    });
+    const withModel = createManualCurator({ store, models });
+    const result = await withModel.apply({
+      domain: "math",
+      expectedHead: 2,
+      note: "",
+      action: {
+        kind: "edit",
+        id: "G0",
+        text: "When dividing by a variable, never check whether the variable can be zero.",
+      },
+    });
+    expect(models.calls.some((call) => call.name === "conflict_check")).toBe(true);
+    expect(result.conflicts.pairs[0]).toMatchObject({ source: "model" });
+    const head = (await store.getHead("math"))!.experiences;
+    expect(head.find((e) => e.id === "G0")!.conflictGroup).toBeDefined();
+    expect(head.find((e) => e.id === "G0")!.conflictGroup).toBe(
+      head.find((e) => e.id === "G2")!.conflictGroup,
+    );
   });
 });

@@ -122,7 +122,7 @@ export function createManualCurator(options: CreateManualCuratorOptions): Manual
           version: written.version,
           operations: checked.operations,
           createdIds: written.createdIds,
-          notes: checked.notes,
+          notes: options.models ? checked.notes : checked.notes.map(withoutModelNote),
           conflicts: checked.summary,
         };
       } catch (error) {
@@ -168,6 +168,14 @@ function staleError(domain: string, expected: number | null, head: number | null
     `the library changed, reload: ${domain} is now at ${name(head)} (this page showed ${name(expected)}); nothing was written`,
     { details: { domain, expectedHead: expected, head, stale: true } },
   );
+}
+
+/** Without a curator model the unchecked pairs are expected, not a budget running out: say so plainly. */
+function withoutModelNote(note: string): string {
+  const unchecked = /^(\d+) similar pairs left unchecked/.exec(note);
+  return unchecked
+    ? `${unchecked[1]} similar pairs not checked by a model (no curator model configured: only contradictions the rule scan finds outright are caught)`
+    : note;
 }
 
 const noModels: CuratorModels = {

@@ -1,4 +1,6 @@
 import { existsSync } from "node:fs";
+import { createHashingEmbedder, createManualCurator } from "@tfgrpo/curator";
+import { createModels, loadModelsConfig } from "@tfgrpo/models";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, localDatabaseFile } from "@tfgrpo/store";
 import { defaultStudioPort, startStudio } from "@tfgrpo/studio";
@@ -12,6 +14,7 @@ import { resolveDatabase } from "./library.js";
 
 interface StudioOptions {
   db?: string;
+  config?: string;
   port: number;
   host: string;
 }
@@ -31,6 +34,10 @@ export function registerStudioCommand(program: Command): void {
       "address to listen on (anything but loopback requires $TFGRPO_STUDIO_TOKEN)",
       "127.0.0.1",
     )
+    .option(
+      "--config <file>",
+      "models config: the curator model then checks edited lessons against similar ones for conflicts (default: $TFGRPO_CONFIG; without one, the rule scan only)",
+    )
     .action(async (options: StudioOptions) => {
       const db = resolveDatabase(options);
       const file = localDatabaseFile(db);
@@ -45,7 +52,23 @@ export function registerStudioCommand(program: Command): void {
       const curatorConfig = process.env.TFGRPO_CURATOR_CONFIG
         ? await loadCuratorSettings(process.env.TFGRPO_CURATOR_CONFIG)
         : {};
+      const modelsFile = options.config ?? process.env.TFGRPO_CONFIG;
+      const modelsConfig = modelsFile ? await loadModelsConfig(modelsFile, { env: process.env }) : null;
       const store = await createStore(db, { mustExist: true });
+      const curator = createManualCurator({
+        store,
+        config: curatorConfig,
+        ...(modelsConfig
+          ? {
+              models: createModels(modelsConfig, {
+                env: process.env,
+                logger: { warn: (message) => process.stderr.write(`studio: ${message}\n`) },
+              }),
+              // Without an embedder role, conflict blocking uses the local hashing embedding (as the curator role does).
+              ...(modelsConfig.roles.embedder === undefined ? { embed: createHashingEmbedder() } : {}),
+            }
+          : {}),
+      });
       let running: Awaited<ReturnType<typeof startStudio>>;
       try {
         running = await startStudio({
@@ -53,6 +76,7 @@ export function registerStudioCommand(program: Command): void {
           host: options.host,
           port: options.port,
           token: process.env.TFGRPO_STUDIO_TOKEN || undefined,
+          curator,
           curatorConfig,
           renderRunReport: async (runId) => renderReport(await collectReportData(store, runId)),
         });

@@ -1,3 +1,4 @@
+import type htmxModule from "htmx.org";
 import { type Html, type HtmlValue, html } from "../html.js";
 import { csrfField } from "../security.js";
 
@@ -18,6 +19,21 @@ export interface PageFrame {
   flash?: Flash | undefined;
 }
 
+// htmx.org's typings are an ES module in a CommonJS package: its default export is `.default` of the import.
+type HtmxConfig = typeof htmxModule.default.config;
+
+/**
+ * htmx's settings on every page (typed by htmx itself): no indicator styles injected inline (the Content-Security-Policy
+ * allows no inline style), no eval, no scripts from swapped content, requests to this server only.
+ */
+const htmxConfig: Partial<HtmxConfig> = {
+  includeIndicatorStyles: false,
+  allowEval: false,
+  allowScriptTags: false,
+  selfRequestsOnly: true,
+};
+const htmxConfigJson = JSON.stringify(htmxConfig);
+
 /** The page shell: navigation, the flash message, local assets only (htmx and the studio's script, no CDN). */
 export function layout(frame: PageFrame, body: HtmlValue): Html {
   const nav = frame.domain
@@ -31,7 +47,7 @@ export function layout(frame: PageFrame, body: HtmlValue): Html {
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="htmx-config" content='{"includeIndicatorStyles":false,"allowEval":false}'>
+<meta name="htmx-config" content="${htmxConfigJson}">
 <title>${frame.title} · tfgrpo studio</title>
 <link rel="stylesheet" href="/assets/studio.css">
 <script src="/assets/htmx.min.js" defer></script>
