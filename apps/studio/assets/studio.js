@@ -3,14 +3,6 @@
 (() => {
   const body = document.body;
 
-  // A flash message belongs to one page view: drop it from the address so a refresh does not repeat it.
-  const url = new URL(location.href);
-  if (url.searchParams.has("flash")) {
-    url.searchParams.delete("flash");
-    url.searchParams.delete("kind");
-    history.replaceState(null, "", url.pathname + (url.search ? url.search : "") + url.hash);
-  }
-
   // Review queue: j / k (or arrow keys on an item) move between items, a approves, r rejects, n keeps all of a group.
   const typing = (target) =>
     target instanceof HTMLElement &&

@@ -10,6 +10,7 @@ import type { LibraryFormat } from "@tfgrpo/store";
 import { type Context, Hono } from "hono";
 import { deleteCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
+import { setFlash, takeFlash } from "./flash-cookie.js";
 import { type GuardVariables, guard } from "./guard.js";
 import { createHeadWatcher, type HeadWatcher } from "./head-watcher.js";
 import type { Html } from "./html.js";
@@ -68,28 +69,23 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
     if (TfgrpoError.isInstance(error)) return c.text(error.message, statusOf(error));
     return c.text(`internal error: ${error.message.split("\n")[0]}`, 500);
   });
-  app.use("*", guard({ token: options.token, secureCookies: options.secureCookies ?? false }));
+  const secureCookies = options.secureCookies ?? false;
+  app.use("*", guard({ token: options.token, secureCookies }));
   app.get("/assets/:name", (c) => {
     const asset = assets[c.req.param("name")];
     if (!asset) return c.text("not found", 404);
     return c.body(asset.body, 200, { "Content-Type": asset.type, "Cache-Control": "no-cache" });
   });
-  const flashOf = (query: Record<string, string>): Flash | undefined =>
-    query.flash
-      ? { kind: query.kind === "error" ? "error" : "ok", text: query.flash.slice(0, 2000) }
-      : undefined;
   // Through the context, so the guard's headers and cookies go with the page.
   const page = (c: Context, body: Html, status: 200 | 404 | 409 | 422 = 200) => c.html(body.value, status);
 
-  app.get("/", async (c) =>
-    page(c, await pages.domains({ csrf: c.get("csrf"), flash: flashOf(c.req.query()) })),
-  );
+  app.get("/", async (c) => page(c, await pages.domains({ csrf: c.get("csrf"), flash: takeFlash(c) })));
   app.get(`/d/:domain{${domainPattern}}`, async (c) =>
     page(
       c,
       await pages.library(c.req.param("domain"), c.req.query(), {
         csrf: c.get("csrf"),
-        flash: flashOf(c.req.query()),
+        flash: takeFlash(c),
       }),
     ),
   );
@@ -98,7 +94,7 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
       c,
       await pages.entry(c.req.param("domain"), c.req.param("id"), {
         csrf: c.get("csrf"),
-        flash: flashOf(c.req.query()),
+        flash: takeFlash(c),
       }),
     ),
   );
@@ -111,22 +107,13 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
     ),
   );
   app.get(`/d/:domain{${domainPattern}}/versions`, async (c) =>
-    page(
-      c,
-      await pages.versions(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) }),
-    ),
+    page(c, await pages.versions(c.req.param("domain"), { csrf: c.get("csrf"), flash: takeFlash(c) })),
   );
   app.get(`/d/:domain{${domainPattern}}/review`, async (c) =>
-    page(
-      c,
-      await pages.review(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) }),
-    ),
+    page(c, await pages.review(c.req.param("domain"), { csrf: c.get("csrf"), flash: takeFlash(c) })),
   );
   app.get(`/d/:domain{${domainPattern}}/transfer`, async (c) =>
-    page(
-      c,
-      await pages.transfer(c.req.param("domain"), { csrf: c.get("csrf"), flash: flashOf(c.req.query()) }),
-    ),
+    page(c, await pages.transfer(c.req.param("domain"), { csrf: c.get("csrf"), flash: takeFlash(c) })),
   );
   app.get(`/d/:domain{${domainPattern}}/export`, async (c) => {
     const domain = c.req.param("domain");
@@ -148,11 +135,10 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
     const domain = c.req.param("domain");
     const form = await c.req.parseBody();
     const file = form.file;
-    const redirect = (flash: Flash) =>
-      c.redirect(
-        `/d/${domain}/transfer?${new URLSearchParams({ flash: flash.text, kind: flash.kind })}`,
-        303,
-      );
+    const redirect = (flash: Flash) => {
+      setFlash(c, flash, secureCookies);
+      return c.redirect(`/d/${domain}/transfer`, 303);
+    };
     if (!(file instanceof File) || file.size === 0)
       return redirect({ kind: "error", text: "choose a library file to import" });
     const format = String(form.format ?? "auto");
@@ -208,7 +194,8 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
         text = `Committed v${result.version.version}: ${result.version.message}.${result.notes.length ? ` Curator: ${result.notes.join("; ")}` : ""}`;
       }
       watcher.poll().catch(() => {});
-      return c.redirect(`${back}?${new URLSearchParams({ flash: text, kind: "ok" })}`, 303);
+      setFlash(c, { kind: "ok", text }, secureCookies);
+      return c.redirect(back, 303);
     } catch (error) {
       if (!TfgrpoError.isInstance(error)) throw error;
       const flash: Flash = { kind: "error", text: error.message };
