@@ -55,10 +55,14 @@
     notice.textContent = text;
     notice.hidden = false;
   };
-  const dirty = () =>
-    [...document.querySelectorAll("#main textarea, #main input[type=text], #main input:not([type])")].some(
-      (field) => field.value !== field.defaultValue,
-    );
+  // A draft, or a field the person is in (the search box), is left alone.
+  const dirty = () => {
+    const active = document.activeElement;
+    if (active?.closest("#main") && /^(INPUT|TEXTAREA|SELECT)$/.test(active.tagName)) return true;
+    return [
+      ...document.querySelectorAll("#main textarea, #main input[type=text], #main input:not([type])"),
+    ].some((field) => field.value !== field.defaultValue);
+  };
   const domain = body.dataset.domain || "";
   const head = () => document.getElementById("main")?.dataset.head ?? "";
   const source = new EventSource(

@@ -31,6 +31,7 @@ export function renderWordDiff(segments: readonly DiffSegment[]): Html {
   })}`;
 }
 
+const none = html`<p class="meta">None.</p>`;
 const name = (version: number | null) => (version === null ? "empty" : `v${version}`);
 
 /** Two versions side by side: entries added, modified (word by word), archived or removed, and merges between them. */
@@ -62,11 +63,11 @@ export function diffPage(data: DiffPageData): Html {
   const body = html`<form method="get" action="${base}/diff" class="diff-select">${select("from", diff.from)} ${select("to", diff.to)} <button type="submit">Compare</button></form>
 <p class="meta">From ${name(diff.from)} to ${name(diff.to)}: ${diff.added.length} added, ${diff.changed.length} modified, ${diff.removed.length} archived or removed, ${data.merges.length} merges.</p>
 <h2>Added</h2>
-<ul class="added">${diff.added.map((change) => html`<li>${link(change)} <span class="status">${change.after?.status}</span> <ins>${change.after?.text}</ins></li>`)}</ul>
+${diff.added.length === 0 ? none : null}<ul class="added">${diff.added.map((change) => html`<li>${link(change)} <span class="status">${change.after?.status}</span> <ins>${change.after?.text}</ins></li>`)}</ul>
 <h2>Modified</h2>
-<ul>${modified}</ul>
+${modified.length === 0 ? none : null}<ul>${modified}</ul>
 <h2>Archived or removed</h2>
-<ul class="removed">${diff.removed.map(
+${diff.removed.length === 0 ? none : null}<ul class="removed">${diff.removed.map(
     (change) =>
       html`<li>${link(change)} <del>${change.before?.text}</del>${
         change.after
@@ -75,7 +76,7 @@ export function diffPage(data: DiffPageData): Html {
       }</li>`,
   )}</ul>
 <h2>Merged</h2>
-<ul class="merged">${data.merges.map(
+${data.merges.length === 0 ? none : null}<ul class="merged">${data.merges.map(
     (merge) =>
       html`<li>v${merge.version}: ${merge.sources.join(" + ")} → ${merge.into ? html`<a href="${base}/e/${merge.into}">${merge.into}</a>` : "a new entry"}: ${merge.text} <span class="reason">(${merge.reason})</span></li>`,
   )}</ul>`;
