@@ -16,7 +16,10 @@ function writeErrorLog(error: unknown): string | null {
     );
     const detail = error instanceof Error ? (error.stack ?? error.message) : String(error);
     // A database URL's password stays out of the log.
-    const command = process.argv.slice(2).join(" ").replace(/\/\/([^:/@\s]*):[^@\s]*@/g, "//$1:***@");
+    const command = process.argv
+      .slice(2)
+      .join(" ")
+      .replace(/\/\/([^:/@\s]*):[^@\s]*@/g, "//$1:***@");
     writeFileSync(file, `tfgrpo ${command}\n\n${detail}\n`);
     return file;
   } catch {

@@ -173,6 +173,7 @@ export {
   subjectTable,
   trajectoryGet,
 } from "./subjects.js";
+export { spanAttributes } from "./tracing/span-attributes.js";
 export {
   type Attributes,
   type Context,
@@ -189,4 +190,3 @@ export {
   traceHeaders,
   withContext,
 } from "./tracing/tracer.js";
-export { spanAttributes } from "./tracing/span-attributes.js";
