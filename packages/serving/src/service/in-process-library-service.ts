@@ -4,8 +4,6 @@ import {
   type ActorConfigInput,
   createEnvironmentRedactor,
   createExperienceIndex,
-  createLibraryCache,
-  type ExperienceIndex,
   extractCitations,
   parseActorConfig,
   renderExperienceBlock,
@@ -15,12 +13,12 @@ import {
   type EmbeddingCache,
   type EmbedFunction,
   formatZodIssues,
-  type LibrarySnapshot,
   TfgrpoError,
 } from "@tfgrpo/protocol";
 import type { LibraryStore, OutcomeStore } from "@tfgrpo/store";
 import type { z } from "zod";
 import { withExplorationSlot } from "./exploration-slot.js";
+import { createIndexCache } from "./index-cache.js";
 import {
   type GetExperiencesReply,
   type GetExperiencesRequest,
@@ -51,8 +49,9 @@ export interface CreateLibraryServiceOptions {
   /** A reward counts as success at or above this, when a report gives only a reward. Default 0.5. */
   successThreshold?: number;
   /**
-   * Cached snapshots are reloaded after this long: versions are immutable but their entries' stats (what UCB ranks
-   * by) change with every outcome. Default 5 s.
+   * A served version is reloaded after this long: versions are immutable but their entries' stats (what UCB ranks
+   * by) change with every outcome. The reload happens in the background; requests keep the previous index until it
+   * is ready. Default 5 s.
    */
   statsMaxAgeMs?: number;
   /** Scrubs secrets from every text stored (task, feedback, summary, trajectory strings). Default: environment. */
@@ -71,37 +70,27 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
   const generateId = options.generateId ?? randomUUID;
   const redact = options.redact ?? createEnvironmentRedactor();
   const successThreshold = options.successThreshold ?? 0.5;
-  const snapshots = createLibraryCache((domain, version) => store.getVersion(domain, version), {
-    maxAgeMs: options.statsMaxAgeMs ?? 5_000,
-    maxVersions: 32,
-  });
   const embeddings: EmbeddingCache | undefined = options.embed
     ? createEmbeddingCache({ embed: options.embed })
     : undefined;
-  const indexes = new WeakMap<LibrarySnapshot, Promise<ExperienceIndex>>();
+  const indexes = createIndexCache({
+    load: (domain, version) => store.getVersion(domain, version),
+    maxAgeMs: options.statsMaxAgeMs ?? 5_000,
+    build: async (snapshot) => {
+      let vectors: Map<string, Float32Array> | undefined;
+      if (embeddings) {
+        const live = snapshot.experiences.filter((experience) => experience.status !== "archived");
+        const list = await embeddings.embed(live.map((experience) => experience.text));
+        vectors = new Map(live.map((experience, i) => [experience.id, list[i]!]));
+      }
+      return createExperienceIndex({
+        experiences: snapshot.experiences,
+        config: config.retrieval,
+        embeddingOf: (experience) => vectors?.get(experience.id),
+      });
+    },
+  });
   const baseline = createRewardBaseline(store);
-
-  const indexFor = (snapshot: LibrarySnapshot): Promise<ExperienceIndex> => {
-    let index = indexes.get(snapshot);
-    if (!index) {
-      index = (async () => {
-        let vectors: Map<string, Float32Array> | undefined;
-        if (embeddings) {
-          const live = snapshot.experiences.filter((experience) => experience.status !== "archived");
-          const list = await embeddings.embed(live.map((experience) => experience.text));
-          vectors = new Map(live.map((experience, i) => [experience.id, list[i]!]));
-        }
-        return createExperienceIndex({
-          experiences: snapshot.experiences,
-          config: config.retrieval,
-          embeddingOf: (experience) => vectors?.get(experience.id),
-        });
-      })();
-      indexes.set(snapshot, index);
-      index.catch(() => indexes.delete(snapshot));
-    }
-    return index;
-  };
 
   /** The version to serve and what to record about the choice. */
   const resolveVersion = async (
@@ -148,13 +137,13 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
           promptBlock: "",
         };
       } else {
-        const snapshot = await snapshots(request.domain, version);
-        if (!snapshot) {
+        const served = await indexes(request.domain, version);
+        if (!served) {
           throw new TfgrpoError("not_found", `library ${request.domain} has no version ${version}`, {
             details: { domain: request.domain, version },
           });
         }
-        const index = await indexFor(snapshot);
+        const { snapshot, index } = served;
         const taskVector =
           embeddings && index.dimensions > 0 ? ((await embeddings.embed([request.task]))[0] ?? null) : null;
         const plan = withExplorationSlot(index.select(taskVector), snapshot.experiences, {
