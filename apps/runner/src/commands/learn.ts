@@ -44,6 +44,7 @@ export interface LearnCommandOptions {
   budgetUsd?: number;
   /** The circuit breaker: stop (interrupted) when more than this share of a phase's rollouts fail on the infrastructure. */
   maxInfraFailureRate?: number;
+  onConflict?: "revalidate" | "stop";
   groundTruth: boolean;
   resume?: string;
   runId?: string;
@@ -150,6 +151,7 @@ export async function learn(
         budgetUsd: options.budgetUsd,
         baselineEachRound: options.baseline,
         maxInfraFailureRate: options.maxInfraFailureRate,
+        onConflict: options.onConflict,
       });
       start = {
         options: learnOptions,
@@ -357,6 +359,11 @@ export function checkpointPathFor(db: string): string {
   return file === ":memory:" ? ":memory:" : path.join(path.dirname(path.resolve(file)), "checkpoints.db");
 }
 
+function onConflictChoice(value: string): "revalidate" | "stop" {
+  if (value === "revalidate" || value === "stop") return value;
+  throw new InvalidArgumentError(`expected revalidate or stop, got "${value}"`);
+}
+
 export function registerLearnCommand(program: Command): void {
   program
     .command("learn")
@@ -382,6 +389,11 @@ export function registerLearnCommand(program: Command): void {
       "--max-infra-failure-rate <share>",
       "stop the run (interrupted, resumable) when more than this share of a phase's rollouts fail on the infrastructure (model endpoint, sandbox) (default: 0.5)",
       probability,
+    )
+    .option(
+      "--on-conflict <what>",
+      "when another runner commits to the same library during validation: revalidate (the step's proposals again, on the new head) or stop (default: revalidate)",
+      onConflictChoice,
     )
     .option("--no-ground-truth", "learn without answers: majority vote as a pseudo-label (ablation)")
     .option(

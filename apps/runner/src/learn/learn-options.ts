@@ -49,6 +49,12 @@ export const learnOptionsSchema = z.object({
     .max(1)
     .default(0.2)
     .describe("A validation with more than this share of infrastructure failures gives no gate decision"),
+  onConflict: z
+    .enum(["revalidate", "stop"])
+    .default("revalidate")
+    .describe(
+      "When another runner commits to the library while a candidate is validated: re-validate on the new head, or stop",
+    ),
 });
 export type LearnOptions = z.infer<typeof learnOptionsSchema>;
 export type LearnOptionsInput = z.input<typeof learnOptionsSchema>;

@@ -15,9 +15,12 @@ export const checkpointSchema = "tfgrpo_checkpoints";
 /**
  * The LangGraph checkpointer of learning runs (one thread per run id) at a location: a SQLite file (the embedded
  * default, beside the database) or the PostgreSQL database of the store, so a run started on one machine resumes on
- * any other with the URL.
+ * any other with the URL. `lock` serializes the PostgreSQL setup between processes (see `PostgresStore.withLock`).
  */
-export async function openCheckpointer(location: string): Promise<OpenCheckpointer> {
+export async function openCheckpointer(
+  location: string,
+  lock?: <T>(fn: () => Promise<T>) => Promise<T>,
+): Promise<OpenCheckpointer> {
   const parsed = parseStoreUrl(location);
   if (parsed.backend === "sqlite") {
     const saver = SqliteSaver.fromConnString(parsed.path);
@@ -27,20 +30,16 @@ export async function openCheckpointer(location: string): Promise<OpenCheckpoint
     };
   }
   const saver = PostgresSaver.fromConnString(parsed.url, { schema: checkpointSchema });
-  // Two runners starting at once may race to create the schema; the loser's setup succeeds on a second try.
-  for (let attempt = 1; ; attempt++) {
-    try {
-      await saver.setup();
-      break;
-    } catch (error) {
-      if (attempt < 3) continue;
-      await saver.end().catch(() => {});
-      throw new TfgrpoError(
-        "storage_error",
-        `cannot set up checkpoints in ${redactUrl(parsed.url)}: ${(error as Error).message}`,
-        { cause: error, details: { url: redactUrl(parsed.url) } },
-      );
-    }
+  try {
+    // Runners starting at once would race to create the schema and its tables: they take turns.
+    await (lock ? lock(() => saver.setup()) : saver.setup());
+  } catch (error) {
+    await saver.end().catch(() => {});
+    throw new TfgrpoError(
+      "storage_error",
+      `cannot set up checkpoints in ${redactUrl(parsed.url)}: ${(error as Error).message}`,
+      { cause: error, details: { url: redactUrl(parsed.url) } },
+    );
   }
   return { saver, close: () => saver.end() };
 }

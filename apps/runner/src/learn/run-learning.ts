@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { type Bus, loadDataset, type Task, TfgrpoError } from "@tfgrpo/protocol";
-import type { Store } from "@tfgrpo/store";
+import { PostgresStore, type Store } from "@tfgrpo/store";
 import { directExperiencesAblation } from "./direct-experiences-ablation.js";
 import { isCircuitBreakerStop } from "./infrastructure-failures.js";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
@@ -104,7 +104,10 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
   // From here on the run row exists: whatever stops the run is recorded on it (never left "running").
   let checkpointer: OpenCheckpointer | undefined;
   try {
-    checkpointer = await openCheckpointer(options.checkpointPath);
+    checkpointer = await openCheckpointer(
+      options.checkpointPath,
+      store instanceof PostgresStore ? (fn) => store.withLock("tfgrpo checkpoints setup", fn) : undefined,
+    );
     const graph = createLearningGraph(
       {
         bus: options.bus,

@@ -129,6 +129,17 @@ export class PostgresStore implements Store {
     await this.connection.close();
   }
 
+  /**
+   * Runs `fn` while holding the database-wide lock `name` (a transaction-level advisory lock): processes sharing the
+   * database take turns, e.g. to set up what several of them may create at once.
+   */
+  async withLock<T>(name: string, fn: () => Promise<T>): Promise<T> {
+    return this.connection.transaction(async (sql) => {
+      await sql.query("SELECT pg_advisory_xact_lock(hashtext($1))", [name]);
+      return fn();
+    });
+  }
+
   /** The schema version, for tests and `doctor`-style commands. */
   async inspect(): Promise<{ schemaVersion: number; serverVersion: string }> {
     const row = (

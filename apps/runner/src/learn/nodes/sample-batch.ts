@@ -12,6 +12,7 @@ export function sampleBatch({
   train,
   batchSize,
   batchesPerEpoch,
+  domain,
   log,
 }: LearnDependencies) {
   return async (state: { epoch: number; batchIndex: number; step: number; headVersion: number | null }) => {
@@ -30,13 +31,22 @@ export function sampleBatch({
     );
     const batchTaskIds = order.slice(state.batchIndex * batchSize, (state.batchIndex + 1) * batchSize);
     const step = state.step + 1;
+    // Another runner learning the same library may have committed since: each step starts from the current head.
+    const head = await store.getHeadVersion(domain);
+    if (head !== state.headVersion) {
+      const name = (v: number | null) => (v === null ? "the empty library" : `v${v}`);
+      log(
+        `step ${step}: library ${domain} is at ${name(head)}, not ${name(state.headVersion)}: another writer committed; learning on ${name(head)}`,
+      );
+    }
     log(
       `step ${step} (epoch ${state.epoch + 1}/${options.epochs}, batch ${state.batchIndex + 1}/${batchesPerEpoch}): ${batchTaskIds.length} tasks x ${options.groupSize} rollouts`,
     );
     return {
       step,
       batchTaskIds,
-      headBefore: state.headVersion,
+      headVersion: head,
+      headBefore: head,
       candidateVersion: null,
       candidateScore: null,
       headScore: null,

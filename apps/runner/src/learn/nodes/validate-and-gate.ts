@@ -1,6 +1,7 @@
 import { curatorGate, type GateDecision, type Task } from "@tfgrpo/protocol";
 import { average } from "../average.js";
 import { runStateKeys } from "../run-state.js";
+import { candidateOnNewHead, rejectedAsStale } from "./head-moved.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 import { scoreOnValidation } from "./score-on-validation.js";
 
@@ -13,23 +14,87 @@ import { scoreOnValidation } from "./score-on-validation.js";
  * circuit breaker's share the run stops.
  */
 export function validateAndGate(deps: LearnDependencies) {
-  const { bus, options, domain, runState, val, log } = deps;
-  return async (state: {
-    step: number;
-    headVersion: number | null;
-    candidateVersion: number | null;
-    statsRevision: string | null;
-  }) => {
-    const candidate = state.candidateVersion!;
+  const { store, domain, runState } = deps;
+  const gateOnce = validateAndGateOnce(deps);
+  return async (state: GateState) => {
     const entry = runStateKeys.gate(state.step);
     const stored = await runState.get(entry);
-    if (stored)
+    if (stored) {
+      // A candidate re-validated on a moved head is the one the stored decision names.
+      const candidate =
+        (stored.gate.details?.candidateVersion as number | undefined) ?? state.candidateVersion!;
+      const head = (stored.gate.details?.headVersion as number | null | undefined) ?? state.headVersion;
       return {
         gate: stored.gate,
         candidateScore: stored.candidateScore,
         headScore: stored.headScore,
-        headVersion: stored.gate.decision === "commit" ? candidate : state.headVersion,
+        candidateVersion: candidate,
+        headVersion: stored.gate.decision === "commit" ? candidate : head,
       };
+    }
+    // Another runner may commit to the same library meanwhile: a candidate is gated only against the current head.
+    let current = state;
+    for (let attempt = 1; ; attempt++) {
+      const head = await store.getHeadVersion(domain);
+      if (head !== current.headVersion) {
+        const rebased = await candidateOnNewHead(deps, state.step, {
+          from: current.headVersion,
+          to: head,
+          candidate: current.candidateVersion!,
+        });
+        current = { ...current, headVersion: head, candidateVersion: rebased.candidateVersion };
+        if (rebased.candidateVersion === null) {
+          return {
+            gate: null,
+            candidateScore: null,
+            headScore: null,
+            candidateVersion: null,
+            operations: 0,
+            headVersion: head,
+          };
+        }
+      }
+      const result = await gateOnce(current, attempt < maxRevalidations);
+      if (result !== "stale") return { ...result, candidateVersion: current.candidateVersion };
+    }
+  };
+}
+
+/** How often a step re-validates on a moved head before it lets the curator's stale rejection stand. */
+const maxRevalidations = 5;
+
+interface GateState {
+  step: number;
+  headVersion: number | null;
+  candidateVersion: number | null;
+  statsRevision: string | null;
+}
+
+/** Thrown inside a validation whose head moved, caught by `validateAndGateOnce`. */
+const headMoved = Symbol("head moved");
+
+interface GateResult {
+  gate: GateDecision;
+  candidateScore: number;
+  headScore: number;
+  headVersion: number | null;
+}
+
+function validateAndGateOnce(deps: LearnDependencies) {
+  const { bus, store, options, domain, runState, val, log } = deps;
+  /** "stale": the head moved during validation (when `retryStale`); no decision was made or stored. */
+  return async (state: GateState, retryStale: boolean): Promise<GateResult | "stale"> => {
+    try {
+      return await once(state, retryStale);
+    } catch (error) {
+      if (error === headMoved) return "stale";
+      throw error;
+    }
+  };
+
+  async function once(state: GateState, retryStale: boolean): Promise<GateResult | "stale"> {
+    const candidate = state.candidateVersion!;
+    const entry = runStateKeys.gate(state.step);
 
     let infrastructureFailures = 0;
     const judge = async (tasks: readonly Task[], stage: "precheck" | "full", precheck?: GateDecision) => {
@@ -66,6 +131,9 @@ export function validateAndGate(deps: LearnDependencies) {
         };
         return { gate, ...scores };
       }
+      // The head may have moved while this validation ran (another runner committed): then it compared the wrong
+      // versions, and the caller handles the moved head before any decision.
+      if (retryStale && (await store.getHeadVersion(domain)) !== state.headVersion) throw headMoved;
       const decision = await bus.request(curatorGate, {
         domain,
         candidateVersion: candidate,
@@ -94,6 +162,7 @@ export function validateAndGate(deps: LearnDependencies) {
     log(
       `step ${state.step}: gate ${decision.decision} v${candidate} (${format(candidateScore)} vs head ${format(headScore)}): ${decision.reason}`,
     );
+    if (retryStale && rejectedAsStale(decision)) return "stale" as const;
     const outcome = {
       gate: decision,
       candidateScore: candidateScore ?? 0,
@@ -107,7 +176,7 @@ export function validateAndGate(deps: LearnDependencies) {
       headScore: outcome.headScore,
       headVersion: decision.decision === "commit" ? candidate : state.headVersion,
     };
-  };
+  }
 }
 
 function format(value: number | null): string {
