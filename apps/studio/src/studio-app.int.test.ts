@@ -123,8 +123,13 @@ describe("studio app", () => {
     expect(diff).toContain('G0 + G6 → <a href="/d/math/e/G8">G8</a>');
   });
 
-  it("refuses an unknown action, a stale head and a lifecycle move the curator forbids, writing nothing", async () => {
+  it("refuses an unknown action, an oversized request, a stale head and a lifecycle move the curator forbids, writing nothing", async () => {
     expect((await post("/d/math/actions/delete-everything", form({ expectedHead: "2" }))).status).toBe(404);
+    const huge = await post(
+      "/d/math/actions/edit",
+      form({ id: "G0", expectedHead: "2", text: "x".repeat(33 * 2 ** 20) }),
+    );
+    expect(huge.status).toBe(413);
     const stale = await post("/d/math/actions/approve", form({ id: "G1", expectedHead: "1" }));
     expect(stale.status).toBe(409);
     expect(await stale.text()).toContain(

@@ -8,6 +8,7 @@ import {
 import { experienceStatusSchema, TfgrpoError } from "@tfgrpo/protocol";
 import type { LibraryFormat } from "@tfgrpo/store";
 import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { deleteCookie } from "hono/cookie";
 import { streamSSE } from "hono/streaming";
 import { setFlash, takeFlash } from "./flash-cookie.js";
@@ -41,6 +42,7 @@ export interface StudioApp {
   close(): void;
 }
 
+const maxRequestBytes = 32 * 1024 * 1024;
 const domainPattern = "[a-z][a-z0-9_-]{0,63}";
 const returnPattern = new RegExp(`^/d/${domainPattern}/(review|versions|e/G\\d+)$`);
 
@@ -70,6 +72,14 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
     return c.text(`internal error: ${error.message.split("\n")[0]}`, 500);
   });
   const secureCookies = options.secureCookies ?? false;
+  // Uploads are read whole (a library file): a bound keeps one request from filling the memory.
+  app.use(
+    "*",
+    bodyLimit({
+      maxSize: maxRequestBytes,
+      onError: (c) => c.text("refused: the request is over 32 MiB", 413),
+    }),
+  );
   app.use("*", guard({ token: options.token, secureCookies }));
   app.get("/assets/:name", (c) => {
     const asset = assets[c.req.param("name")];
