@@ -1,4 +1,6 @@
+import { TfgrpoError } from "@tfgrpo/protocol";
 import { serveMcpHttp, serveMcpStdio } from "@tfgrpo/serving";
+import { isLoopbackHost } from "@tfgrpo/studio";
 import type { Command } from "commander";
 import { databaseOption } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
@@ -45,6 +47,15 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
   const stderr = dependencies.stderr ?? ((text: string) => process.stderr.write(text));
   const env = dependencies.env ?? process.env;
   const log = (line: string) => stderr(`${line}\n`);
+  const host = options.host ?? "127.0.0.1";
+  const token = env.TFGRPO_MCP_TOKEN || undefined;
+  if (options.http !== undefined && !isLoopbackHost(host) && !token) {
+    throw new TfgrpoError(
+      "invalid_config",
+      `tfgrpo mcp --host ${host}: serving beyond loopback needs a token (set TFGRPO_MCP_TOKEN; clients send Authorization: Bearer <token>)`,
+      { details: { host } },
+    );
+  }
   const db = resolveDatabase(options, env);
   const modelsConfig = options.config || env.TFGRPO_CONFIG || undefined;
   const opened = await openLibraryService({ db, ...(modelsConfig ? { modelsConfig } : {}), log, env });
@@ -57,7 +68,8 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
       const http = await serveMcpHttp({
         ...serverOptions,
         port: options.http,
-        ...(options.host ? { host: options.host } : {}),
+        host,
+        ...(token ? { token } : {}),
         log,
       });
       log(
@@ -93,7 +105,10 @@ export function registerMcpCommand(program: Command): void {
       "serve Streamable HTTP on this port (0: any free port) instead of stdio",
       nonNegativeInteger,
     )
-    .option("--host <address>", "address to listen on with --http (default 127.0.0.1)")
+    .option(
+      "--host <address>",
+      "address to listen on with --http (default 127.0.0.1; anything but loopback requires $TFGRPO_MCP_TOKEN)",
+    )
     .addOption(databaseOption())
     .option(
       "--config <file>",

@@ -1,4 +1,4 @@
-import { randomUUID } from "node:crypto";
+import { randomUUID, timingSafeEqual } from "node:crypto";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -12,6 +12,11 @@ export interface McpHttpOptions extends CreateMcpServerOptions {
   port: number;
   /** Default 127.0.0.1: the library is the workspace's, not the network's. */
   host?: string;
+  /**
+   * When set, every request needs `Authorization: Bearer <token>` (anything else is a 401). The caller decides when
+   * one is required (`tfgrpo mcp` requires it on any host but loopback).
+   */
+  token?: string;
   /** Sessions idle this long are closed (default 30 min). */
   idleSessionMs?: number;
   log?: (line: string) => void;
@@ -29,7 +34,8 @@ export interface McpHttpHandle extends AsyncDisposable {
 /**
  * The MCP server over Streamable HTTP at `/mcp`: POST for calls, GET for a client's event stream, DELETE to end a
  * session. Each client that initializes gets a session with its own MCP server object (one transport each) over the
- * shared library service. DNS-rebinding protection accepts only the bound host's names.
+ * shared library service. DNS-rebinding protection accepts only the bound host's names; with `token`, every request
+ * must carry it.
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpHandle> {
   const host = options.host ?? "127.0.0.1";
@@ -46,7 +52,15 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpHand
     res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
   };
 
+  const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`);
+  const authorized = (req: IncomingMessage) => {
+    if (expected === undefined) return true;
+    const given = Buffer.from(req.headers.authorization ?? "");
+    return given.length === expected.length && timingSafeEqual(given, expected);
+  };
+
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    if (!authorized(req)) return reply(res, 401, "unauthorized: send Authorization: Bearer <token>");
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== "/mcp") return reply(res, 404, `not found: ${path} (the MCP endpoint is /mcp)`);
     const sessionId = req.headers["mcp-session-id"];
