@@ -148,7 +148,6 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
           const result = await runOnlineSession({
             domain: options.domain,
             tasks,
-            service: stack.service,
             learner: stack.learner,
             serve: stack.serve,
             concurrency: options.concurrency,

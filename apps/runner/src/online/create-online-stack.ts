@@ -105,6 +105,7 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
   const resources = createToolResources(options.tools ?? settings.tools ?? {}, { env });
   const serve = createReactAgentServe({
     models,
+    library: service,
     resources,
     domain: options.domain,
     runId: options.runId,

@@ -11,9 +11,9 @@ import { createOnlineStack } from "./create-online-stack.js";
 import { runOnlineSession } from "./online-session.js";
 
 // Acceptance of online learning (issue 14): an agent that is not the project's actor — LangGraph's prebuilt
-// createReactAgent on the actor role's ChatOpenAI, pointed at the SIMULATED world over HTTP, running its Python in
-// the real sandbox — serves a stream of tasks through the library service from an empty library, while the online
-// learner reflects, canaries and gates. The sim's policy improves only when a served lesson names its trap.
+// createReactAgent on the actor role's ChatOpenAI, pointed at the SIMULATED world over HTTP, using the library only
+// through @tfgrpo/langgraph's prompt and outcome hooks — serves a stream of tasks from an empty library, while the
+// online learner reflects, canaries and gates. The sim's policy improves only when a served lesson names its trap.
 
 let directory: string;
 beforeAll(async () => {
@@ -26,7 +26,7 @@ afterAll(async () => {
 const config: OnlineConfigInput = {
   trigger: { batchSize: 25, window: 20, dropBelow: 0.5, cooldown: 10 },
   groups: { pool: 60, neighbours: 5, minSimilarity: 0.2, maxGroups: 4 },
-  rollout: { canaryShare: 0.5, canaryOutcomes: 14, tolerance: 0.05, rollbackMargin: 0.2, rollbackWindow: 10 },
+  rollout: { canaryShare: 0.5, canaryOutcomes: 16, tolerance: 0.05, rollbackMargin: 0.3, rollbackWindow: 12 },
 };
 
 function stream(seed: number, families: readonly string[], size: number): Task[] {
@@ -70,7 +70,6 @@ async function session(options: {
     const result = await runOnlineSession({
       domain: "math",
       tasks: options.tasks,
-      service: stack.service,
       learner: stack.learner,
       serve: stack.serve,
       concurrency: options.concurrency ?? 1,
@@ -90,7 +89,9 @@ describe("online learning while serving (SIMULATED world)", () => {
     const families = ["range-multiples", "inclusive-days", "percent-change", "negative-modular"];
     const tasks = stream(41, families, 200);
     expect(tasks).toHaveLength(200);
-    const result = await session({ name: "acceptance", seed: 41, tasks });
+    // Without tools (the sim's direct mode: the policy shows its computation instead of running it), so the 200 tasks
+    // stay cheap; the same agent with the real sandbox is what `tfgrpo online --sim` runs (docs/online-learning.md).
+    const result = await session({ name: "acceptance", seed: 41, tasks, agentTools: "none" });
     const first = result.served.slice(0, 50).map((r) => (r.success ? 1 : 0));
     const last = result.served.slice(-50).map((r) => (r.success ? 1 : 0));
     const firstCi = bootstrapMean(first, { seed: 1 });
@@ -154,7 +155,8 @@ describe("online learning while serving (SIMULATED world)", () => {
     expect(rate(preSwitch)).toBeGreaterThanOrEqual(0.45);
     expect(afterSwitch.length).toBeGreaterThan(0);
     expect(afterSwitch[0]).toMatchObject({ reason: "success-drop" });
-    expect(afterSwitch[0]!.at - before.length).toBeLessThanOrEqual(16);
+    // Within a window and a cooldown of the switch (16 + 8 outcomes).
+    expect(afterSwitch[0]!.at - before.length).toBeLessThanOrEqual(24);
     for (const reflection of reflections) expect(reflection).toMatchObject({ reason: "success-drop" });
     const promotedAfter = result.events.filter(
       (e) => e.type === "gate" && e.decision.decision === "commit" && e.at > before.length,

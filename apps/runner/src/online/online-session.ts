@@ -1,24 +1,25 @@
 import type { Task } from "@tfgrpo/protocol";
-import type {
-  GetExperiencesReply,
-  LibraryService,
-  OnlineEvent,
-  OnlineLearner,
-  OnlineOutcome,
-} from "@tfgrpo/serving";
+import type { OnlineEvent, OnlineLearner, OnlineOutcome } from "@tfgrpo/serving";
 
-/** What an agent reports after serving one task with the experiences it was given. */
+/** How serving one task went, after the agent reported its outcome to the library service. */
 export interface ServedResult {
+  /** The selection the agent was served (and reported the outcome of). */
+  selectionId: string;
+  /** The library version that served it. */
+  version: number | null;
   reward: number;
   success: boolean;
   feedback?: string;
-  /** The agent's trajectory (stored with the outcome; the learner summarizes it when it reflects). */
+  /** The trajectory the agent reported (the learner summarizes it when it reflects). */
   trajectory?: unknown;
   summary?: string;
 }
 
-/** Any agent: gets the task and the served selection (with its prompt block), returns how it went. */
-export type ServeTask = (task: Task, served: GetExperiencesReply, index: number) => Promise<ServedResult>;
+/**
+ * Any agent: gets experiences from the library service for the task (e.g. through `@tfgrpo/langgraph`'s prompt
+ * hook), serves it, reports the outcome (the outcome hook), and says how it went.
+ */
+export type ServeTask = (task: Task, index: number) => Promise<ServedResult>;
 
 export interface OnlineProgress {
   index: number;
@@ -31,7 +32,6 @@ export interface OnlineProgress {
 export interface RunOnlineSessionOptions {
   domain: string;
   tasks: AsyncIterable<Task> | Iterable<Task>;
-  service: LibraryService;
   learner: OnlineLearner;
   serve: ServeTask;
   /** Tasks served at once (default 1: a reproducible order of outcomes). */
@@ -55,13 +55,13 @@ export interface OnlineSessionResult {
 }
 
 /**
- * A serving-and-learning session: each task gets experiences from the library service (the learner's router picks
- * head or canary), the agent serves it, its outcome is reported to the service (stored exactly once, credited) and
- * observed by the learner (trigger, reflection, canary gate, rollback). Serving never waits for a reflection except
- * the one worker that reported the outcome that triggered it.
+ * A serving-and-learning session: the agent serves each task with experiences from the library service (whose
+ * router is the learner's canary draw) and reports its outcome there (stored exactly once, credited); the learner
+ * then observes it (trigger, reflection, canary gate, rollback). Serving never waits for a reflection except the
+ * one worker whose outcome triggered it.
  */
 export async function runOnlineSession(options: RunOnlineSessionOptions): Promise<OnlineSessionResult> {
-  const { service, learner, domain } = options;
+  const { learner, domain } = options;
   const served: ServedRecord[] = [];
   const iterator =
     Symbol.asyncIterator in options.tasks
@@ -82,20 +82,11 @@ export async function runOnlineSession(options: RunOnlineSessionOptions): Promis
   const worker = async () => {
     for (let item = await take(); item !== null; item = await take()) {
       const { task, index } = item;
-      const reply = await service.getExperiences({ domain, task: task.question });
-      const result = await options.serve(task, reply, index);
-      await service.reportOutcome({
-        selectionId: reply.selectionId,
-        reward: result.reward,
-        success: result.success,
-        ...(result.feedback ? { feedback: result.feedback } : {}),
-        ...(result.summary ? { summary: result.summary } : {}),
-        ...(result.trajectory !== undefined ? { trajectory: result.trajectory } : {}),
-      });
+      const result = await options.serve(task, index);
       const outcome: OnlineOutcome = {
-        selectionId: reply.selectionId,
+        selectionId: result.selectionId,
         domain,
-        version: reply.version,
+        version: result.version,
         task: task.question,
         reward: result.reward,
         success: result.success,
@@ -109,11 +100,11 @@ export async function runOnlineSession(options: RunOnlineSessionOptions): Promis
         index,
         taskId: task.id,
         family,
-        version: reply.version,
+        version: result.version,
         success: result.success,
         reward: result.reward,
       });
-      options.onProgress?.({ index, task, version: reply.version, success: result.success, events });
+      options.onProgress?.({ index, task, version: result.version, success: result.success, events });
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, worker));
