@@ -1,12 +1,14 @@
 /**
- * Applying 1,000 mixed operations to a 10,000-entry library, and reading the head back, on a SQLite file and in
- * memory. Run with `pnpm bench` (node --conditions=source --import tsx bench/apply.bench.ts).
+ * Applying 1,000 mixed operations to a 10,000-entry library, and reading the head back, on a SQLite file, in memory
+ * and on PostgreSQL (a real server started for the bench on loopback, as the tests do; skipped with a note when
+ * PostgreSQL is not installed). Run with `pnpm bench` (node --conditions=source --import tsx bench/apply.bench.ts).
  */
 import { mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import type { Operation } from "@tfgrpo/protocol";
-import { SqliteStore } from "../src/index.js";
+import { createStore, type Store } from "../src/index.js";
+import { startPostgresServer } from "../src/testing/postgres-server.js";
 
 const libraryEntries = 10_000;
 const opsPerApply = 1_000;
@@ -73,9 +75,8 @@ function summarize(backend: string, name: string, samples: Sample[], note: strin
   };
 }
 
-async function benchBackend(backend: string, file: string): Promise<Row[]> {
-  const store = new SqliteStore({ path: file });
-  await store.setup();
+async function benchBackend(backend: string, location: string): Promise<Row[]> {
+  const store: Store = await createStore(location);
   const rows: Row[] = [];
 
   const seed: Operation[] = Array.from({ length: libraryEntries }, (_, i) => ({
@@ -169,6 +170,15 @@ try {
     ...(await benchBackend("sqlite :memory:", ":memory:")),
   ];
   const size = statSync(file).size + (statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0);
+  let postgresNote = "";
+  try {
+    await using server = await startPostgresServer();
+    // The test server's settings (fsync off): the bench measures the work and the round trips, not the disk.
+    rows.push(...(await benchBackend("postgres loopback", await server.createDatabase("bench"))));
+    postgresNote = `postgres: ${server.url().replace(server.password, "***")} (fsync=off, synchronous_commit=off)`;
+  } catch (error) {
+    postgresNote = `postgres: skipped (${(error as Error).message.split("\n")[0]})`;
+  }
   const header = ["backend", "case", "median ms", "min ms", "max ms", "cpu ms", "note"];
   const cells = rows.map((r) => [
     r.backend,
@@ -192,6 +202,20 @@ try {
   console.log(widths.map((w) => "-".repeat(w)).join("  "));
   for (const c of cells) console.log(line(c));
   console.log(`file size after ${rounds + 1} versions: ${(size / 2 ** 20).toFixed(1)} MB (db + wal)`);
+  console.log(postgresNote);
+  // The goal for the server backend: within 3x SQLite's file on loopback (apply + read the head back).
+  const median = (backend: string, name: string) =>
+    rows.find((r) => r.backend === backend && r.case === name)?.medianMs;
+  const sqlite =
+    (median("sqlite file", `apply ${opsPerApply} mixed ops`) ?? 0) +
+    (median("sqlite file", "read head back") ?? 0);
+  const pg =
+    (median("postgres loopback", `apply ${opsPerApply} mixed ops`) ?? 0) +
+    (median("postgres loopback", "read head back") ?? 0);
+  if (pg > 0)
+    console.log(
+      `apply + read head back: postgres ${pg.toFixed(1)} ms vs sqlite file ${sqlite.toFixed(1)} ms = ${(pg / sqlite).toFixed(2)}x (goal: within 3x)`,
+    );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -255,30 +255,43 @@ export class PostgresLibraryStore extends BaseLibraryStore {
     );
     const unknown = ordinals.filter((o) => !known.has(o)).map(experienceId);
     if (unknown.length > 0) throw unknownStatsIdsError(domain, unknown);
-    // Rows in ordinal order: two transactions adding to the same entries lock them in the same order (no deadlock).
-    const sorted = [...valid].sort((a, b) => experienceOrdinal(a.id) - experienceOrdinal(b.id));
-    for (const delta of sorted) {
-      await sql.query(
-        `INSERT INTO experience_stats AS s (domain, ordinal, shown, success, sum_delta, last_used_version)
-         VALUES ($1, $2, $3, $4, $5, $6)
-         ON CONFLICT (domain, ordinal) DO UPDATE SET
-           shown = s.shown + excluded.shown,
-           success = s.success + excluded.success,
-           sum_delta = s.sum_delta + excluded.sum_delta,
-           last_used_version = CASE
-             WHEN excluded.last_used_version IS NULL THEN s.last_used_version
-             WHEN s.last_used_version IS NULL THEN excluded.last_used_version
-             ELSE greatest(s.last_used_version, excluded.last_used_version) END`,
-        [
-          domain,
-          experienceOrdinal(delta.id),
-          delta.shown ?? 0,
-          delta.success ?? 0,
-          delta.sumDelta ?? 0,
-          delta.lastUsedVersion ?? null,
-        ],
-      );
+    // One row per entry (deltas of one id summed, the latest version kept), in ordinal order: one statement, and two
+    // transactions adding to the same entries lock them in the same order (no deadlock).
+    const byOrdinal = new Map<
+      number,
+      { shown: number; success: number; sumDelta: number; last: number | null }
+    >();
+    for (const delta of valid) {
+      const ordinal = experienceOrdinal(delta.id);
+      const sum = byOrdinal.get(ordinal) ?? { shown: 0, success: 0, sumDelta: 0, last: null };
+      sum.shown += delta.shown ?? 0;
+      sum.success += delta.success ?? 0;
+      sum.sumDelta += delta.sumDelta ?? 0;
+      const last = delta.lastUsedVersion ?? null;
+      if (last !== null) sum.last = sum.last === null ? last : Math.max(sum.last, last);
+      byOrdinal.set(ordinal, sum);
     }
+    const rows = [...byOrdinal.entries()].sort(([a], [b]) => a - b);
+    await sql.query(
+      `INSERT INTO experience_stats AS s (domain, ordinal, shown, success, sum_delta, last_used_version)
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::float8[], $6::int[])
+       ON CONFLICT (domain, ordinal) DO UPDATE SET
+         shown = s.shown + excluded.shown,
+         success = s.success + excluded.success,
+         sum_delta = s.sum_delta + excluded.sum_delta,
+         last_used_version = CASE
+           WHEN excluded.last_used_version IS NULL THEN s.last_used_version
+           WHEN s.last_used_version IS NULL THEN excluded.last_used_version
+           ELSE greatest(s.last_used_version, excluded.last_used_version) END`,
+      [
+        domain,
+        rows.map(([ordinal]) => ordinal),
+        rows.map(([, r]) => r.shown),
+        rows.map(([, r]) => r.success),
+        rows.map(([, r]) => r.sumDelta),
+        rows.map(([, r]) => r.last),
+      ],
+    );
     return ordinals.length;
   }
 
