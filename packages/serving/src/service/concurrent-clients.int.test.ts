@@ -1,6 +1,7 @@
 // 50 clients at once — 25 over MCP (Streamable HTTP) and 25 over NATS (a real nats-server) — reading experiences,
 // reading whole versions and reporting outcomes (some twice, concurrently) while another connection commits new
-// versions into the same SQLite file. Each server has its own connection to the file, as separate processes would.
+// versions into the same SQLite file. Each server has its own connection to the file, as separate processes would;
+// the second report of an MCP selection goes over NATS, so the two servers race for the same outcome.
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -46,6 +47,7 @@ it("50 MCP and NATS clients read and report while versions commit: every outcome
   const natsStore = await createStore(db);
   const mcpStore = await createStore(db);
   const serverBus = await createNatsBus({ servers: nats.url, name: "library-role" });
+  const crossBus = await createNatsBus({ servers: nats.url, name: "cross-reporter" });
   const role = await createLibraryRole(
     createLibraryService({ store: natsStore, statsMaxAgeMs: 0 }),
     natsStore,
@@ -67,8 +69,12 @@ it("50 MCP and NATS clients read and report while versions commit: every outcome
   };
 
   /** One report, or two of the same selection at once (exactly one may win). */
-  const report = async (send: () => Promise<ReportOutcomeReply | "conflict">, twice: boolean) => {
-    const results = await Promise.all(twice ? [send(), send()] : [send()]);
+  const report = async (
+    send: () => Promise<ReportOutcomeReply | "conflict">,
+    twice: boolean,
+    other: () => Promise<ReportOutcomeReply | "conflict"> = send,
+  ) => {
+    const results = await Promise.all(twice ? [send(), other()] : [send()]);
     if (twice) duplicatesTried++;
     const ok = results.filter((r): r is ReportOutcomeReply => r !== "conflict");
     expect(ok).toHaveLength(1);
@@ -142,6 +148,14 @@ it("50 MCP and NATS clients read and report while versions commit: every outcome
             return result.structuredContent as ReportOutcomeReply;
           },
           round % 2 === 0,
+          // The duplicate of an MCP report goes over NATS: two servers, two connections to the file, one outcome.
+          () =>
+            crossBus
+              .request(libraryOutcome, { selectionId: reply.selectionId, reward: ((n + round) % 4) / 4 })
+              .catch((error: unknown) => {
+                if (TfgrpoError.isInstance(error) && error.code === "conflict") return "conflict" as const;
+                throw error;
+              }),
         );
       }
     } finally {
@@ -192,5 +206,6 @@ it("50 MCP and NATS clients read and report while versions commit: every outcome
   await http.close();
   await role.close();
   await serverBus.close();
+  await crossBus.close();
   for (const store of [natsStore, mcpStore, writer]) await store.close();
 });
