@@ -20,6 +20,9 @@ import { parseRoleList } from "../cli-options/role-list.js";
 import { newRunId } from "../cli-options/run-id.js";
 import { simOption } from "../cli-options/sim-option.js";
 import { createProgress } from "../cli-output/progress.js";
+import { estimateForCommand } from "../cost-estimate/estimate-for-command.js";
+import type { CostEstimate } from "../cost-estimate/estimate-run-cost.js";
+import { renderCostEstimate } from "../cost-estimate/render-cost-estimate.js";
 import { directExperiencesAblation } from "../learn/direct-experiences-ablation.js";
 import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
 import { renderStepTable } from "../learn/render-step-table.js";
@@ -27,7 +30,7 @@ import { runDirectExperiences } from "../learn/run-direct-experiences.js";
 import { runLearning } from "../learn/run-learning.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
-import { loadSim, startSimWorld } from "../runtime/start-sim-world.js";
+import { loadSim, simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
 import { startTracing, traceFileFor } from "../tracing/start-tracing.js";
 import { resolveDatabase } from "./library.js";
 
@@ -69,6 +72,8 @@ export interface LearnCommandOptions {
   record?: string;
   /** Serve the model answers from a cassette recorded with --record: no model endpoint is contacted. */
   replay?: string;
+  /** Print the expected model calls, tokens and USD per role, and stop before any model call. */
+  dryRun?: boolean;
 }
 
 /** The learn command's work, callable from tests and the demo. */
@@ -163,6 +168,13 @@ export async function learn(
       };
     }
     const runId = start?.options.runId ?? options.resume!;
+    if (start && config) {
+      // What the run is expected to cost, before it spends anything (an estimate that fails never stops the run).
+      await printLearnEstimate(options, config, db, output.stderr, "estimate before the first call").catch(
+        (error: unknown) =>
+          log(`cost estimate unavailable: ${error instanceof Error ? error.message : String(error)}`),
+      );
+    }
     opened?.finish(runId);
     if (opened)
       log(
@@ -216,6 +228,54 @@ export async function learn(
   } finally {
     await sim?.close();
   }
+}
+
+/** `learn --dry-run`: the expected calls, tokens and USD per role, from the data, options, prompts and prices. */
+export async function learnDryRun(
+  options: LearnCommandOptions,
+  output: CommandOutput = { stderr: process.stderr, stdout: process.stdout },
+): Promise<CostEstimate> {
+  for (const [flag, value] of [
+    ["--domain", options.domain],
+    ["--train", options.train],
+  ] as const) {
+    if (!value) throw new InvalidArgumentError(`learn --dry-run needs ${flag}`);
+  }
+  const config = options.config ?? (options.sim ? simModelsConfig : undefined);
+  if (!config) throw new InvalidArgumentError("learn --dry-run needs --config (or --sim)");
+  return printLearnEstimate(
+    options,
+    config,
+    resolveDatabase(options),
+    output.stdout,
+    "dry run, no model called",
+  );
+}
+
+async function printLearnEstimate(
+  options: LearnCommandOptions,
+  config: string,
+  db: string,
+  stream: { write(text: string): unknown },
+  title: string,
+): Promise<CostEstimate> {
+  const estimate = await estimateForCommand({
+    kind: "learn",
+    domain: options.domain!,
+    tasks: path.resolve(options.train!),
+    ...(options.val ? { val: path.resolve(options.val) } : {}),
+    epochs: options.epochs,
+    groupSize: options.groupSize,
+    ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+    valK: options.valK,
+    mode: options.mode,
+    config,
+    db,
+    // The sim's config reads its port; an estimate needs none.
+    env: { SIM_PORT: "0", ...process.env },
+  });
+  stream.write(`${renderCostEstimate(estimate, `learn ${title}`)}\n`);
+  return estimate;
 }
 
 /** `--sim-faults SPEC` through the sim's own parser; its error names the option the user typed. */
@@ -411,6 +471,7 @@ export function registerLearnCommand(program: Command): void {
       "--record <dir>",
       "write every model request and response (keys redacted) into DIR, a cassette --replay serves back",
     )
+    .option("--dry-run", "print the expected model calls, tokens and USD per role (a range), call no model")
     .option(
       "--replay <dir>",
       "answer every model call from a cassette recorded with --record (no model endpoint)",
@@ -443,6 +504,7 @@ export function registerLearnCommand(program: Command): void {
       "where to write the HTML report (default: reports/<run>.html beside the database)",
     )
     .action(async (options: LearnCommandOptions) => {
-      await learn(options);
+      if (options.dryRun) await learnDryRun(options);
+      else await learn(options);
     });
 }

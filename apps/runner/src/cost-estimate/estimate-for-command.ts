@@ -1,0 +1,83 @@
+import { existsSync } from "node:fs";
+import { loadModelsConfig } from "@tfgrpo/models";
+import { loadDataset, type Task } from "@tfgrpo/protocol";
+import { createStore, type Store } from "@tfgrpo/store";
+import { calibrateFromStore } from "./calibrate-from-store.js";
+import {
+  type CostEstimate,
+  defaultAssumptions,
+  estimateRunCost,
+  type RunShape,
+} from "./estimate-run-cost.js";
+import { measurePromptSizes } from "./measure-prompt-sizes.js";
+
+export interface EstimateForCommandOptions {
+  kind: "learn" | "eval";
+  domain: string;
+  /** learn: the training tasks; eval: the tasks evaluated. */
+  tasks: string;
+  val?: string;
+  epochs?: number;
+  groupSize?: number;
+  batchSize?: number;
+  valK?: number;
+  /** eval: rollouts per task and library (k) and how many libraries. */
+  k?: number;
+  libraries?: number;
+  mode: "tools" | "direct";
+  config: string;
+  /** The workspace database: its latest learn run of the domain calibrates the assumptions, when there is one. */
+  db?: string;
+  /** An open store instead of `db`. */
+  store?: Store;
+  /** Where the models config's variables are read (default process.env). */
+  env?: Record<string, string | undefined>;
+}
+
+/** The cost estimate of a learn or eval command, from its data files, options, models config and database. */
+export async function estimateForCommand(options: EstimateForCommandOptions): Promise<CostEstimate> {
+  const modelsConfig = await loadModelsConfig(options.config, { env: options.env ?? process.env });
+  const tasks: Task[] = await loadDataset(options.tasks, { domain: options.domain });
+  const val = options.val ? await loadDataset(options.val, { domain: options.domain }) : [];
+  const groupSize = options.groupSize ?? 5;
+  const prompts = measurePromptSizes(tasks, options.domain, groupSize, options.mode);
+  const defaults = defaultAssumptions(options.mode, modelsConfig.roles.actor?.maxTokens);
+  let assumptions = defaults;
+  let startingEntries = 0;
+  const dbFile = options.db?.replace(/^sqlite:(\/\/)?/, "");
+  const store =
+    options.store ??
+    (dbFile && existsSync(dbFile) ? await createStore(options.db as string, { mustExist: true }) : undefined);
+  try {
+    if (store) {
+      assumptions = await calibrateFromStore(store, options.domain, prompts, defaults);
+      startingEntries = (await store.getHead(options.domain))?.experiences.length ?? 0;
+    }
+  } finally {
+    if (store && !options.store) await store.close();
+  }
+  const shape: RunShape =
+    options.kind === "learn"
+      ? {
+          kind: "learn",
+          trainSize: tasks.length,
+          valSize: val.length,
+          epochs: options.epochs ?? 3,
+          groupSize,
+          ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
+          valK: options.valK ?? 1,
+          mode: options.mode,
+          startingEntries,
+        }
+      : {
+          kind: "eval",
+          trainSize: 0,
+          valSize: tasks.length,
+          epochs: 0,
+          groupSize: 1,
+          valK: options.k ?? 1,
+          mode: options.mode,
+          evalRollouts: tasks.length * (options.k ?? 1) * (options.libraries ?? 1),
+        };
+  return estimateRunCost(shape, prompts, assumptions, modelsConfig);
+}
