@@ -1,19 +1,22 @@
-import path from "node:path";
 import {
   type Experience,
   experienceIdSchema,
-  formatZodIssues,
   type GateDecision,
-  gateDecisionSchema,
   type LibrarySnapshot,
   type LibraryVersion,
   type Operation,
-  TfgrpoError,
 } from "@tfgrpo/protocol";
-import { z } from "zod";
 import { BaseLibraryStore, checkDomain } from "../base-library-store.js";
-import { toImportedExperience } from "../formats/imported-experience.js";
 import type { ParsedLibraryFile } from "../formats/library-file.js";
+import {
+  immutableVersionError,
+  parseGate,
+  parseStatsDeltas,
+  rollbackToUncommittedError,
+  staleParentError,
+  unknownStatsIdsError,
+} from "../library/library-write-rules.js";
+import { planImport } from "../library/plan-import.js";
 import { experienceId, experienceOrdinal, planOperations } from "../library/plan-operations.js";
 import { referencedIds, validateOperations } from "../library/validate-operations.js";
 import type {
@@ -28,15 +31,6 @@ import type {
 } from "../library-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import { SqliteLibraryTables, toLibraryVersion, type VersionRow } from "./sqlite-library-tables.js";
-import { parseRecord } from "./stored-json.js";
-
-const statsDeltaSchema = z.object({
-  id: experienceIdSchema,
-  shown: z.number().int().nonnegative().optional(),
-  success: z.number().nonnegative().finite().optional(),
-  sumDelta: z.number().finite().optional(),
-  lastUsedVersion: z.number().int().nonnegative().nullable().optional(),
-});
 
 /**
  * The experience libraries of a SQLite store. Each write (apply, state change, rollback, stats, import) is one
@@ -127,13 +121,7 @@ export class SqliteLibraryStore extends BaseLibraryStore {
       const row = this.tables.requireVersionRow(domain, version);
       // Setting the state a version already has is a no-op, so a resumed run can repeat its last step safely.
       if (row.state === state) return toLibraryVersion(row);
-      if (row.state !== "proposed") {
-        throw new TfgrpoError(
-          "conflict",
-          `cannot mark ${domain} v${version} ${state}: it is already ${row.state} (versions are immutable; apply again)`,
-          { details: { domain, version, state: row.state } },
-        );
-      }
+      if (row.state !== "proposed") throw immutableVersionError(domain, version, row.state, state);
       if (state === "committed") {
         const head = this.tables.requireDomain(domain).head_version;
         if (!options.force && row.parent !== head) throw staleParentError(domain, version, row.parent, head);
@@ -233,13 +221,7 @@ export class SqliteLibraryStore extends BaseLibraryStore {
     return this.connection.write(() => {
       const current = this.tables.requireDomain(domain);
       const target = this.tables.requireVersionRow(domain, toVersion);
-      if (target.state !== "committed") {
-        throw new TfgrpoError(
-          "invalid_input",
-          `cannot roll ${domain} back to v${toVersion}: it was ${target.state}, never committed`,
-          { details: { domain, version: toVersion, state: target.state } },
-        );
-      }
+      if (target.state !== "committed") throw rollbackToUncommittedError(domain, toVersion, target.state);
       const version = current.next_version;
       this.tables.insertVersion({
         domain,
@@ -270,18 +252,7 @@ export class SqliteLibraryStore extends BaseLibraryStore {
    */
   addStats(domain: string, deltas: readonly StatsDelta[]): number {
     checkDomain(domain);
-    const problems: string[] = [];
-    const parsed = deltas.map((delta, index) => {
-      const result = statsDeltaSchema.safeParse(delta);
-      if (!result.success) problems.push(`deltas[${index}]: ${formatZodIssues(result.error.issues)}`);
-      return result.data;
-    });
-    if (problems.length > 0) {
-      throw new TfgrpoError("invalid_input", `invalid stats for ${domain}: ${problems.join("; ")}`, {
-        details: { domain, problems },
-      });
-    }
-    const valid = parsed as Array<z.infer<typeof statsDeltaSchema>>;
+    const valid = parseStatsDeltas(domain, deltas);
     const ordinals = [...new Set(valid.map((d) => experienceOrdinal(d.id)))];
     const known = new Set(
       (
@@ -294,13 +265,7 @@ export class SqliteLibraryStore extends BaseLibraryStore {
       ).map((r) => r.ordinal),
     );
     const unknown = ordinals.filter((o) => !known.has(o)).map(experienceId);
-    if (unknown.length > 0) {
-      throw new TfgrpoError(
-        "not_found",
-        `cannot update stats of ${domain}: unknown ids ${unknown.join(", ")}; nothing updated`,
-        { details: { domain, unknown } },
-      );
-    }
+    if (unknown.length > 0) throw unknownStatsIdsError(domain, unknown);
     const upsert = this.connection.stmt(
       `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
        VALUES (?, ?, ?, ?, ?, ?)
@@ -342,127 +307,41 @@ export class SqliteLibraryStore extends BaseLibraryStore {
       const headIds = new Set(
         replace && parent !== null ? this.tables.snapshot(domain, parent).experiences.map((e) => e.id) : [],
       );
-      if (replace) refuseReusedIds(domain, parsed, current.next_id, headIds, options.file);
-      // Keeping the file's ids is only safe where no id was ever handed out (ids are never reused), or on an exact
-      // restore whose reused ids are all the head's own entries.
-      const preservedIds = replace || current.next_id === 0;
-      // A restore into a fresh domain keeps the version number the file was exported from.
-      const fileVersion = replace && current.head_version === null ? (parsed.version ?? null) : null;
-      const version =
-        fileVersion !== null && fileVersion > current.next_version ? fileVersion : current.next_version;
-      let nextOrdinal = current.next_id;
-      const ids: Record<string, string> = {};
-      const experiences = parsed.entries.map((entry) => {
-        const id = preservedIds ? entry.id : experienceId(nextOrdinal++);
-        ids[entry.id] = id;
-        return toImportedExperience(entry, {
-          domain,
-          id,
-          version,
-          runId,
-          now,
-          file: options.file,
-          defaultStatus: options.defaultStatus ?? "active",
-        });
+      const plan = planImport({
+        domain,
+        parsed,
+        options,
+        current: { nextId: current.next_id, nextVersion: current.next_version, head: parent },
+        parentEntryCount: parentRow?.entry_count ?? 0,
+        headIds,
+        now,
       });
-      if (preservedIds) {
-        nextOrdinal = experiences.reduce(
-          (max, e) => Math.max(max, experienceOrdinal(e.id) + 1),
-          replace ? current.next_id : 0,
-        );
-      }
-      const source = path.basename(options.file);
-      const ops: Operation[] = parsed.entries.map((entry, index): Operation => {
-        const e = experiences[index]!;
-        if (replace && headIds.has(e.id))
-          return { op: "modify", id: e.id, text: e.text, reason: `restored from ${source} (${entry.id})` };
-        return {
-          op: "add",
-          text: e.text,
-          status: e.status,
-          ...(e.scope ? { scope: e.scope } : {}),
-          ...(e.conflictGroup !== undefined ? { conflictGroup: e.conflictGroup } : {}),
-          reason: `${replace ? "restored" : "imported"} from ${source} (${entry.id})`,
-        };
-      });
-      if (replace) {
-        const kept = new Set(experiences.map((e) => e.id));
-        for (const id of headIds)
-          if (!kept.has(id))
-            ops.push({ op: "delete", id, reason: `not in ${source}: left out of the restored version` });
-      }
+      const { version } = plan;
       this.tables.insertVersion({
         domain,
         version,
         parent,
         state: "committed",
-        ops,
+        ops: plan.ops,
         gate: undefined,
         runId,
-        message:
-          options.message ??
-          (replace
-            ? `restore of ${source}: a version equal to the file (${experiences.length} entries)`
-            : `import of ${source}: ${experiences.length} entries${preservedIds ? " (ids kept)" : " (new ids)"}`),
-        entryCount: replace ? experiences.length : (parentRow?.entry_count ?? 0) + experiences.length,
+        message: plan.message,
+        entryCount: plan.entryCount,
         now,
       });
       if (parent !== null && !replace) this.tables.copyEntries(domain, parent, version);
-      for (const experience of experiences) {
+      for (const experience of plan.experiences) {
         this.tables.writeEntry(domain, version, experience);
-        const s = experience.stats;
-        if (replace || s.shown !== 0 || s.success !== 0 || s.sumDelta !== 0 || s.lastUsedVersion !== null) {
-          this.tables.setStats(domain, experience.id, s);
-        }
+        if (plan.writesStats(experience)) this.tables.setStats(domain, experience.id, experience.stats);
       }
-      this.tables.finishVersion(domain, version, nextOrdinal, true, options.faults);
+      this.tables.finishVersion(domain, version, plan.nextOrdinal, true, options.faults);
       return {
         version: toLibraryVersion(this.tables.requireVersionRow(domain, version)),
         format: parsed.format,
-        ids,
-        preservedIds,
-        entries: experiences.length,
+        ids: plan.ids,
+        preservedIds: plan.preservedIds,
+        entries: plan.experiences.length,
       };
     });
-  }
-}
-
-function staleParentError(
-  domain: string,
-  version: number | null,
-  parent: number | null,
-  head: number | null,
-): TfgrpoError {
-  const name = (v: number | null) => (v === null ? "the empty library" : `v${v}`);
-  const what = version === null ? "cannot commit new version" : `cannot commit v${version}`;
-  return new TfgrpoError(
-    "conflict",
-    `${what} of ${domain}: it is based on ${name(parent)} but the head is now ${name(head)}; ` +
-      "re-apply on the head, or force the commit",
-    { details: { domain, version, parent, head } },
-  );
-}
-
-function parseGate(gate: GateDecision): GateDecision {
-  return parseRecord(gateDecisionSchema, gate, "gate decision");
-}
-
-/** An exact restore may keep an id the domain handed out only for the head entry of that id. */
-function refuseReusedIds(
-  domain: string,
-  parsed: ParsedLibraryFile,
-  nextId: number,
-  headIds: ReadonlySet<string>,
-  file: string,
-): void {
-  const reused = parsed.entries
-    .map((entry) => entry.id)
-    .filter((id) => experienceOrdinal(id) < nextId && !headIds.has(id));
-  if (reused.length > 0) {
-    throw new TfgrpoError(
-      "conflict",
-      `${file}: ${reused.slice(0, 5).join(", ")} ${reused.length === 1 ? "was" : "were"} handed out before in ${domain} for entries not in its head; ids are never reused: restore into a fresh database, or import without --replace`,
-      { details: { domain, file, reused } },
-    );
   }
 }
