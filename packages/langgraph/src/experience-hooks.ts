@@ -1,7 +1,7 @@
 import { type BaseMessage, type BaseMessageLike, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import type { GetExperiencesReply, LibraryService, ReportOutcomeReply } from "@tfgrpo/serving";
+import type { GetExperiencesReply, LibraryClient, ReportOutcomeReply } from "@tfgrpo/serving";
 import { messagesToTrajectory } from "./messages-to-trajectory.js";
 
 /** What the hooks read from a graph's state: LangGraph's messages channel. */
@@ -10,8 +10,11 @@ export interface MessagesState {
 }
 
 export interface ExperienceHooksOptions {
-  /** The library service: `createLibraryService({ store })` in process, or any other implementation. */
-  library: LibraryService;
+  /**
+   * The library: `createLibraryService({ store })` in process, `createBusLibraryClient(bus)` for a library served on
+   * NATS (`tfgrpo serve --role library`), or anything else with these two calls.
+   */
+  library: LibraryClient;
   domain: string;
   /** The agent's own system prompt; the experiences are appended after it, so it stays a cacheable prefix. */
   systemPrompt: string;

@@ -20,7 +20,7 @@ import type { LibraryService } from "@tfgrpo/serving";
 import { matchesFilter } from "./match-filter.js";
 
 export interface LibraryBaseStoreOptions {
-  library: LibraryService;
+  library: Pick<LibraryService, "getLibrary">;
   /** The domains exposed, each as the namespace [...prefix, domain]. */
   domains: readonly string[];
   /** Default ["experiences"]: `store.search(["experiences", "math"], { query })`. */

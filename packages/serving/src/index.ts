@@ -28,6 +28,7 @@ export {
   type TriggerFiring,
 } from "./online/reflection-trigger.js";
 export { checkRollback, type RollbackCheck } from "./online/rollback-rule.js";
+export { createBusLibraryClient, type LibraryClient } from "./service/bus-library-client.js";
 export {
   type ExplorationSlotOptions,
   type ServedSelectionPlan,
