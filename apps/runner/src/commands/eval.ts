@@ -2,6 +2,7 @@ import path from "node:path";
 import { loadDataset } from "@tfgrpo/protocol";
 import { type Command, InvalidArgumentError } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import type { CommandOutput } from "../cli-options/command-output.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { isSimulated } from "../cli-options/is-simulated.js";
@@ -10,12 +11,16 @@ import { parseRoleList } from "../cli-options/role-list.js";
 import { newRunId } from "../cli-options/run-id.js";
 import { simOption } from "../cli-options/sim-option.js";
 import { createProgress } from "../cli-output/progress.js";
+import { estimateForCommand } from "../cost-estimate/estimate-for-command.js";
+import { renderCostEstimate } from "../cost-estimate/render-cost-estimate.js";
+import { renderTransferTable, withActorModel } from "../cross-model/evaluate-across-actors.js";
 import { buildControls, serveControls, withControls } from "../learn/control-libraries.js";
 import { renderEvaluationGroups, renderEvaluationTable } from "../learn/render-evaluation-table.js";
 import { resolveLibraries, runEvaluation } from "../learn/run-evaluation.js";
+import type { StoredEvaluation } from "../learn/stored-evaluation.js";
 import { resolveGroupBy } from "../learn/summarize-evaluation.js";
 import { createRuntime } from "../runtime/create-runtime.js";
-import { startSimWorld } from "../runtime/start-sim-world.js";
+import { simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
 import { resolveDatabase } from "./library.js";
 
 export interface EvalCommandOptions {
@@ -41,16 +46,38 @@ export interface EvalCommandOptions {
   controlDomain?: string;
   /** Print the evaluation as JSON instead of tables. */
   json?: boolean;
+  /** Also evaluate with this actor model (a `models:` entry, or a model id on the actor's provider), side by side. */
+  actorModel?: string;
+  /** Print the expected model calls, tokens and USD, and call no model. */
+  dryRun?: boolean;
 }
 
 /** Evaluates one or more libraries side by side on the same tasks and seeds, and prints the table. */
 export async function evaluate(
   options: EvalCommandOptions,
-  output = { stderr: process.stderr, stdout: process.stdout },
-) {
+  output: CommandOutput = { stderr: process.stderr, stdout: process.stdout },
+): Promise<StoredEvaluation | undefined> {
   const log = (line: string) => output.stderr.write(`${line}\n`);
   if (options.library.length === 0)
     throw new InvalidArgumentError("eval needs at least one --library (e.g. none, math@head)");
+  if (options.dryRun) {
+    const config = options.config ?? (options.sim ? simModelsConfig : undefined);
+    if (!config) throw new InvalidArgumentError("eval --dry-run needs --config models.yaml (or --sim)");
+    const estimate = await estimateForCommand({
+      kind: "eval",
+      domain: options.domain,
+      tasks: options.data,
+      k: options.k,
+      libraries: options.library.length * (options.actorModel ? 2 : 1),
+      mode: options.mode,
+      config,
+      db: resolveDatabase(options),
+      env: { SIM_PORT: "0", ...process.env },
+    });
+    output.stdout.write(`${renderCostEstimate(estimate, "eval dry run, no model called")}\n`);
+    return undefined;
+  }
+  if (options.actorModel) return evaluateAcrossActors(options, output);
   const tasks = await loadDataset(options.data, { domain: options.domain, requireAnswer: true });
   const groupBy = resolveGroupBy(tasks, options.groupBy);
   const controls = Boolean(options.controls || options.controlDomain !== undefined);
@@ -152,6 +179,41 @@ export async function evaluate(
   }
 }
 
+/**
+ * `eval --actor-model NAME`: the same libraries, tasks and seeds under the configured actor and under NAME, then
+ * Mean@k side by side: lessons learned by one model need not transfer to another.
+ */
+async function evaluateAcrossActors(
+  options: EvalCommandOptions,
+  output: CommandOutput,
+): Promise<StoredEvaluation | undefined> {
+  const config = options.config ?? (options.sim ? simModelsConfig : undefined);
+  if (!config) throw new InvalidArgumentError("eval --actor-model needs --config models.yaml (or --sim)");
+  const other = await withActorModel(config, options.actorModel!);
+  try {
+    const runId = options.runId ?? newRunId("eval");
+    const base = { ...options, actorModel: undefined, runId: undefined };
+    const first = await evaluate({ ...base, runId: `${runId}-configured` }, output);
+    const second = await evaluate(
+      { ...base, config: other.file, runId: `${runId}-${options.actorModel}` },
+      output,
+    );
+    if (!first || !second) return first;
+    output.stdout.write(
+      `\nTransfer: the same libraries, tasks and seeds with the configured actor and with ${options.actorModel}\n`,
+    );
+    output.stdout.write(
+      `${renderTransferTable([
+        { model: "configured", evaluation: first },
+        { model: options.actorModel!, evaluation: second },
+      ])}\n`,
+    );
+    return first;
+  } finally {
+    await other.dispose();
+  }
+}
+
 export function registerEvalCommand(program: Command): void {
   program
     .command("eval")
@@ -190,6 +252,11 @@ export function registerEvalCommand(program: Command): void {
       "the other-domain control: that domain's head in the database (default: the vendored web library, math's for web)",
     )
     .option("--json", "print the evaluation as JSON")
+    .option(
+      "--actor-model <name>",
+      "also evaluate with this actor model (a models: entry, or a model id on the actor's provider), side by side",
+    )
+    .option("--dry-run", "print the expected model calls, tokens and USD (a range), call no model")
     .action(async (options: EvalCommandOptions) => {
       await evaluate(options);
     });
