@@ -74,6 +74,26 @@ function setup(script: ChatScript, config: ActorConfigInput = {}, extra: Partial
 
 const lastText = (messages: BaseMessage[]) => String(messages.at(-1)?.content ?? "");
 
+describe("createActor: embeddings off the critical path", () => {
+  it("embeds the task beside the library's entries: the first rollout of a version waits for one round trip", async () => {
+    const hashed = createHashedEmbed();
+    let inFlight = 0;
+    let mostInFlight = 0;
+    const slowEmbed = async (texts: string[]) => {
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      inFlight--;
+      return hashed.embed(texts);
+    };
+    const { actor } = setup(() => finalMessage("\\boxed{42}"), {}, { embed: slowEmbed });
+    const prepared = await actor.preparePrompt(request());
+    expect(prepared.selection.shown.length).toBeGreaterThan(0);
+    expect(hashed.calls).toHaveLength(2);
+    expect(mostInFlight).toBe(2);
+  });
+});
+
 describe("createActor: a normal rollout", () => {
   it("calls the tool, answers with a box and records the whole trajectory", async () => {
     const { actor, models, log } = setup((_messages, call) =>
@@ -432,8 +452,8 @@ describe("createActor: libraries and retrieval", () => {
     expect(lineIds).toEqual(trajectory.experiencesShown);
     expect(lineIds).toEqual(prepared.selection.shown.map((entry) => entry.id));
     expect(trajectory.experiencesCited).toEqual(lineIds.includes("G1") ? ["G1"] : []);
-    // Library entries are embedded once, the task once per distinct question.
-    expect(hashed.calls.map((call) => call.length)).toEqual([256, 44, 1]);
+    // Library entries are embedded once, the task once per distinct question (its call starts beside the library's).
+    expect(hashed.calls.map((call) => call.length).sort((a, b) => b - a)).toEqual([256, 44, 1]);
   });
 
   it("falls back to utility ranking when the embedder fails, and tells why", async () => {

@@ -198,14 +198,22 @@ export function createActor(options: CreateActorOptions): Actor {
         },
       );
     }
+    // The task's embedding does not wait for the library's: both calls start now, so the first rollouts of a version
+    // wait for one embedding round trip, not two in a row (the cache makes it one call per task and one per entry).
+    const live = snapshot.experiences.some((experience) => experience.status !== "archived");
+    const taskEmbedding =
+      embeddings && live
+        ? embeddings.embed([request.task.question]).then(
+            (vectors) => ({ vector: vectors[0] ?? null }),
+            (error: unknown) => ({ error: error as Error }),
+          )
+        : undefined;
     const { index, embedded } = await indexFor(snapshot, request.task.id);
     let taskVector: Float32Array | null = null;
-    if (embedded && embeddings && index.dimensions > 0) {
-      try {
-        taskVector = (await embeddings.embed([request.task.question]))[0] ?? null;
-      } catch (error) {
-        warn(request.task.id, `embedding the task failed: ${(error as Error).message}`);
-      }
+    if (embedded && taskEmbedding && index.dimensions > 0) {
+      const outcome = await taskEmbedding;
+      if ("error" in outcome) warn(request.task.id, `embedding the task failed: ${outcome.error.message}`);
+      else taskVector = outcome.vector;
     }
     try {
       return index.select(taskVector);
