@@ -23,8 +23,39 @@ if (!Number.isFinite(latencyMs) || latencyMs <= 0)
 if (!modes.every((m) => m === "tools" || m === "direct"))
   throw new Error("--mode must be tools, direct or both");
 
+const transportOption = option("transport") ?? "both";
+export const transports: Transport[] =
+  transportOption === "both" ? ["in-process", "nats"] : [transportOption as Transport];
+if (!transports.every((t) => t === "in-process" || t === "nats"))
+  throw new Error("--transport must be in-process, nats or both");
+/**
+ * Tools mode with the actor's warm sandbox pool (its default; size and pre-imports from TFGRPO_SANDBOX_POOL and
+ * TFGRPO_SANDBOX_PREIMPORT when set), without it (TFGRPO_SANDBOX_POOL=0), or both.
+ */
+const poolOption = option("pool") ?? "on";
+export const pools: boolean[] = poolOption === "both" ? [true, false] : [poolOption === "on"];
+if (!["on", "off", "both"].includes(poolOption)) throw new Error("--pool must be on, off or both");
+/** The pool the actor gets when it is on, as the bench's environment sets it. */
+export const poolSetting = {
+  size: process.env.TFGRPO_SANDBOX_POOL || "8 (default)",
+  preImport: process.env.TFGRPO_SANDBOX_PREIMPORT || "sympy,numpy,math,fractions (default)",
+};
+const poolEnvironment = { ...process.env };
+/** Turns the actor's pool on (as configured) or off for runtimes and workers started after the call. */
+export function usePool(on: boolean): void {
+  if (on) process.env.TFGRPO_SANDBOX_POOL = poolEnvironment.TFGRPO_SANDBOX_POOL ?? "";
+  else process.env.TFGRPO_SANDBOX_POOL = "0";
+}
+
 export const seed = 11;
-export const concurrencies = quick ? [8, 32] : [8, 32, 64];
+const concurrencyOption = option("concurrency");
+export const concurrencies = concurrencyOption
+  ? concurrencyOption.split(",").map(Number)
+  : quick
+    ? [8, 32]
+    : [8, 32, 64];
+if (!concurrencies.every((c) => Number.isInteger(c) && c > 0))
+  throw new Error("--concurrency must be positive integers, e.g. 8,32,64");
 export const batchTasks = quick ? 8 : 16; // N tasks per step
 export const groupSize = 4; // G rollouts per task
 export const valTasks = quick ? 4 : 8; // held-out tasks: candidate and the empty library each run them once

@@ -23,8 +23,8 @@ export const idealDefinition = [
   `  rollout, validation  each rollout is a chain of its own model calls (Trajectory.usage.calls, 2 for a math`,
   `                       rollout: code, then answer); chains are list-scheduled in dispatch order on C slots (a`,
   `                       rollout holds its slot throughout). A rollout shown a library adds 1 call (the task's`,
-  `                       embedding) and the library's own embedding adds 1 in sequence (once per version); judge`,
-  `                       calls of the reward and other calls: ceil(n / C)`,
+  `                       embedding; the library's own embedding, once per version, runs beside it); judge calls of`,
+  `                       the reward and other calls: ceil(n / C)`,
   `  reward               judge calls: ceil(n / C) (math rewards are verifiers: usually 0 calls)`,
   `  advantage            one chain per learnable group: ceil(summaries per group / 8) + 1 (summaries 8 at a time,`,
   `                       then the group advantage); groups list-scheduled on C slots`,
@@ -53,8 +53,8 @@ export function idealOfPhase(
   switch (phase.name) {
     case "rollout":
     case "validation": {
-      // A rollout shown a library embeds its task first (when the library's entries were embedded: once per
-      // version, before the first such rollout can rank them).
+      // A rollout shown a library embeds its task first; the library's entries (once per version) are embedded at
+      // the same time, so they add calls but no time on the critical path.
       const embeddings = k.embeddings ?? 0;
       const shown = rollouts.filter(withLibrary).length;
       const taskEmbedding = shown > 0 && embeddings >= shown;
@@ -64,7 +64,7 @@ export function idealOfPhase(
       const judge = k.judge ?? 0;
       const rest = Math.max(0, calls - inChains - libraryEmbeddings - judge);
       return {
-        units: libraryEmbeddings + makespan(chains, concurrency) + spread(judge) + spread(rest),
+        units: makespan(chains, concurrency) + spread(judge) + spread(rest),
         calls,
       };
     }

@@ -10,7 +10,8 @@
 // only model calls, so what is left over the ideal is orchestration).
 //
 // Run: pnpm --filter @tfgrpo/runner bench [-- --quick] [-- --latency 300] [-- --mode tools|direct|both]
-//      [-- --only step|workers] [-- --verbose]
+//      [-- --only step|workers] [-- --transport in-process|nats|both] [-- --concurrency 8,32,64]
+//      [-- --pool on|off|both] [-- --verbose]   (pool size / pre-imports: TFGRPO_SANDBOX_POOL, TFGRPO_SANDBOX_PREIMPORT)
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -18,7 +19,7 @@ import { performance } from "node:perf_hooks";
 import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { createSimServer } from "@tfgrpo/sim";
 import { writeData } from "./bench-data.js";
-import { concurrencies, latencyMs, modes, only, seed } from "./bench-settings.js";
+import { concurrencies, latencyMs, modes, only, pools, seed, transports } from "./bench-settings.js";
 import { measureLearningStep, type StepResult } from "./measure-learning-step.js";
 import { measureRolloutThroughput, type ThroughputResult } from "./measure-rollout-throughput.js";
 import { renderBenchResults, seconds } from "./render-bench-results.js";
@@ -38,21 +39,24 @@ try {
   );
   if (only !== "workers") {
     for (const mode of modes) {
-      for (const transport of ["in-process", "nats"] as const) {
-        for (const concurrency of concurrencies) {
-          const result = await measureLearningStep({
-            sim,
-            data,
-            directory,
-            mode,
-            transport,
-            concurrency,
-            natsUrl: nats.url,
-          });
-          steps.push(result);
-          process.stderr.write(
-            `  step: ${mode}, ${transport}, C=${concurrency}: ${seconds(result.wallMs).toFixed(1)} s (ideal ${seconds(result.idealMs).toFixed(1)} s)\n`,
-          );
+      for (const pool of mode === "tools" ? pools : [undefined]) {
+        for (const transport of transports) {
+          for (const concurrency of concurrencies) {
+            const result = await measureLearningStep({
+              sim,
+              data,
+              directory,
+              mode,
+              transport,
+              concurrency,
+              natsUrl: nats.url,
+              ...(pool === undefined ? {} : { pool }),
+            });
+            steps.push(result);
+            process.stderr.write(
+              `  step: ${mode}${pool === false ? " (no pool)" : ""}, ${transport}, C=${concurrency}: ${seconds(result.wallMs).toFixed(1)} s (ideal ${seconds(result.idealMs).toFixed(1)} s, load ${os.loadavg()[0]!.toFixed(1)})\n`,
+            );
+          }
         }
       }
     }

@@ -1,4 +1,5 @@
 import { mkdir } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
 import type { SimServer } from "@tfgrpo/sim";
@@ -18,6 +19,7 @@ import {
   seed,
   simConfig,
   type Transport,
+  usePool,
 } from "./bench-settings.js";
 import { cpuSeconds } from "./cpu-seconds.js";
 import { idealOfPhase } from "./ideal-time.js";
@@ -26,6 +28,12 @@ import { rolloutJobs } from "./rollout-jobs.js";
 
 export interface StepResult {
   mode: Mode;
+  /** Tools mode: whether the actor took warm sandboxes from its pool. */
+  pool: boolean | undefined;
+  /** Tools mode: median duration of the first code call of a train rollout (sandbox start-up included if cold). */
+  firstToolMs: number | undefined;
+  /** The machine's one-minute load average when the step started and when it ended. */
+  load: [number, number];
   transport: Transport;
   concurrency: number;
   wallMs: number;
@@ -52,11 +60,15 @@ export async function measureLearningStep(options: {
   transport: Transport;
   concurrency: number;
   natsUrl?: string;
+  /** Tools mode: with the actor's warm sandbox pool (default) or without. */
+  pool?: boolean;
 }): Promise<StepResult> {
   const { sim, data, mode, transport, concurrency } = options;
-  const name = `${mode}-${transport}-c${concurrency}`;
+  const pool = mode === "tools" ? (options.pool ?? true) : undefined;
+  const name = `${mode}-${transport}-c${concurrency}${pool === false ? "-nopool" : ""}`;
   const directory = path.join(options.directory, name);
   await mkdir(directory, { recursive: true });
+  usePool(pool !== false);
   const worker =
     transport === "nats" ? await startActorWorker(options.natsUrl!, sim, concurrency) : undefined;
   try {
@@ -99,6 +111,7 @@ export async function measureLearningStep(options: {
       precheckSize: 0,
       baselineEachRound: true,
     });
+    const loadBefore = os.loadavg()[0]!;
     const cpuBefore = cpuSeconds(process.pid) + cpuSeconds(worker?.child.pid);
     const started = performance.now();
     timeline.mark("setup");
@@ -157,8 +170,12 @@ export async function measureLearningStep(options: {
       };
     });
     const toolMs = trajectories.flatMap((t) => t.toolCalls.map((c) => c.durationMs));
+    const firstToolMs = train.flatMap((t) => t.toolCalls.slice(0, 1).map((c) => c.durationMs));
     return {
       mode,
+      pool,
+      firstToolMs: firstToolMs.length > 0 ? median(firstToolMs) : undefined,
+      load: [loadBefore, os.loadavg()[0]!],
       transport,
       concurrency,
       wallMs,
@@ -173,4 +190,9 @@ export async function measureLearningStep(options: {
   } finally {
     if (worker) await stopWorker(worker);
   }
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)]!;
 }

@@ -5,6 +5,7 @@ import {
   batchTasks,
   groupSize,
   latencyMs,
+  poolSetting,
   throughputRollouts,
   valTasks,
   workerConcurrency,
@@ -32,7 +33,9 @@ export function renderBenchResults(results: {
     `"tools": math rollouts run Python in the bubblewrap sandbox; "direct": no tools (model calls only). Over NATS the actor`,
     "is one `tfgrpo serve --role actor --concurrency C` process; critic and curator run in the runner.",
     `rollout ms: mean latency of one train rollout inside the actor (its model calls alone: calls x ${latencyMs} ms).`,
-    "tool call ms: mean duration of one code-interpreter call.",
+    "tool call ms: mean duration of one code-interpreter call; 1st code ms: median of a train rollout's first one (a cold",
+    `sandbox starts inside it). pool: the actor's warm sandbox pool (size ${poolSetting.size}, pre-imports ${poolSetting.preImport}).`,
+    "load: the machine's one-minute load average at the start and the end of the step.",
     "CPU s: CPU time of the runner process (which also hosts the sim server) and the actor worker, with their sandboxed",
     `Python children, during the step (${os.cpus().length} CPUs give at most ${os.cpus().length} CPU s per wall second).`,
     "",
@@ -42,6 +45,7 @@ export function renderBenchResults(results: {
       renderTable(
         [
           { header: "mode", value: (r: StepResult) => r.mode },
+          { header: "pool", value: (r) => (r.pool === undefined ? "-" : r.pool ? "on" : "off") },
           { header: "transport", value: (r) => r.transport },
           { header: "C", value: (r) => r.concurrency },
           { header: "rollouts", value: (r) => r.rollouts },
@@ -55,7 +59,13 @@ export function renderBenchResults(results: {
             value: (r) => (r.mode === "tools" ? r.meanToolMs.toFixed(0) : "-"),
             align: "right",
           },
+          {
+            header: "1st code ms",
+            value: (r) => (r.firstToolMs === undefined ? "-" : r.firstToolMs.toFixed(0)),
+            align: "right",
+          },
           { header: "CPU s", value: (r) => r.cpuS.toFixed(1), align: "right" },
+          { header: "load", value: (r) => `${r.load[0].toFixed(1)}-${r.load[1].toFixed(1)}`, align: "right" },
         ],
         steps,
       ),
@@ -74,6 +84,7 @@ export function renderBenchResults(results: {
       renderTable(
         [
           { header: "mode", value: (r: StepResult) => r.mode },
+          { header: "pool", value: (r) => (r.pool === undefined ? "-" : r.pool ? "on" : "off") },
           { header: "transport", value: (r) => r.transport },
           { header: "C", value: (r) => r.concurrency },
           ...phaseNames.map((name) => ({

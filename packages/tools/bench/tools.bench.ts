@@ -1,21 +1,14 @@
 // Tools benchmark: sandbox start-up per cell (fresh sandbox per call vs a warm notebook session), concurrent
-// sandboxes, BM25 indexing and queries over a synthetic corpus, and HTML-to-Markdown conversion.
+// sandboxes, the first code call of a rollout cold and from the warm pool (with the sandbox's CPU per rollout), BM25
+// indexing and queries over a synthetic corpus, and HTML-to-Markdown conversion.
 // Run: pnpm --filter @tfgrpo/tools bench
+
+import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { createCodeInterpreter } from "../src/code-interpreter/code-interpreter.js";
 import { htmlToMarkdown } from "../src/web-fetch/html-to-markdown.js";
 import { createBm25Index } from "../src/web-search/bm25-index.js";
-
-const quantile = (sorted: number[], q: number) =>
-  sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const summary = (times: number[]) => {
-  const sorted = [...times].sort((a, b) => a - b);
-  return {
-    p50Ms: quantile(sorted, 0.5).toFixed(1),
-    p95Ms: quantile(sorted, 0.95).toFixed(1),
-    runs: times.length,
-  };
-};
+import { firstCodeCallRows, summary } from "./first-code-call.js";
 
 async function timed<T>(fn: () => Promise<T>): Promise<[number, T]> {
   const start = performance.now();
@@ -125,5 +118,13 @@ function markdownRows() {
   return rows;
 }
 
-console.log("tfgrpo tools benchmark (2-core machine; times in ms)");
-console.table([...(await sandboxRows()), ...corpusRows(), ...markdownRows()]);
+const loadBefore = os.loadavg();
+const sandbox = await sandboxRows();
+const firstCalls = await firstCodeCallRows();
+console.log(
+  `tfgrpo tools benchmark (${os.cpus().length} CPUs; times in ms; load average ${loadBefore.map((l) => l.toFixed(2)).join(" ")} at the start, ${os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ")} after the sandbox rows)`,
+);
+console.table([...sandbox, ...firstCalls, ...corpusRows(), ...markdownRows()]);
