@@ -7,10 +7,10 @@ import {
   TfgrpoError,
 } from "@tfgrpo/protocol";
 import { canonicalExperience } from "../library/canonical-experience.js";
+import { type EntryRow, toExperience } from "../library/entry-row.js";
 import { experienceId, experienceOrdinal } from "../library/plan-operations.js";
 import type { StoreFaults } from "../library-store.js";
 import type { VersionRow } from "../sqlite/sqlite-library-tables.js";
-import { readStoredJson } from "../sqlite/stored-json.js";
 import type { Sql } from "./postgres-connection.js";
 
 export interface DomainRow {
@@ -19,23 +19,6 @@ export interface DomainRow {
   next_version: number;
   head_version: number | null;
 }
-
-type EntryRow = [
-  rowId: string,
-  ordinal: number,
-  text: string,
-  status: Experience["status"],
-  scope: string | null,
-  conflictGroup: string | null,
-  provenance: string,
-  history: string,
-  createdAt: string,
-  updatedAt: string,
-  shown: number | null,
-  success: number | null,
-  sumDelta: number | null,
-  lastUsedVersion: number | null,
-];
 
 const entryColumns = `r.row_id, r.ordinal, r.text, r.status, r.scope, r.conflict_group, r.provenance, r.history,
   r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version`;
@@ -259,22 +242,4 @@ export class PostgresLibraryTables {
     });
     return result.rows as unknown as EntryRow[];
   }
-}
-
-function toExperience(domain: string, row: EntryRow): Experience {
-  const [rowId, ordinal, text, status, scope, conflictGroup, provenance, history, createdAt, updatedAt] = row;
-  const where = `experience_rows row ${rowId}`;
-  return {
-    id: experienceId(ordinal),
-    domain,
-    text,
-    status,
-    ...(scope !== null ? { scope: readStoredJson<Experience["scope"]>(scope, `${where} scope`) } : {}),
-    ...(conflictGroup !== null ? { conflictGroup } : {}),
-    stats: { shown: row[10] ?? 0, success: row[11] ?? 0, sumDelta: row[12] ?? 0, lastUsedVersion: row[13] },
-    provenance: readStoredJson(provenance, `${where} provenance`),
-    history: readStoredJson(history, `${where} history`),
-    createdAt,
-    updatedAt,
-  };
 }

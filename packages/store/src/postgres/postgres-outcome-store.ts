@@ -1,5 +1,12 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { checkDomain } from "../base-library-store.js";
+import {
+  alreadyReported,
+  type OutcomeRow,
+  type SelectionRow,
+  toOutcome,
+  toSelection,
+} from "../outcome-rows.js";
 import type {
   OutcomeCounts,
   OutcomeFilter,
@@ -14,32 +21,8 @@ import { readStoredJson } from "../sqlite/stored-json.js";
 import type { PostgresConnection, Sql } from "./postgres-connection.js";
 import type { PostgresLibraryStore } from "./postgres-library-store.js";
 
-interface SelectionRow {
-  selection_id: string;
-  domain: string;
-  version: number | null;
-  entry_ids: string;
-  exploration_ids: string;
-  task: string;
-  served_at: string;
-  meta: string | null;
-}
-
-interface OutcomeRow extends SelectionRow {
-  seq: number;
-  reward: number;
-  success: boolean;
-  feedback: string | null;
-  trajectory: string | null;
-  summary: string | null;
-  cited_ids: string;
-  reported_at: string;
-  consumed_by: string | null;
-  consumed_at: string | null;
-}
-
 const selectionColumns = "selection_id, domain, version, entry_ids, exploration_ids, task, served_at, meta";
-const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
+const outcomeColumns = `o.seq, o.reward, o.success::int AS success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
   o.consumed_by, o.consumed_at, s.selection_id, s.domain, s.version, s.entry_ids, s.exploration_ids, s.task,
   s.served_at, s.meta`;
 
@@ -264,43 +247,4 @@ export class PostgresOutcomeStore implements OutcomeStore {
     ).rows[0];
     return row ? toOutcome(row) : null;
   }
-}
-
-function alreadyReported(selectionId: string, reportedAt: string): TfgrpoError {
-  return new TfgrpoError(
-    "conflict",
-    `selection ${selectionId} was already reported at ${reportedAt}; an outcome counts once`,
-    { details: { selectionId, reportedAt } },
-  );
-}
-
-function toSelection(row: SelectionRow): ServedSelection {
-  const where = `served_selections row ${row.selection_id}`;
-  return {
-    selectionId: row.selection_id,
-    domain: row.domain,
-    version: row.version,
-    entryIds: readStoredJson<string[]>(row.entry_ids, where),
-    explorationIds: readStoredJson<string[]>(row.exploration_ids, where),
-    task: row.task,
-    servedAt: row.served_at,
-    ...(row.meta === null ? {} : { meta: readStoredJson<Record<string, unknown>>(row.meta, where) }),
-  };
-}
-
-function toOutcome(row: OutcomeRow): StoredOutcome {
-  const where = `outcomes row ${row.seq}`;
-  return {
-    ...toSelection(row),
-    seq: row.seq,
-    reward: row.reward,
-    success: row.success,
-    feedback: row.feedback,
-    trajectory: row.trajectory === null ? null : readStoredJson<unknown>(row.trajectory, where),
-    summary: row.summary,
-    citedIds: readStoredJson<string[]>(row.cited_ids, where),
-    reportedAt: row.reported_at,
-    consumedBy: row.consumed_by,
-    consumedAt: row.consumed_at,
-  };
 }

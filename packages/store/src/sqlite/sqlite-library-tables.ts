@@ -7,6 +7,7 @@ import {
   TfgrpoError,
 } from "@tfgrpo/protocol";
 import { canonicalExperience } from "../library/canonical-experience.js";
+import { type EntryRow, toExperience } from "../library/entry-row.js";
 import { experienceId, experienceOrdinal } from "../library/plan-operations.js";
 import type { StoreFaults } from "../library-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
@@ -31,24 +32,6 @@ export interface VersionRow {
   entry_count: number;
   created_at: string;
 }
-
-/** Entry rows are read as arrays (better-sqlite3 "raw" mode): several times faster than objects on 10k rows. */
-type EntryRow = [
-  rowId: number,
-  ordinal: number,
-  text: string,
-  status: Experience["status"],
-  scope: string | null,
-  conflictGroup: string | null,
-  provenance: string,
-  history: string,
-  createdAt: string,
-  updatedAt: string,
-  shown: number | null,
-  success: number | null,
-  sumDelta: number | null,
-  lastUsedVersion: number | null,
-];
 
 const entryColumns = `r.row_id, r.ordinal, r.text, r.status, r.scope, r.conflict_group, r.provenance, r.history,
   r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version`;
@@ -211,24 +194,6 @@ export class SqliteLibraryTables {
   private entryStmt(where: string) {
     return this.connection.rawStmt(`SELECT ${entryColumns} ${entryJoin} WHERE ${where} ORDER BY v.ordinal`);
   }
-}
-
-function toExperience(domain: string, row: EntryRow): Experience {
-  const [rowId, ordinal, text, status, scope, conflictGroup, provenance, history, createdAt, updatedAt] = row;
-  const where = `experience_rows row ${rowId}`;
-  return {
-    id: experienceId(ordinal),
-    domain,
-    text,
-    status,
-    ...(scope !== null ? { scope: readStoredJson<Experience["scope"]>(scope, `${where} scope`) } : {}),
-    ...(conflictGroup !== null ? { conflictGroup } : {}),
-    stats: { shown: row[10] ?? 0, success: row[11] ?? 0, sumDelta: row[12] ?? 0, lastUsedVersion: row[13] },
-    provenance: readStoredJson(provenance, `${where} provenance`),
-    history: readStoredJson(history, `${where} history`),
-    createdAt,
-    updatedAt,
-  };
 }
 
 export function toLibraryVersion(row: VersionRow): LibraryVersion {

@@ -1,5 +1,12 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { checkDomain } from "../base-library-store.js";
+import {
+  alreadyReported,
+  type OutcomeRow,
+  type SelectionRow,
+  toOutcome,
+  toSelection,
+} from "../outcome-rows.js";
 import type {
   OutcomeCounts,
   OutcomeFilter,
@@ -13,30 +20,6 @@ import { parseMarkConsumed, parseOutcomeFilter, parseReport, parseSelection } fr
 import type { SqliteConnection } from "./sqlite-connection.js";
 import type { SqliteLibraryStore } from "./sqlite-library-store.js";
 import { readStoredJson } from "./stored-json.js";
-
-interface SelectionRow {
-  selection_id: string;
-  domain: string;
-  version: number | null;
-  entry_ids: string;
-  exploration_ids: string;
-  task: string;
-  served_at: string;
-  meta: string | null;
-}
-
-interface OutcomeRow extends SelectionRow {
-  seq: number;
-  reward: number;
-  success: number;
-  feedback: string | null;
-  trajectory: string | null;
-  summary: string | null;
-  cited_ids: string;
-  reported_at: string;
-  consumed_by: string | null;
-  consumed_at: string | null;
-}
 
 const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
   o.consumed_by, o.consumed_at, s.selection_id, s.domain, s.version, s.entry_ids, s.exploration_ids, s.task,
@@ -253,43 +236,4 @@ export class SqliteOutcomeStore implements OutcomeStore {
       .get(selectionId) as OutcomeRow | undefined;
     return row ? toOutcome(row) : null;
   }
-}
-
-function alreadyReported(selectionId: string, reportedAt: string): TfgrpoError {
-  return new TfgrpoError(
-    "conflict",
-    `selection ${selectionId} was already reported at ${reportedAt}; an outcome counts once`,
-    { details: { selectionId, reportedAt } },
-  );
-}
-
-function toSelection(row: SelectionRow): ServedSelection {
-  const where = `served_selections row ${row.selection_id}`;
-  return {
-    selectionId: row.selection_id,
-    domain: row.domain,
-    version: row.version,
-    entryIds: readStoredJson<string[]>(row.entry_ids, where),
-    explorationIds: readStoredJson<string[]>(row.exploration_ids, where),
-    task: row.task,
-    servedAt: row.served_at,
-    ...(row.meta === null ? {} : { meta: readStoredJson<Record<string, unknown>>(row.meta, where) }),
-  };
-}
-
-function toOutcome(row: OutcomeRow): StoredOutcome {
-  const where = `outcomes row ${row.seq}`;
-  return {
-    ...toSelection(row),
-    seq: row.seq,
-    reward: row.reward,
-    success: row.success === 1,
-    feedback: row.feedback,
-    trajectory: row.trajectory === null ? null : readStoredJson<unknown>(row.trajectory, where),
-    summary: row.summary,
-    citedIds: readStoredJson<string[]>(row.cited_ids, where),
-    reportedAt: row.reported_at,
-    consumedBy: row.consumed_by,
-    consumedAt: row.consumed_at,
-  };
 }

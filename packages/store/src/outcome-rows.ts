@@ -1,0 +1,69 @@
+import { TfgrpoError } from "@tfgrpo/protocol";
+import type { ServedSelection, StoredOutcome } from "./outcome-store.js";
+import { readStoredJson } from "./sqlite/stored-json.js";
+
+/** Served selections and outcomes as every backend stores them (`served_selections`, `outcomes`). */
+
+export interface SelectionRow {
+  selection_id: string;
+  domain: string;
+  version: number | null;
+  entry_ids: string;
+  exploration_ids: string;
+  task: string;
+  served_at: string;
+  meta: string | null;
+}
+
+export interface OutcomeRow extends SelectionRow {
+  seq: number;
+  reward: number;
+  /** 1 or 0. */
+  success: number;
+  feedback: string | null;
+  trajectory: string | null;
+  summary: string | null;
+  cited_ids: string;
+  reported_at: string;
+  consumed_by: string | null;
+  consumed_at: string | null;
+}
+
+export function alreadyReported(selectionId: string, reportedAt: string): TfgrpoError {
+  return new TfgrpoError(
+    "conflict",
+    `selection ${selectionId} was already reported at ${reportedAt}; an outcome counts once`,
+    { details: { selectionId, reportedAt } },
+  );
+}
+
+export function toSelection(row: SelectionRow): ServedSelection {
+  const where = `served_selections row ${row.selection_id}`;
+  return {
+    selectionId: row.selection_id,
+    domain: row.domain,
+    version: row.version,
+    entryIds: readStoredJson<string[]>(row.entry_ids, where),
+    explorationIds: readStoredJson<string[]>(row.exploration_ids, where),
+    task: row.task,
+    servedAt: row.served_at,
+    ...(row.meta === null ? {} : { meta: readStoredJson<Record<string, unknown>>(row.meta, where) }),
+  };
+}
+
+export function toOutcome(row: OutcomeRow): StoredOutcome {
+  const where = `outcomes row ${row.seq}`;
+  return {
+    ...toSelection(row),
+    seq: row.seq,
+    reward: row.reward,
+    success: row.success === 1,
+    feedback: row.feedback,
+    trajectory: row.trajectory === null ? null : readStoredJson<unknown>(row.trajectory, where),
+    summary: row.summary,
+    citedIds: readStoredJson<string[]>(row.cited_ids, where),
+    reportedAt: row.reported_at,
+    consumedBy: row.consumed_by,
+    consumedAt: row.consumed_at,
+  };
+}
