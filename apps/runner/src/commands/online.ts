@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { loadDataset, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
-import type { OnlineConfigInput, OnlineEvent } from "@tfgrpo/serving";
+import { type OnlineConfigInput, type OnlineEvent, resolveOnlineConfig } from "@tfgrpo/serving";
 import { type Command, Option } from "commander";
 import { parse as parseYaml } from "yaml";
 import { databaseOption } from "../cli-options/database-option.js";
@@ -40,6 +40,8 @@ export interface OnlineCommandOptions {
   maxOutcomes?: number;
   runId?: string;
   json?: boolean;
+  /** commander's --no-tools: false when given. */
+  tools?: boolean;
 }
 
 export interface OnlineCommandOutput {
@@ -99,7 +101,8 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
       "invalid_input",
       "online needs exactly one source of traffic: --tasks FILE or --nats URL",
     );
-  const settings = await onlineSettings(options);
+  // Checked before anything starts or is written: a bad field names the file (or the flags) and the field.
+  const settings = resolveOnlineConfig(await onlineSettings(options), options.online ?? "online settings");
   const tasks = options.tasks
     ? await loadDataset(options.tasks, { domain: options.domain, requireAnswer: true })
     : null;
@@ -120,6 +123,7 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
       seed: options.seed,
       ...(options.budgetUsd !== undefined ? { budgetUsd: options.budgetUsd } : {}),
       groundTruth: (task) => answers.get(task) ?? null,
+      ...(options.tools === false ? { agentTools: "none" as const } : {}),
       onEvent,
       log,
     });
@@ -244,6 +248,7 @@ export function registerOnlineCommand(program: Command): void {
       1,
     )
     .option("--run-id <id>", "id of the session's run record (default: generated)")
+    .option("--no-tools", "with --tasks: the serving agent answers without tools")
     .addOption(databaseOption())
     .addOption(simOption())
     .addOption(new Option("--json", "print the summary as JSON"))
