@@ -2,6 +2,7 @@ import { addUsage, cacheHitRate, emptyUsageTotals, type UsageTotals } from "@tfg
 import { costsByEntry } from "../learn/lesson-costs.js";
 import type { StepRecord } from "../learn/step-record.js";
 import type { EvaluationRow } from "../learn/summarize-evaluation.js";
+import { onlineReportSection } from "../online/online-report-section.js";
 import { describeLearningEvents } from "./learning-events.js";
 import type { ReportData } from "./report-data.js";
 import { escapeXml as esc, lineChart, stackedBarChart } from "./svg-charts.js";
@@ -35,9 +36,12 @@ export function renderReport(data: ReportData): string {
   const labels = steps.map((s) => `s${s.step}`);
   const sections = [
     header(data),
+    onlineReportSection(run),
     steps.length > 0
       ? learningCurves(steps, labels)
-      : `<p class="empty">No learning steps recorded for this run.</p>`,
+      : run.kind === "online"
+        ? ""
+        : `<p class="empty">No learning steps recorded for this run.</p>`,
     steps.length > 0 ? libraryOverTime(steps, labels) : "",
     steps.length > 0 ? behaviourOverTime(steps, labels) : "",
     costSection(data),
