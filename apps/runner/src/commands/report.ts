@@ -1,6 +1,7 @@
 import path from "node:path";
 import { createStore } from "@tfgrpo/store";
 import type { Command } from "commander";
+import { artifactDirectory } from "../cli-options/artifact-directory.js";
 import { writeReport } from "../report/write-report.js";
 import { resolveDatabase } from "./library.js";
 
@@ -16,9 +17,7 @@ export function registerReportCommand(program: Command): void {
       const db = resolveDatabase(options);
       const store = await createStore(db, { mustExist: true });
       try {
-        const file =
-          options.out ??
-          path.join(path.dirname(path.resolve(db.replace(/^sqlite:(\/\/)?/, ""))), "reports", `${run}.html`);
+        const file = options.out ?? path.join(artifactDirectory(db), "reports", `${run}.html`);
         process.stdout.write(`${await writeReport(store, run, file)}\n`);
       } finally {
         await store.close();
