@@ -266,28 +266,34 @@ export class SqliteLibraryStore extends BaseLibraryStore {
     );
     const unknown = ordinals.filter((o) => !known.has(o)).map(experienceId);
     if (unknown.length > 0) throw unknownStatsIdsError(domain, unknown);
-    const upsert = this.connection.stmt(
-      `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
-       VALUES (?, ?, ?, ?, ?, ?)
-       ON CONFLICT (domain, ordinal) DO UPDATE SET
-         shown = shown + excluded.shown,
-         success = success + excluded.success,
-         sum_delta = sum_delta + excluded.sum_delta,
-         last_used_version = CASE
-           WHEN excluded.last_used_version IS NULL THEN last_used_version
-           WHEN last_used_version IS NULL THEN excluded.last_used_version
-           ELSE max(last_used_version, excluded.last_used_version) END`,
-    );
-    for (const delta of valid) {
-      upsert.run(
+    // One statement for all deltas (rows are applied in order, so repeated ids add up as separate upserts would).
+    this.connection
+      .stmt(
+        `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
+         SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+           json_extract(value, '$[3]'), json_extract(value, '$[4]')
+         FROM json_each(?) WHERE true
+         ON CONFLICT (domain, ordinal) DO UPDATE SET
+           shown = shown + excluded.shown,
+           success = success + excluded.success,
+           sum_delta = sum_delta + excluded.sum_delta,
+           last_used_version = CASE
+             WHEN excluded.last_used_version IS NULL THEN last_used_version
+             WHEN last_used_version IS NULL THEN excluded.last_used_version
+             ELSE max(last_used_version, excluded.last_used_version) END`,
+      )
+      .run(
         domain,
-        experienceOrdinal(delta.id),
-        delta.shown ?? 0,
-        delta.success ?? 0,
-        delta.sumDelta ?? 0,
-        delta.lastUsedVersion ?? null,
+        JSON.stringify(
+          valid.map((delta) => [
+            experienceOrdinal(delta.id),
+            delta.shown ?? 0,
+            delta.success ?? 0,
+            delta.sumDelta ?? 0,
+            delta.lastUsedVersion ?? null,
+          ]),
+        ),
       );
-    }
     return ordinals.length;
   }
 

@@ -96,7 +96,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
         .stmt("SELECT reported_at FROM outcomes WHERE selection_id = ?")
         .get(r.selectionId) as { reported_at: string } | undefined;
       if (earlier) throw alreadyReported(r.selectionId, earlier.reported_at);
-      this.connection
+      const inserted = this.connection
         .stmt(
           `INSERT INTO outcomes (selection_id, domain, version, reward, success, feedback, trajectory, summary,
              cited_ids, reported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -126,7 +126,20 @@ export class SqliteOutcomeStore implements OutcomeStore {
           })),
         );
       }
-      return this.outcomeBySelection(r.selectionId)!;
+      // What was just written, without reading it back (a trajectory may be large).
+      return {
+        ...toSelection(selection),
+        seq: Number(inserted.lastInsertRowid),
+        reward: r.reward,
+        success: r.success,
+        feedback: r.feedback ?? null,
+        trajectory: r.trajectory ?? null,
+        summary: r.summary ?? null,
+        citedIds: r.citedIds ?? [],
+        reportedAt,
+        consumedBy: null,
+        consumedAt: null,
+      };
     });
   }
 
