@@ -164,6 +164,10 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
             },
           });
           served = result.served;
+          if (result.stopped === "budget")
+            log(
+              `online: the budget of $${options.budgetUsd} is spent: stopped after ${served.length} task(s)`,
+            );
         } else {
           served = await serveOnlineOverNats({
             stack,

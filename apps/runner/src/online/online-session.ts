@@ -1,4 +1,4 @@
-import type { Task } from "@tfgrpo/protocol";
+import { type Task, TfgrpoError } from "@tfgrpo/protocol";
 import type { OnlineEvent, OnlineLearner, OnlineOutcome } from "@tfgrpo/serving";
 
 /** How serving one task went, after the agent reported its outcome to the library service. */
@@ -52,6 +52,8 @@ export interface ServedRecord {
 export interface OnlineSessionResult {
   served: ServedRecord[];
   events: OnlineEvent[];
+  /** Why serving stopped before the stream ended, if it did. */
+  stopped: "budget" | null;
 }
 
 /**
@@ -69,6 +71,7 @@ export async function runOnlineSession(options: RunOnlineSessionOptions): Promis
       : (options.tasks as Iterable<Task>)[Symbol.iterator]();
   let next = 0;
   let done = false;
+  let stopped: OnlineSessionResult["stopped"] = null;
   const take = async (): Promise<{ task: Task; index: number } | null> => {
     if (done || options.signal?.aborted) return null;
     const item = await iterator.next();
@@ -82,7 +85,16 @@ export async function runOnlineSession(options: RunOnlineSessionOptions): Promis
   const worker = async () => {
     for (let item = await take(); item !== null; item = await take()) {
       const { task, index } = item;
-      const result = await options.serve(task, index);
+      let result: ServedResult;
+      try {
+        result = await options.serve(task, index);
+      } catch (error) {
+        // The USD budget is spent: stop serving cleanly (tasks in flight end the same way), keep what was learned.
+        if (!TfgrpoError.hasCode(error, "budget_exceeded")) throw error;
+        done = true;
+        stopped = "budget";
+        return;
+      }
       const outcome: OnlineOutcome = {
         selectionId: result.selectionId,
         domain,
@@ -94,7 +106,15 @@ export async function runOnlineSession(options: RunOnlineSessionOptions): Promis
         feedback: result.feedback ?? null,
         ...(result.trajectory !== undefined ? { trajectory: result.trajectory } : {}),
       };
-      const events = await learner.observe(outcome);
+      let events: OnlineEvent[] = [];
+      try {
+        events = await learner.observe(outcome);
+      } catch (error) {
+        // A reflection that hits the budget: the outcome is stored and counted; serving stops as above.
+        if (!TfgrpoError.hasCode(error, "budget_exceeded")) throw error;
+        done = true;
+        stopped = "budget";
+      }
       const family = typeof task.meta?.family === "string" ? task.meta.family : null;
       served.push({
         index,
@@ -109,5 +129,5 @@ export async function runOnlineSession(options: RunOnlineSessionOptions): Promis
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, worker));
   served.sort((a, b) => a.index - b.index);
-  return { served, events: [...learner.events] };
+  return { served, events: [...learner.events], stopped };
 }
