@@ -21,7 +21,7 @@ beforeAll(async () => {
   train = path.join(temporary.path, "train.jsonl");
   val = path.join(temporary.path, "val.jsonl");
   await writeSuiteJsonl(train, createSuite({ domain, seed: 3, size: 6, split: "train" }));
-  await writeSuiteJsonl(val, createSuite({ domain, seed: 3, size: 6, split: "val" }));
+  await writeSuiteJsonl(val, createSuite({ domain, seed: 3, size: 4, split: "val" }));
   postgres = await startPostgresServer();
 });
 afterAll(async () => {
@@ -44,8 +44,9 @@ const learn = (db: string, runId: string, seed: number, extra: string[] = []) =>
       val,
       "--epochs",
       "1",
+      // One step per runner (the whole train set as one batch): enough to race, short enough for CI.
       "--batch-size",
-      "3",
+      "6",
       "--group-size",
       "4",
       "--concurrency",
