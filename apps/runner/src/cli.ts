@@ -42,6 +42,7 @@ const commands: Record<string, () => Promise<Register[]>> = {
   online: async () => [(await import("./commands/online.js")).registerOnlineCommand],
   eval: async () => [(await import("./commands/eval.js")).registerEvalCommand],
   report: async () => [(await import("./commands/report.js")).registerReportCommand],
+  data: async () => [(await import("./commands/data.js")).registerDataCommand],
   db: async () => [(await import("./commands/db.js")).registerDbCommand],
   library: async () => [
     (await import("./commands/library.js")).registerLibraryCommand,

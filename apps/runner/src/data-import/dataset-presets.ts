@@ -1,0 +1,66 @@
+/** How a known dataset's records become tasks: which source field is which, and what else to keep. */
+export interface DatasetPreset {
+  name: string;
+  description: string;
+  /** Task field -> source field (dotted paths reach into objects and arrays: `prompt.0.content`). */
+  map: Record<string, string>;
+  /** Source fields that must exist (a Parquet file without one is refused). */
+  required: string[];
+  /** Source field copied to meta.family (splits keep families apart). */
+  family?: string;
+  /** Source field copied to meta.time (splits by time). */
+  time?: string;
+  /** Extra meta fields kept: meta name -> source field. */
+  meta?: Record<string, string>;
+  /** Text wrapped around the question by the dataset's own prompt template, removed on import. */
+  strip?: RegExp[];
+  domain: string;
+}
+
+// DAPO-Math-17k wraps each problem in its own instruction (answer on a line "Answer: ..."); tfgrpo asks for \boxed{}.
+const dapoTemplate = [
+  /^Solve the following math problem step by step\. The last line of your response should be of the form Answer: \$Answer \(without quotes\) where \$Answer is the answer to the problem\.\s*/,
+  /\s*Remember to put your answer on its own line after "Answer:"\.?\s*$/,
+];
+
+export const datasetPresets: Record<string, DatasetPreset> = {
+  "aime-2024": {
+    name: "aime-2024",
+    description: "AIME 2024 (30 problems, integer answers) as JSONL with question/problem and answer",
+    map: { question: "question|problem", answer: "answer|solution" },
+    required: [],
+    meta: { year: "=2024" },
+    domain: "math",
+  },
+  "aime-2025": {
+    name: "aime-2025",
+    description: "AIME 2025 (30 problems) as JSONL with question/problem and answer",
+    map: { question: "question|problem", answer: "answer|solution" },
+    required: [],
+    meta: { year: "=2025" },
+    domain: "math",
+  },
+  "dapo-math-17k": {
+    name: "dapo-math-17k",
+    description:
+      "DAPO-Math-17k (BytedTsinghua-SIA) in its verl form: prompt[0].content and reward_model.ground_truth (Parquet or JSONL)",
+    map: { question: "prompt.0.content", answer: "reward_model.ground_truth", id: "extra_info.index" },
+    required: ["prompt", "reward_model"],
+    strip: dapoTemplate,
+    domain: "math",
+  },
+  webwalkerqa: {
+    name: "webwalkerqa",
+    description: "WebWalkerQA (Alibaba-NLP): question, answer, root_url, info.{domain,type,difficulty_level}",
+    map: { question: "question", answer: "answer" },
+    required: ["question", "answer"],
+    family: "info.domain",
+    meta: {
+      rootUrl: "root_url",
+      type: "info.type",
+      difficulty: "info.difficulty_level",
+      language: "info.lang",
+    },
+    domain: "web",
+  },
+};
