@@ -12,3 +12,11 @@ it("tfgrpo mcp --http on a non-loopback host needs TFGRPO_MCP_TOKEN and opens no
   const { existsSync } = await import("node:fs");
   expect(existsSync(db)).toBe(false);
 });
+
+it("tfgrpo mcp refuses a database that does not exist instead of creating an empty one", async () => {
+  await using temporary = await temporaryDirectory("tfgrpo-mcp-db-");
+  const db = path.join(temporary.path, "typo.db");
+  await expect(mcp({ domain: "math", db }, { env: {} })).rejects.toThrow(`no tfgrpo database at ${db}`);
+  const { existsSync } = await import("node:fs");
+  expect(existsSync(db)).toBe(false);
+});

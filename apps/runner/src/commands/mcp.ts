@@ -1,5 +1,7 @@
+import { existsSync } from "node:fs";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { serveMcpHttp, serveMcpStdio } from "@tfgrpo/serving";
+import { localDatabaseFile } from "@tfgrpo/store";
 import { isLoopbackHost } from "@tfgrpo/studio";
 import type { Command } from "commander";
 import { databaseOption } from "../cli-options/database-option.js";
@@ -57,6 +59,15 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
     );
   }
   const db = resolveDatabase(options, env);
+  const file = localDatabaseFile(db);
+  // Never an empty database by accident: a typo in --db would serve an empty library and record outcomes nowhere.
+  if (file !== null && !existsSync(file)) {
+    throw new TfgrpoError(
+      "not_found",
+      `no tfgrpo database at ${file} (import a library or run tfgrpo learn first, or pass --db / set TFGRPO_DB)`,
+      { details: { db: file } },
+    );
+  }
   const modelsConfig = options.config || env.TFGRPO_CONFIG || undefined;
   const opened = await openLibraryService({ db, ...(modelsConfig ? { modelsConfig } : {}), log, env });
   try {
