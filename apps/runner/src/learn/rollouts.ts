@@ -61,6 +61,9 @@ export function rolloutJobs(group: RolloutGroup): RolloutJob[] {
   return jobs;
 }
 
+/** Stored trajectories looked up per query when a phase starts. */
+const storedReadBatch = 500;
+
 /** Marks the job id of a rollout done again after an infrastructure failure: `<trajectory id>#retry-<stamp>`. */
 const retrySeparator = "#retry-";
 
@@ -92,21 +95,27 @@ export async function runRollouts(options: {
 }): Promise<void> {
   const { bus, store, runId, jobs } = options;
   const inputs = new Map(jobs.map((job) => [job.id, job.input]));
+  // What an earlier attempt of this phase stored, read in batches before anything is sent (one query per batch,
+  // not two per job in a row on the phase's critical path).
+  const stored = new Map<string, Trajectory>();
+  for (let start = 0; start < jobs.length; start += storedReadBatch) {
+    const ids = jobs.slice(start, start + storedReadBatch).map((job) => job.id);
+    for (const trajectory of await store.listTrajectories({ ids })) stored.set(trajectory.id, trajectory);
+  }
   // A redone rollout needs a job id of its own: the Bus runs a job id once (NATS dedupe, the in-process queue).
   const retry = `${retrySeparator}${Date.now().toString(36)}`;
-  const dispatched: RolloutJob[] = [];
-  for (const job of jobs) {
-    const stored = await store.getTrajectory(job.id);
-    dispatched.push(stored && isInfrastructureFailure(stored) ? { ...job, id: `${job.id}${retry}` } : job);
-  }
+  const dispatched = jobs.map((job): RolloutJob => {
+    const earlier = stored.get(job.id);
+    return earlier && isInfrastructureFailure(earlier) ? { ...job, id: `${job.id}${retry}` } : job;
+  });
   await runJobs({
     bus,
     subject: actorRollout,
     replyTo: runId,
     jobs: dispatched,
     isDone: async (jobId) => {
-      const stored = await store.getTrajectory(trajectoryIdOf(jobId));
-      return stored !== null && !isInfrastructureFailure(stored);
+      const earlier = stored.get(trajectoryIdOf(jobId));
+      return earlier !== undefined && !isInfrastructureFailure(earlier);
     },
     onResult: async (result) => {
       const trajectoryId = trajectoryIdOf(result.jobId);
