@@ -115,4 +115,22 @@ describe("tfgrpo data import", () => {
     expect(() => parseFieldMap("question")).toThrow(/must be FIELD=SOURCE/);
     expect(readFileSync(sample("README.md"), "utf8")).toMatch(/microsoft\/G-KV/);
   });
+
+  it("reads Parquet, and refuses a Parquet file without a mapped column, naming it", async () => {
+    const imported = await importDataset({
+      files: [sample("aime-2024.sample.parquet")],
+      map: "question=problem,answer=answer",
+      domain: "math",
+    });
+    expect(imported.train.map((task) => task.answer)).toEqual(["204", "113", "371", "110", "025", "540"]);
+    const failure = await importDataset({
+      files: [sample("missing-answer.parquet")],
+      map: "question=problem,answer=answer",
+      domain: "math",
+    }).catch((error: unknown) => error);
+    expect(TfgrpoError.hasCode(failure, "invalid_dataset")).toBe(true);
+    expect((failure as Error).message).toMatch(
+      /missing-answer\.parquet:1: answer: missing column \(the file has: problem\)/,
+    );
+  });
 });

@@ -96,7 +96,13 @@ export async function importDataset(options: ImportDatasetOptions): Promise<Impo
     });
   const family = options.family ?? preset?.family;
   const time = options.time ?? preset?.time;
-  const required = preset?.required ?? [];
+  // Columns a Parquet file must have: the preset's, and the ones the map names without alternatives.
+  const mapped = [map.question, options.requireAnswer === false ? undefined : map.answer]
+    .filter(
+      (source): source is string => source !== undefined && !source.includes("|") && !source.startsWith("="),
+    )
+    .map((source) => source.split(".")[0]!);
+  const required = [...new Set([...(preset?.required ?? []), ...mapped])];
   const problems: DatasetProblem[] = [];
   let extracted = 0;
 
