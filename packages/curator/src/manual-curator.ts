@@ -13,7 +13,7 @@ export interface ManualCuratorStore extends CuratorStore {
   rollback(
     domain: string,
     toVersion: number,
-    options?: { runId?: string | null; message?: string; now?: Date },
+    options?: { expectedHead?: number | null; runId?: string | null; message?: string; now?: Date },
   ): Promise<LibraryVersion>;
 }
 
@@ -135,11 +135,19 @@ export function createManualCurator(options: CreateManualCuratorOptions): Manual
     async rollback(request) {
       await requireHead(request.domain, request.expectedHead);
       const note = request.note.trim() || `rolled back to v${request.toVersion}`;
-      return store.rollback(request.domain, request.toVersion, {
-        runId: null,
-        message: `${request.author ?? "manual"}: rollback to v${request.toVersion}: ${note}`,
-        now: context.now(),
-      });
+      try {
+        // The store checks the head again inside its write: a commit landing after the check above is not undone.
+        return await store.rollback(request.domain, request.toVersion, {
+          expectedHead: request.expectedHead,
+          runId: null,
+          message: `${request.author ?? "manual"}: rollback to v${request.toVersion}: ${note}`,
+          now: context.now(),
+        });
+      } catch (error) {
+        if (TfgrpoError.hasCode(error, "conflict"))
+          throw staleError(request.domain, request.expectedHead, await store.getHeadVersion(request.domain));
+        throw error;
+      }
     },
   };
 }

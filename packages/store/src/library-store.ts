@@ -45,6 +45,11 @@ export interface SetVersionStateOptions {
 }
 
 export interface RollbackOptions {
+  /**
+   * The head the caller saw (null: the empty library). When given and the head has moved since, the rollback is
+   * refused with `conflict` and nothing is written (optimistic concurrency, as for a commit).
+   */
+  expectedHead?: number | null;
   runId?: string | null;
   message?: string;
   now?: Date;

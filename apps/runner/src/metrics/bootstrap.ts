@@ -48,6 +48,36 @@ export function bootstrapPairedDifference(
   );
 }
 
+/**
+ * Bootstrap of the difference of two means measured on different tasks (b - a), resampling each side on its own:
+ * e.g. the first and the last tasks of a stream served while learning, which share no task to pair on.
+ */
+export function bootstrapDifference(
+  a: readonly number[],
+  b: readonly number[],
+  options: { resamples?: number; level?: number; seed?: number } = {},
+): ConfidenceInterval {
+  const { resamples = 2000, level = 0.95, seed = 1 } = options;
+  if (a.length === 0 || b.length === 0)
+    throw new RangeError("bootstrapDifference needs values on both sides");
+  const random = seededRandom(seed);
+  const resampledMean = (values: readonly number[]) => {
+    let sum = 0;
+    for (let i = 0; i < values.length; i++) sum += values[Math.floor(random() * values.length)]!;
+    return sum / values.length;
+  };
+  const differences = new Float64Array(resamples);
+  for (let r = 0; r < resamples; r++) differences[r] = resampledMean(b) - resampledMean(a);
+  differences.sort();
+  const alpha = (1 - level) / 2;
+  return {
+    estimate: mean(b) - mean(a),
+    low: quantile(differences, alpha),
+    high: quantile(differences, 1 - alpha),
+    level,
+  };
+}
+
 function mean(values: readonly number[]): number {
   return values.reduce((sum, v) => sum + v, 0) / values.length;
 }

@@ -209,6 +209,8 @@ export class PostgresLibraryStore extends BaseLibraryStore {
     const t = this.tables;
     return this.connection.transaction(async (sql) => {
       const current = await t.lockDomain(sql, domain);
+      if (options.expectedHead !== undefined && current.head_version !== options.expectedHead)
+        throw staleParentError(domain, null, options.expectedHead, current.head_version);
       const target = await t.requireVersionRow(sql, domain, toVersion);
       if (target.state !== "committed") throw rollbackToUncommittedError(domain, toVersion, target.state);
       const version = current.next_version;

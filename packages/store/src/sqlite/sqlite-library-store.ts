@@ -220,6 +220,8 @@ export class SqliteLibraryStore extends BaseLibraryStore {
     const now = (options.now ?? this.connection.now()).toISOString();
     return this.connection.write(() => {
       const current = this.tables.requireDomain(domain);
+      if (options.expectedHead !== undefined && current.head_version !== options.expectedHead)
+        throw staleParentError(domain, null, options.expectedHead, current.head_version);
       const target = this.tables.requireVersionRow(domain, toVersion);
       if (target.state !== "committed") throw rollbackToUncommittedError(domain, toVersion, target.state);
       const version = current.next_version;

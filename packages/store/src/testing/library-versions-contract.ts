@@ -195,6 +195,17 @@ export function libraryVersionsContract(createFresh: () => Promise<LibraryTestSt
       await expectTfgrpoError(store.rollback("nothing", 1), "not_found");
     });
 
+    it("a rollback given the head its caller saw is refused with conflict, writing nothing, once the head moved", async () => {
+      await seedLibrary();
+      const head = (await store.getHeadVersion("math"))!;
+      const versions = (await store.listVersions("math")).length;
+      await expectTfgrpoError(store.rollback("math", 1, { expectedHead: head - 1 }), "conflict");
+      expect((await store.listVersions("math")).length).toBe(versions);
+      expect(await store.getHeadVersion("math")).toBe(head);
+      const rolled = await store.rollback("math", 1, { expectedHead: head });
+      expect(rolled.parent).toBe(head);
+    });
+
     it("diff reports added, removed (archived) and changed entries per id with before and after", async () => {
       await seedLibrary();
       await store.applyOperations(
