@@ -1,5 +1,6 @@
-import { type DefineRoleOptions, defineRole, type RoleDefinition } from "@tfgrpo/protocol";
+import { type DefineRoleOptions, defineRole, emptyUsageTotals, type RoleDefinition } from "@tfgrpo/protocol";
 import type { Curator } from "./create-curator.js";
+import { checkLeakage } from "./leakage-check.js";
 
 /**
  * The curator's Bus endpoints (`tfgrpo.curator.*`), all request/reply as the subject table says: each is one short
@@ -12,13 +13,27 @@ export function createCuratorRole(
   return defineRole(
     "curator",
     {
-      consolidate: async (input) => {
-        const result = await curator.consolidate(input);
+      consolidate: async ({ leakage, ...input }) => {
+        // Lessons that carry a task's answer or constants are refused before consolidation (leakage-check.ts).
+        const screened = leakage
+          ? checkLeakage(input.proposals, leakage)
+          : { kept: input.proposals, refused: [] };
+        const refused = screened.refused.map(({ proposal, reason }) => ({
+          proposalId: proposal.proposalId,
+          reason,
+        }));
+        const leakNotes = refused.map(
+          ({ proposalId, reason }) => `refused ${proposalId} (leakage): ${reason}`,
+        );
+        if (screened.kept.length === 0 && refused.length > 0)
+          return { version: null, operations: [], notes: leakNotes, usage: emptyUsageTotals(), refused };
+        const result = await curator.consolidate({ ...input, proposals: screened.kept });
         return {
           version: result.version,
           operations: result.operations,
-          notes: result.notes,
+          notes: [...leakNotes, ...result.notes],
           usage: result.usage,
+          ...(leakage ? { refused } : {}),
         };
       },
       credit: (input) => curator.credit(input),

@@ -186,6 +186,12 @@ export const curatorConsolidate = defineSubject(
     domain: z.string(),
     baseVersion: z.number().int().nonnegative().nullable(),
     proposals: z.array(proposalSchema),
+    /** The run's training and validation tasks: a lesson carrying one of their answers or constants is refused. */
+    leakage: z
+      .object({
+        tasks: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string().optional() })),
+      })
+      .optional(),
   }),
   z.object({
     /** The proposed (not yet committed) version, or null when there was nothing to change. */
@@ -193,6 +199,8 @@ export const curatorConsolidate = defineSubject(
     operations: z.array(operationSchema),
     notes: z.array(z.string()),
     usage: usageTotalsSchema.optional().describe("Model usage of this call, for per-role cost"),
+    /** Proposals refused by the leakage check, with the reason. */
+    refused: z.array(z.object({ proposalId: z.string(), reason: z.string() })).optional(),
   }),
 );
 

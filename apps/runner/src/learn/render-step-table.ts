@@ -32,7 +32,8 @@ export function renderStepTable(history: readonly StepRecord[]): string {
       { header: "skipped", value: (r) => `${r.record.skippedGroups}/${r.record.groups}`, align: "right" },
       {
         header: "ops prop/appl",
-        value: (r) => `${r.record.proposals}/${r.record.operations}`,
+        value: (r) =>
+          `${r.record.proposals}/${r.record.operations}${r.record.leakageRefused ? ` (${r.record.leakageRefused} leak)` : ""}`,
         align: "right",
       },
       { header: "library", value: (r) => r.record.librarySize },

@@ -47,7 +47,12 @@ export const creditMarkSchema = z.object({ observations: count, statsRevision: z
 /** The version the lifecycle moves of step N wrote (null: nothing moved). */
 export const lifecycleOutcomeSchema = z.object({ version: version.nullable() });
 /** The candidate version the curator made of step N's proposals (null: nothing to change). */
-export const consolidationOutcomeSchema = z.object({ version: version.nullable(), operations: count });
+export const consolidationOutcomeSchema = z.object({
+  version: version.nullable(),
+  operations: count,
+  /** Proposals the curator refused for leakage (a task's answer or constants in the lesson). */
+  leaked: count.optional(),
+});
 /** The gate's decision on step N's candidate, with the validation scores it was made on. */
 export const gateOutcomeSchema = z.object({
   gate: gateDecisionSchema,

@@ -18,6 +18,8 @@ export const stepRecordSchema = z.object({
   groups: z.number().int().nonnegative(),
   skippedGroups: z.number().int().nonnegative(),
   proposals: z.number().int().nonnegative(),
+  /** Proposals refused for leakage: a training or validation answer, or a question's constants, in the lesson. */
+  leakageRefused: z.number().int().nonnegative().optional(),
   operations: z.number().int().nonnegative(),
   headBefore: version.nullable(),
   candidateVersion: version.nullable(),

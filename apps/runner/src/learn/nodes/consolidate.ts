@@ -7,7 +7,15 @@ import type { LearnDependencies } from "./learn-dependencies.js";
  * The curator turns the step's proposals into one candidate version (merge/modify/delete, short entries, conflict
  * check): proposed, not committed. Its outcome is kept, so a resumed step never applies the operations twice.
  */
-export function consolidate({ bus, store, runId, domain, runState, log }: LearnDependencies) {
+export function consolidate({ bus, store, runId, domain, runState, log, train, val }: LearnDependencies) {
+  // Every answer and question the run knows: a lesson must not carry them (the curator refuses it).
+  const leakage = {
+    tasks: [...train, ...val].map(({ id, question, answer }) => ({
+      id,
+      question,
+      ...(answer ? { answer } : {}),
+    })),
+  };
   return async (state: { step: number; headVersion: number | null; proposals: number }) => {
     const entry = runStateKeys.consolidation(state.step);
     let outcome = await runState.get(entry);
@@ -21,16 +29,21 @@ export function consolidate({ bus, store, runId, domain, runState, log }: LearnD
           domain,
           baseVersion: state.headVersion,
           proposals,
+          leakage,
         });
         for (const note of reply.notes) log(`step ${state.step}: curator: ${note}`);
         if (reply.usage && reply.usage.calls > 0)
           await recordRoleUsage(store, runId, entry.key, "curator", reply.usage);
-        outcome = { version: reply.version, operations: reply.operations.length };
+        outcome = {
+          version: reply.version,
+          operations: reply.operations.length,
+          ...(reply.refused?.length ? { leaked: reply.refused.length } : {}),
+        };
       }
       await runState.put(entry, outcome);
     }
     log(
-      `step ${state.step}: ${state.proposals} proposal(s) -> ${outcome.operations} operation(s)${outcome.version === null ? ", no new version" : `, candidate v${outcome.version}`}`,
+      `step ${state.step}: ${state.proposals} proposal(s) -> ${outcome.operations} operation(s)${outcome.leaked ? ` (${outcome.leaked} refused for leakage)` : ""}${outcome.version === null ? ", no new version" : `, candidate v${outcome.version}`}`,
     );
     return { candidateVersion: outcome.version, operations: outcome.operations };
   };

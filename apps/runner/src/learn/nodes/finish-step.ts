@@ -84,6 +84,7 @@ async function stepRecord(
     groups: state.groups.length,
     skippedGroups: state.groups.filter((group) => groupSkipReason(group, options.groupSize) !== null).length,
     proposals: state.proposals,
+    leakageRefused: (await runState.get(runStateKeys.consolidation(state.step)))?.leaked ?? 0,
     operations: state.operations,
     headBefore: state.headBefore,
     candidateVersion: state.candidateVersion,
