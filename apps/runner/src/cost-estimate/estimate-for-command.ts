@@ -34,9 +34,21 @@ export interface EstimateForCommandOptions {
   env?: Record<string, string | undefined>;
 }
 
+/** An estimate calls nothing: key variables not set yet (a dry run before the first real one) get a placeholder. */
+function withPlaceholderKeys(env: Record<string, string | undefined>): Record<string, string | undefined> {
+  return new Proxy(env, {
+    get: (target, name) =>
+      typeof name === "string" && target[name] === undefined && /key|token/i.test(name)
+        ? "dry-run-placeholder"
+        : target[name as string],
+  });
+}
+
 /** The cost estimate of a learn or eval command, from its data files, options, models config and database. */
 export async function estimateForCommand(options: EstimateForCommandOptions): Promise<CostEstimate> {
-  const modelsConfig = await loadModelsConfig(options.config, { env: options.env ?? process.env });
+  const modelsConfig = await loadModelsConfig(options.config, {
+    env: withPlaceholderKeys(options.env ?? process.env),
+  });
   const tasks: Task[] = await loadDataset(options.tasks, { domain: options.domain });
   const val = options.val ? await loadDataset(options.val, { domain: options.domain }) : [];
   const groupSize = options.groupSize ?? 5;

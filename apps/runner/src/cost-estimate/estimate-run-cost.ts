@@ -61,9 +61,10 @@ export interface Assumptions {
 export function defaultAssumptions(mode: "tools" | "direct", actorMaxTokens = 2048): Assumptions {
   return {
     accuracy: [0.2, 0.5, 0.8],
-    callsPerRollout: mode === "tools" ? [1.5, 2.5, 5] : [1, 1, 1],
-    actorOutputPerCall: [150, 500, Math.max(500, actorMaxTokens)],
-    toolOutputPerCall: mode === "tools" ? [30, 150, 400] : [0, 0, 0],
+    // A ReAct rollout of a reasoning model on competition math: a few code runs, long outputs.
+    callsPerRollout: mode === "tools" ? [2, 4, 8] : [1, 1, 1],
+    actorOutputPerCall: [200, 1000, Math.max(1000, actorMaxTokens)],
+    toolOutputPerCall: mode === "tools" ? [50, 200, 800] : [0, 0, 0],
     summaryOutput: [100, 250, 500],
     advantageOutput: [100, 200, 400],
     consolidationOutput: [100, 300, 600],
