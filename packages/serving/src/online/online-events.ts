@@ -15,6 +15,8 @@ export type OnlineEvent =
       proposals: number;
       /** The proposed version the curator wrote, or null when nothing changed. */
       version: number | null;
+      /** The lifecycle version committed first (entries moved on their live credit), if any moved. */
+      lifecycle: { version: number; moves: number } | null;
       notes: string[];
     }
   | { type: "canary-start"; at: number; version: number; parent: number | null; share: number }

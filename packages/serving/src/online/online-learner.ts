@@ -90,7 +90,13 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
   let head: number | null = null;
   let canary: Canary | null = null;
   /** The promoted head on probation: its outcomes against the previous head's rate. */
-  let probation: { previous: number | null; reference: boolean[]; served: boolean[] } | null = null;
+  let probation: {
+    previous: number | null;
+    /** The promoted version and the lifecycle versions written on it since. */
+    versions: Set<number>;
+    reference: boolean[];
+    served: boolean[];
+  } | null = null;
   let deferred: TriggerFiring | null = null;
   let observed = 0;
   let reflections = 0;
@@ -105,6 +111,17 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
   async function reflect(firing: TriggerFiring, out: OnlineEvent[]): Promise<void> {
     reflections++;
     const id = `${runId}:reflection-${reflections}`;
+    // As offline, lifecycle before advice: entries move on the credit live outcomes gave them (candidate -> active,
+    // harmful -> probation -> archived), as a committed bookkeeping version the proposals then build on.
+    let lifecycle: { version: number; moves: number } | null = null;
+    if (head !== null) {
+      const moved = await curator.updateLifecycle(domain, head, { runId });
+      if (moved.version !== null) {
+        lifecycle = { version: moved.version, moves: moved.transitions.length };
+        probation?.versions.add(moved.version);
+        head = moved.version;
+      }
+    }
     const snapshot = head === null ? null : await store.getVersion(domain, head);
     const experiences = (snapshot?.experiences ?? [])
       .filter((entry) => entry.status !== "archived")
@@ -142,6 +159,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
         differences: result.differences,
         proposals: result.proposals.length,
         version,
+        lifecycle,
         notes,
       },
       out,
@@ -236,6 +254,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
       head = current.version;
       probation = {
         previous: current.parent,
+        versions: new Set([current.version]),
         reference: current.headOutcomes.map((o) => o.success),
         served: current.outcomes.map((o) => o.success),
       };
@@ -247,7 +266,13 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
   }
 
   async function checkHead(outcome: OnlineOutcome, out: OnlineEvent[]): Promise<void> {
-    if (probation === null || outcome.version !== head || head === null) return;
+    if (
+      probation === null ||
+      head === null ||
+      outcome.version === null ||
+      !probation.versions.has(outcome.version)
+    )
+      return;
     probation.served.push(outcome.success);
     const { rollout } = config;
     const check = checkRollback({
