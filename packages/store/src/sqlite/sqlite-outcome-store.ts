@@ -19,6 +19,7 @@ import type {
 import { parseMarkConsumed, parseOutcomeFilter, parseReport, parseSelection } from "../outcome-validation.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import type { SqliteLibraryStore } from "./sqlite-library-store.js";
+import { type BatchedWrite, createWriteBatcher } from "./sqlite-write-batcher.js";
 import { readStoredJson } from "./stored-json.js";
 
 const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
@@ -27,16 +28,20 @@ const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.
 
 /**
  * Served selections and their outcomes (`served_selections`, `outcomes`) on the shared connection of a SQLite store.
- * A report is one `BEGIN IMMEDIATE` transaction: the outcome row (UNIQUE on the selection) and the credit of the
- * shown entries (through the library store's `addStats`) land together.
+ * A report is atomic: the outcome row (UNIQUE on the selection) and the credit of the shown entries (through the
+ * library store's `addStats`) land together, in a savepoint of a `BEGIN IMMEDIATE` transaction that the reports and
+ * selections arriving in the same event-loop turn share (group commit).
  */
 export class SqliteOutcomeStore implements OutcomeStore {
   private readonly connection: SqliteConnection;
   private readonly libraries: SqliteLibraryStore;
+  /** Selections and reports arriving together share one transaction (group commit), each in its own savepoint. */
+  private readonly batch: BatchedWrite;
 
   constructor(connection: SqliteConnection, libraries: SqliteLibraryStore) {
     this.connection = connection;
     this.libraries = libraries;
+    this.batch = createWriteBatcher(connection);
   }
 
   async recordSelection(selection: ServedSelection): Promise<void> {
@@ -51,7 +56,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
       s.servedAt,
       s.meta === undefined ? null : JSON.stringify(s.meta),
     ] as const;
-    this.connection.write(() => {
+    await this.batch(() => {
       const inserted = this.connection
         .stmt(
           `INSERT OR IGNORE INTO served_selections (selection_id, domain, version, entry_ids, exploration_ids, task,
@@ -83,7 +88,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
   async reportOutcome(report: OutcomeReport, options: ReportOptions = {}): Promise<StoredOutcome> {
     const r = parseReport(report);
     const reportedAt = (options.now ?? this.connection.now()).toISOString();
-    return this.connection.write(() => {
+    return this.batch(() => {
       const selection = this.selectionRow(r.selectionId);
       if (!selection) {
         throw new TfgrpoError(
