@@ -169,10 +169,10 @@ export async function learn(
     }
     const runId = start?.options.runId ?? options.resume!;
     if (start && config) {
-      // What the run is expected to cost, before it spends anything (an estimate that fails never stops the run).
+      // What the run is expected to cost, before it spends anything. An estimate that fails never stops the run nor
+      // adds to its messages: bad data or config is reported once, by the run itself, right after.
       await printLearnEstimate(options, config, db, output.stderr, "estimate before the first call").catch(
-        (error: unknown) =>
-          log(`cost estimate unavailable: ${error instanceof Error ? error.message : String(error)}`),
+        () => {},
       );
     }
     opened?.finish(runId);
