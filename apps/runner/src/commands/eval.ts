@@ -1,6 +1,7 @@
 import path from "node:path";
 import { loadDataset } from "@tfgrpo/protocol";
 import { type Command, InvalidArgumentError } from "commander";
+import { openCassette } from "../cassette/open-cassette.js";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import type { CommandOutput } from "../cli-options/command-output.js";
 import { databaseOption } from "../cli-options/database-option.js";
@@ -50,6 +51,9 @@ export interface EvalCommandOptions {
   actorModel?: string;
   /** Print the expected model calls, tokens and USD, and call no model. */
   dryRun?: boolean;
+  /** Write every model exchange into this directory (a cassette), or answer every model call from one. */
+  record?: string;
+  replay?: string;
 }
 
 /** Evaluates one or more libraries side by side on the same tasks and seeds, and prints the table. */
@@ -78,12 +82,24 @@ export async function evaluate(
     return undefined;
   }
   if (options.actorModel) return evaluateAcrossActors(options, output);
+  if (options.replay && options.sim)
+    throw new InvalidArgumentError("eval --replay serves recorded answers: leave out --sim");
   const tasks = await loadDataset(options.data, { domain: options.domain, requireAnswer: true });
   const groupBy = resolveGroupBy(tasks, options.groupBy);
   const controls = Boolean(options.controls || options.controlDomain !== undefined);
   const sim = options.sim ? await startSimWorld({ seed: options.seed }) : null;
   try {
-    const config = options.config ?? sim?.config;
+    const replayMiss = new AbortController();
+    const opened = openCassette({
+      command: "eval",
+      record: options.record,
+      replay: options.replay,
+      runId: options.runId,
+      config: options.config ?? sim?.config,
+      onMiss: (error) => replayMiss.abort(error),
+    });
+    opened?.cassette.setStep("eval rollouts");
+    const config = opened?.config ?? options.config ?? sim?.config;
     if (!config) throw new InvalidArgumentError("eval needs --config models.yaml (or --sim)");
     await using runtime = await createRuntime({
       db: resolveDatabase(options),
@@ -92,6 +108,7 @@ export async function evaluate(
       localRoles: parseRoleList(options.localRoles),
       concurrency: options.concurrency,
       log,
+      ...(opened ? { cassette: opened.cassette } : {}),
     });
     const requested = await resolveLibraries(runtime.store, options.domain, options.library);
     const built = controls
@@ -107,7 +124,8 @@ export async function evaluate(
     // Placebo libraries are served from memory for this evaluation only: nothing is written to the library store.
     const withdraw = serveControls(runtime, built.controls);
     const libraries = withControls(requested, built.controls);
-    const runId = options.runId ?? newRunId("eval");
+    const runId = opened?.runId ?? options.runId ?? newRunId("eval");
+    opened?.finish(runId);
     const simulated = isSimulated(config, Boolean(sim));
     await runtime.store.createRun({
       id: runId,
@@ -153,6 +171,8 @@ export async function evaluate(
     });
     bar.done();
     withdraw();
+    // A replay that met a request the recording does not hold is not the recorded evaluation.
+    if (replayMiss.signal.aborted) throw replayMiss.signal.reason;
     await runtime.store.updateRun(runId, { status: "finished", finishedAt: new Date().toISOString() });
     if (options.json) {
       output.stdout.write(
@@ -257,6 +277,11 @@ export function registerEvalCommand(program: Command): void {
       "also evaluate with this actor model (a models: entry, or a model id on the actor's provider), side by side",
     )
     .option("--dry-run", "print the expected model calls, tokens and USD (a range), call no model")
+    .option("--record <dir>", "write every model request and response (keys redacted) into DIR, a cassette")
+    .option(
+      "--replay <dir>",
+      "answer every model call from a cassette recorded with --record (no model endpoint)",
+    )
     .action(async (options: EvalCommandOptions) => {
       await evaluate(options);
     });
