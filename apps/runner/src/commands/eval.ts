@@ -1,8 +1,9 @@
 import path from "node:path";
-import { loadDataset } from "@tfgrpo/protocol";
+import { inSpan, loadDataset, spanAttributes } from "@tfgrpo/protocol";
 import { type Command, InvalidArgumentError } from "commander";
 import { openCassette } from "../cassette/open-cassette.js";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import { artifactDirectory } from "../cli-options/artifact-directory.js";
 import type { CommandOutput } from "../cli-options/command-output.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
@@ -22,6 +23,7 @@ import type { StoredEvaluation } from "../learn/stored-evaluation.js";
 import { resolveGroupBy } from "../learn/summarize-evaluation.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
+import { startTracing, traceFileFor } from "../tracing/start-tracing.js";
 import { resolveDatabase } from "./library.js";
 
 export interface EvalCommandOptions {
@@ -47,6 +49,8 @@ export interface EvalCommandOptions {
   controlDomain?: string;
   /** Print the evaluation as JSON instead of tables. */
   json?: boolean;
+  /** `--no-trace`: no spans, not even the run's local trace file. */
+  trace?: boolean;
   /** Also evaluate with this actor model (a `models:` entry, or a model id on the actor's provider), side by side. */
   actorModel?: string;
   /** Print the expected model calls, tokens and USD, and call no model. */
@@ -126,6 +130,11 @@ export async function evaluate(
     const libraries = withControls(requested, built.controls);
     const runId = opened?.runId ?? options.runId ?? newRunId("eval");
     opened?.finish(runId);
+    await using _tracing = await startTracing({
+      serviceName: "tfgrpo-runner",
+      jsonlFile: traceFileFor(artifactDirectory(resolveDatabase(options)), runId),
+      disabled: options.trace === false,
+    });
     const simulated = isSimulated(config, Boolean(sim));
     await runtime.store.createRun({
       id: runId,
@@ -149,26 +158,32 @@ export async function evaluate(
       total: tasks.length * libraries.length * options.k,
       stream: output.stderr,
     });
-    const evaluation = await runEvaluation({
-      bus: runtime.bus,
-      store: runtime.store,
-      runId,
-      evaluationId: "eval",
-      title: `Evaluation on ${path.basename(options.data)}${simulated ? " (SIMULATED)" : ""}`,
-      data: path.resolve(options.data),
-      tasks,
-      libraries,
-      groupBy,
-      k: options.k,
-      temperature: options.temperature,
-      seed: options.seed,
-      concurrency: options.concurrency,
-      mode: options.mode,
-      onProgress: (done, total) => {
-        bar.setTotal(total);
-        bar.update(done);
-      },
-    });
+    // One trace for the evaluation: every rollout and model call below it (`tfgrpo trace RUN` reads it).
+    const evaluation = await inSpan(
+      `eval ${runId}`,
+      { root: true, attributes: { [spanAttributes.runId]: runId, [spanAttributes.domain]: options.domain } },
+      () =>
+        runEvaluation({
+          bus: runtime.bus,
+          store: runtime.store,
+          runId,
+          evaluationId: "eval",
+          title: `Evaluation on ${path.basename(options.data)}${simulated ? " (SIMULATED)" : ""}`,
+          data: path.resolve(options.data),
+          tasks,
+          libraries,
+          groupBy,
+          k: options.k,
+          temperature: options.temperature,
+          seed: options.seed,
+          concurrency: options.concurrency,
+          mode: options.mode,
+          onProgress: (done, total) => {
+            bar.setTotal(total);
+            bar.update(done);
+          },
+        }),
+    );
     bar.done();
     withdraw();
     // A replay that met a request the recording does not hold is not the recorded evaluation.
@@ -272,6 +287,10 @@ export function registerEvalCommand(program: Command): void {
       "the other-domain control: that domain's head in the database (default: the vendored web library, math's for web)",
     )
     .option("--json", "print the evaluation as JSON")
+    .option(
+      "--no-trace",
+      "do not trace the evaluation (default: spans to traces/<run>.jsonl beside the database)",
+    )
     .option(
       "--actor-model <name>",
       "also evaluate with this actor model (a models: entry, or a model id on the actor's provider), side by side",
