@@ -48,10 +48,7 @@ describe("checkLeakage", () => {
       ["p0", 'contains the answer of task aime-2024-13 ("540")'],
       ["p1", "copies constants of task aime-2024-13's question (75, 117, 96, 144)"],
       ["p3", 'contains the answer of task web-1 ("Lisbon")'],
-      [
-        "p5",
-        'copies task aime-2024-8\'s question word for word ("exist real numbers x and y both greater")',
-      ],
+      ["p5", 'copies task aime-2024-8\'s question word for word ("exist real numbers x and y both greater")'],
     ]);
     // "025" normalizes to "25", too short to be told from an ordinary number: kept (a known limit).
     expect(kept.map((entry) => entry.proposalId)).toEqual(["p2", "p4", "p6", "p7", "p8"]);
