@@ -11,11 +11,14 @@ import type { TraceLine } from "./trace-line.js";
  */
 export class JsonlSpanExporter implements SpanExporter {
   readonly #file: string;
+  readonly #onError: (message: string) => void;
   #stopped = false;
+  #failed = false;
 
-  constructor(file: string) {
+  /** `onError` hears once that the file cannot be written (a read-only or full disk); tracing never fails a run. */
+  constructor(file: string, onError: (message: string) => void = () => {}) {
     this.#file = file;
-    mkdirSync(path.dirname(file), { recursive: true });
+    this.#onError = onError;
   }
 
   export(spans: ReadableSpan[], done: (result: ExportResult) => void): void {
@@ -24,9 +27,16 @@ export class JsonlSpanExporter implements SpanExporter {
       return;
     }
     try {
+      mkdirSync(path.dirname(this.#file), { recursive: true });
       appendFileSync(this.#file, spans.map((span) => `${JSON.stringify(toTraceLine(span))}\n`).join(""));
       done({ code: ExportResultCode.SUCCESS });
     } catch (error) {
+      if (!this.#failed) {
+        this.#failed = true;
+        this.#onError(
+          `trace file ${this.#file}: ${(error as Error).message} (spans are dropped; the run goes on)`,
+        );
+      }
       done({ code: ExportResultCode.FAILED, error: error as Error });
     }
   }

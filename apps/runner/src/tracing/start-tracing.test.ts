@@ -1,4 +1,4 @@
-import { mkdtemp, readFile } from "node:fs/promises";
+import { mkdtemp, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { inSpan, isTracing, traceHeaders } from "@tfgrpo/protocol";
@@ -57,5 +57,47 @@ describe("startTracing", () => {
       attributes: { "tfgrpo.step": 1 },
     });
     expect(inner).toMatchObject({ parentSpanId: outer.spanId, traceId: outer.traceId });
+  });
+
+  it("never fails a run over its trace file: a file that cannot be written is reported once and spans are dropped", async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-trace-"));
+    const notADirectory = path.join(directory, "plain-file");
+    await writeFile(notADirectory, "x");
+    const lines: string[] = [];
+    {
+      await using tracing = await startTracing({
+        serviceName: "t",
+        jsonlFile: path.join(notADirectory, "traces", "run.jsonl"),
+        env: {},
+        log: (line) => lines.push(line),
+      });
+      for (let i = 0; i < 3; i++) {
+        await inSpan(`span ${i}`, {}, async () => {});
+        await tracing.flush();
+      }
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^tracing: trace file .*run\.jsonl: .*ENOTDIR.*the run goes on/);
+  });
+
+  it("says in one line when the OTLP endpoint cannot be reached, and the run goes on", async () => {
+    const saved = { ...process.env };
+    // The exporters read the standard variables from the process environment themselves.
+    Object.assign(process.env, {
+      OTEL_EXPORTER_OTLP_ENDPOINT: "http://127.0.0.1:9",
+      OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+      OTEL_EXPORTER_OTLP_TIMEOUT: "2000",
+    });
+    const lines: string[] = [];
+    try {
+      await using tracing = await startTracing({ serviceName: "t", log: (line) => lines.push(line) });
+      expect(tracing.destinations).toEqual(["OTLP http/json"]);
+      await inSpan("unsent", {}, async () => {});
+      await tracing.flush();
+    } finally {
+      process.env = saved;
+    }
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^tracing: OTLP http\/json: .*the run goes on\)$/);
   });
 });

@@ -9,6 +9,8 @@ export interface StartTracingOptions {
   jsonlFile?: string | null;
   /** `--no-trace`: nothing is traced, whatever the environment says. */
   disabled?: boolean;
+  /** Where a problem writing the local file is reported (once); default stderr. */
+  log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -42,13 +44,20 @@ export async function startTracing(options: StartTracingOptions): Promise<Tracin
   const otlp = otlpProtocol(env);
   if (jsonlFile === null && otlp === null) return off;
   const { registerTracingSdk } = await import("./tracing-sdk.js");
-  const sdk: TracingSdk = await registerTracingSdk({ serviceName: options.serviceName, jsonlFile, otlp });
+  const log = options.log ?? ((line: string) => process.stderr.write(`${line}\n`));
+  const sdk: TracingSdk = await registerTracingSdk({
+    serviceName: options.serviceName,
+    jsonlFile,
+    otlp,
+    onError: (message) => log(`tracing: ${message}`),
+  });
   const destinations = [...(jsonlFile ? [jsonlFile] : []), ...(otlp ? [`OTLP ${otlp}`] : [])];
   return {
     enabled: true,
     destinations,
-    flush: () => sdk.flush(),
-    [Symbol.asyncDispose]: () => sdk.shutdown(),
+    // An exporter that cannot deliver (a collector down, a full disk) has said so once; it never fails the run.
+    flush: () => sdk.flush().catch(() => {}),
+    [Symbol.asyncDispose]: () => sdk.shutdown().catch(() => {}),
   };
 }
 

@@ -1,6 +1,6 @@
 import { context, propagation, trace } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
-import { W3CTraceContextPropagator } from "@opentelemetry/core";
+import { ExportResultCode, W3CTraceContextPropagator } from "@opentelemetry/core";
 import { resourceFromAttributes } from "@opentelemetry/resources";
 import {
   BasicTracerProvider,
@@ -18,6 +18,8 @@ export interface TracingSdkOptions {
   jsonlFile: string | null;
   /** OTLP over HTTP (endpoint and headers from the standard OTEL_* variables), or null. */
   otlp: OtlpProtocol | null;
+  /** Told once when the local file cannot be written. */
+  onError?: (message: string) => void;
 }
 
 export interface TracingSdk {
@@ -32,13 +34,13 @@ export interface TracingSdk {
  */
 export async function registerTracingSdk(options: TracingSdkOptions): Promise<TracingSdk> {
   const exporters: SpanExporter[] = [];
-  if (options.jsonlFile) exporters.push(new JsonlSpanExporter(options.jsonlFile));
+  if (options.jsonlFile) exporters.push(new JsonlSpanExporter(options.jsonlFile, options.onError));
   if (options.otlp === "http/json") {
     const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-http");
-    exporters.push(new OTLPTraceExporter());
+    exporters.push(reportingFailures(new OTLPTraceExporter(), "OTLP http/json", options.onError));
   } else if (options.otlp === "http/protobuf") {
     const { OTLPTraceExporter } = await import("@opentelemetry/exporter-trace-otlp-proto");
-    exporters.push(new OTLPTraceExporter());
+    exporters.push(reportingFailures(new OTLPTraceExporter(), "OTLP http/protobuf", options.onError));
   }
   const spanProcessors: SpanProcessor[] = exporters.map(
     (exporter) => new BatchSpanProcessor(exporter, { scheduledDelayMillis: 1000, maxQueueSize: 65_536 }),
@@ -59,5 +61,32 @@ export async function registerTracingSdk(options: TracingSdkOptions): Promise<Tr
       propagation.disable();
       context.disable();
     },
+  };
+}
+
+/**
+ * An exporter whose first failed export is told to the user in one line (the SDK's own error handler is silent unless
+ * a diagnostic logger is set, so a wrong endpoint would drop every span without a word).
+ */
+function reportingFailures(
+  exporter: SpanExporter,
+  what: string,
+  onError: ((message: string) => void) | undefined,
+): SpanExporter {
+  let told = false;
+  return {
+    export(spans, done) {
+      exporter.export(spans, (result) => {
+        if (result.code !== ExportResultCode.SUCCESS && !told) {
+          told = true;
+          onError?.(
+            `${what}: ${result.error?.message ?? "export failed"} (spans are dropped; the run goes on)`,
+          );
+        }
+        done(result);
+      });
+    },
+    shutdown: () => exporter.shutdown(),
+    forceFlush: () => exporter.forceFlush?.() ?? Promise.resolve(),
   };
 }
