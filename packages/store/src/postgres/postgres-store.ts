@@ -1,35 +1,5 @@
-import {
-  type GateDecision,
-  type LibrarySnapshot,
-  type LibraryVersion,
-  type Operation,
-  type Run,
-  TfgrpoError,
-  type Trajectory,
-} from "@tfgrpo/protocol";
-import type {
-  ApplyOptions,
-  ApplyResult,
-  DomainSummary,
-  ExportOptions,
-  ImportOptions,
-  ImportResult,
-  LibraryDiff,
-  RollbackOptions,
-  SetVersionStateOptions,
-  StatsDelta,
-} from "../library-store.js";
-import type {
-  OutcomeCounts,
-  OutcomeFilter,
-  OutcomeReport,
-  ReportOptions,
-  ServedSelection,
-  StoredOutcome,
-} from "../outcome-store.js";
-import type { RunFilter, RunPatch } from "../run-store.js";
-import type { Store } from "../store.js";
-import type { TrajectoryFilter, UsageRecord, UsageReport } from "../trajectory-store.js";
+import { TfgrpoError } from "@tfgrpo/protocol";
+import { ComposedStore } from "../composed-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { PostgresLibraryStore } from "./postgres-library-store.js";
 import { postgresMigrations } from "./postgres-migrations.js";
@@ -54,7 +24,7 @@ const checkpointTables = new Set([
  * The server backend (`postgres://…`): what several runners, curators and machines share. The four aggregate stores
  * over one connection pool; every write is one transaction, writers of a library serialize on its domain row.
  */
-export class PostgresStore implements Store {
+export class PostgresStore extends ComposedStore {
   readonly url: string;
   readonly libraries: PostgresLibraryStore;
   readonly runs: PostgresRunStore;
@@ -75,6 +45,7 @@ export class PostgresStore implements Store {
   }
 
   constructor(options: PostgresStoreOptions) {
+    super();
     this.connection = new PostgresConnection(options);
     this.url = this.connection.where;
     this.libraries = new PostgresLibraryStore(this.connection);
@@ -148,158 +119,5 @@ export class PostgresStore implements Store {
       )
     ).rows[0]!;
     return { schemaVersion: row.v, serverVersion: row.server };
-  }
-
-  // --- libraries ------------------------------------------------------------------------------------------------
-
-  applyOperations(domain: string, ops: readonly Operation[], options: ApplyOptions): Promise<ApplyResult> {
-    return this.libraries.applyOperations(domain, ops, options);
-  }
-
-  setVersionState(
-    domain: string,
-    version: number,
-    state: "committed" | "rejected",
-    gate?: GateDecision,
-    options?: SetVersionStateOptions,
-  ): Promise<LibraryVersion> {
-    return this.libraries.setVersionState(domain, version, state, gate, options);
-  }
-
-  getHead(domain: string): Promise<LibrarySnapshot | null> {
-    return this.libraries.getHead(domain);
-  }
-
-  getHeadVersion(domain: string): Promise<number | null> {
-    return this.libraries.getHeadVersion(domain);
-  }
-
-  getVersion(domain: string, version: number): Promise<LibrarySnapshot | null> {
-    return this.libraries.getVersion(domain, version);
-  }
-
-  getVersionInfo(domain: string, version: number): Promise<LibraryVersion | null> {
-    return this.libraries.getVersionInfo(domain, version);
-  }
-
-  listVersions(domain: string): Promise<LibraryVersion[]> {
-    return this.libraries.listVersions(domain);
-  }
-
-  listDomains(): Promise<DomainSummary[]> {
-    return this.libraries.listDomains();
-  }
-
-  diff(domain: string, from: number | null, to: number | null): Promise<LibraryDiff> {
-    return this.libraries.diff(domain, from, to);
-  }
-
-  rollback(domain: string, toVersion: number, options?: RollbackOptions): Promise<LibraryVersion> {
-    return this.libraries.rollback(domain, toVersion, options);
-  }
-
-  updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number> {
-    return this.libraries.updateStats(domain, deltas);
-  }
-
-  exportLibrary(domain: string, options: ExportOptions): Promise<string> {
-    return this.libraries.exportLibrary(domain, options);
-  }
-
-  importLibrary(domain: string, options: ImportOptions): Promise<ImportResult> {
-    return this.libraries.importLibrary(domain, options);
-  }
-
-  // --- runs and run state ---------------------------------------------------------------------------------------
-
-  createRun(run: Run): Promise<Run> {
-    return this.runs.createRun(run);
-  }
-
-  updateRun(id: string, patch: RunPatch): Promise<Run> {
-    return this.runs.updateRun(id, patch);
-  }
-
-  getRun(id: string): Promise<Run | null> {
-    return this.runs.getRun(id);
-  }
-
-  listRuns(filter?: RunFilter): Promise<Run[]> {
-    return this.runs.listRuns(filter);
-  }
-
-  putRunState(runId: string, key: string, value: unknown): Promise<void> {
-    return this.runs.putRunState(runId, key, value);
-  }
-
-  getRunState(runId: string, key: string): Promise<unknown> {
-    return this.runs.getRunState(runId, key);
-  }
-
-  deleteRunState(runId: string, key: string): Promise<boolean> {
-    return this.runs.deleteRunState(runId, key);
-  }
-
-  listRunStateKeys(runId: string): Promise<string[]> {
-    return this.runs.listRunStateKeys(runId);
-  }
-
-  // --- trajectories and usage -----------------------------------------------------------------------------------
-
-  putTrajectories(trajectories: readonly Trajectory[]): Promise<number> {
-    return this.trajectories.putTrajectories(trajectories);
-  }
-
-  getTrajectory(id: string): Promise<Trajectory | null> {
-    return this.trajectories.getTrajectory(id);
-  }
-
-  listTrajectories(filter: TrajectoryFilter): Promise<Trajectory[]> {
-    return this.trajectories.listTrajectories(filter);
-  }
-
-  countTrajectories(filter: TrajectoryFilter): Promise<number> {
-    return this.trajectories.countTrajectories(filter);
-  }
-
-  recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number> {
-    return this.trajectories.recordUsage(runId, records);
-  }
-
-  getUsageTotals(runId: string): Promise<UsageReport> {
-    return this.trajectories.getUsageTotals(runId);
-  }
-
-  // --- served selections and outcomes ---------------------------------------------------------------------------
-
-  recordSelection(selection: ServedSelection): Promise<void> {
-    return this.outcomes.recordSelection(selection);
-  }
-
-  reportOutcome(report: OutcomeReport, options?: ReportOptions): Promise<StoredOutcome> {
-    return this.outcomes.reportOutcome(report, options);
-  }
-
-  getSelection(
-    selectionId: string,
-  ): Promise<{ selection: ServedSelection; outcome: StoredOutcome | null } | null> {
-    return this.outcomes.getSelection(selectionId);
-  }
-
-  listOutcomes(filter: OutcomeFilter): Promise<StoredOutcome[]> {
-    return this.outcomes.listOutcomes(filter);
-  }
-
-  markConsumed(
-    domain: string,
-    selectionIds: readonly string[],
-    reflectionId: string,
-    options?: ReportOptions,
-  ): Promise<number> {
-    return this.outcomes.markConsumed(domain, selectionIds, reflectionId, options);
-  }
-
-  countOutcomes(domain: string): Promise<OutcomeCounts> {
-    return this.outcomes.countOutcomes(domain);
   }
 }
