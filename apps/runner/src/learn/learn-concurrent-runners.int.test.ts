@@ -7,7 +7,7 @@ import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore, type Store } from "@tfgrpo/store";
 import { type PostgresServerHandle, startPostgresServer } from "@tfgrpo/store/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { type SpawnedCli, spawnCli } from "../testing/spawn-cli.js";
+import { spawnCli, waitForStderr } from "../testing/spawn-cli.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
 
 const domain = "math";
@@ -60,16 +60,6 @@ const learn = (db: string, runId: string, seed: number, extra: string[] = []) =>
     { env: { TFGRPO_DB: "" }, cwd: temporary.path },
   );
 
-async function waitFor(process: SpawnedCli, pattern: RegExp, what: string, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(process.output.stderr)) {
-    if (process.child.exitCode !== null) throw new Error(`${what} exited early:\n${process.output.stderr}`);
-    if (Date.now() > deadline)
-      throw new Error(`${what}: no ${pattern} within ${timeoutMs} ms:\n${process.output.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 /** A step's candidate being validated (the same progress label also counts the empty library's baseline after it). */
 const candidateValidation = /candidate v\d+\n(?:.*\n)*?.*step \d+ validation: \d+\//;
 
@@ -88,7 +78,7 @@ it("two runners on the same library at once (and a third writer during a validat
   const a = learn(db, "runner-a", 3);
   const b = learn(db, "runner-b", 4);
   // Make sure at least one validation sees its head move: commit while runner A validates its first candidate.
-  await waitFor(a, candidateValidation, "runner A");
+  await waitForStderr(a, candidateValidation, "runner A", 180_000);
   const store = await createStore(db);
   try {
     const injected = await commitElsewhere(store, "Injected while runner A validates.");
@@ -136,7 +126,7 @@ it("two runners on the same library at once (and a third writer during a validat
 it("--on-conflict stop: a runner whose head moved during validation stops with a conflict naming both versions", async () => {
   const db = await postgres.createDatabase();
   const runner = learn(db, "stopper", 3, ["--on-conflict", "stop"]);
-  await waitFor(runner, candidateValidation, "runner");
+  await waitForStderr(runner, candidateValidation, "runner", 180_000);
   const store = await createStore(db);
   try {
     const injected = await commitElsewhere(store, "Injected while the runner validates.");

@@ -5,7 +5,7 @@ import { type NatsServerHandle, startNatsServer } from "@tfgrpo/bus-nats/testing
 import { createSimServer, createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";
-import { repositoryRoot, type SpawnedCli, spawnCli } from "../testing/spawn-cli.js";
+import { repositoryRoot, type SpawnedCli, spawnCli, waitForStderr } from "../testing/spawn-cli.js";
 import { startRoleWorker } from "../testing/start-role-worker.js";
 import { trainingGroupId } from "./rollouts.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
@@ -15,23 +15,6 @@ const domain = "math";
 const epochs = 2;
 const groupSize = 4;
 const trainSize = 6;
-
-async function waitFor(
-  process: SpawnedCli,
-  pattern: RegExp,
-  what: string,
-  timeoutMs = 120_000,
-): Promise<RegExpMatchArray> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const match = process.output.stderr.match(pattern);
-    if (match) return match;
-    if (process.child.exitCode !== null) throw new Error(`${what} exited early:\n${process.output.stderr}`);
-    if (Date.now() > deadline)
-      throw new Error(`${what}: no ${pattern} within ${timeoutMs} ms:\n${process.output.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
 
 /** Advantage requests the critic worker has started and not finished, from its stdout (job-start / job-end lines). */
 function advantageCallsInFlight(stdout: string): number {
@@ -113,7 +96,7 @@ it("learns over NATS with actor, critic and curator workers while the nats-serve
     };
 
     // 1. Rollouts in flight: step 1's first results are in, the rest are being worked on.
-    const [, done, total] = await waitFor(runner, /step 1 rollouts: ([1-9]\d*)\/(\d+)/, "runner");
+    const [, done, total] = await waitForStderr(runner, /step 1 rollouts: ([1-9]\d*)\/(\d+)/, "runner");
     await restart();
     expect(Number(done), "the first restart came while rollouts were in flight").toBeLessThan(Number(total));
     // 2. Critic calls in flight: the critic worker has started an advantage request (a group's advice) and not

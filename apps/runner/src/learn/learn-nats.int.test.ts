@@ -5,24 +5,9 @@ import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { createSimServer, createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";
-import { repositoryRoot, type SpawnedCli, spawnCli } from "../testing/spawn-cli.js";
+import { repositoryRoot, spawnCli, waitForStderr } from "../testing/spawn-cli.js";
 
 const simConfig = path.join(repositoryRoot, "examples/models.sim.yaml");
-
-async function waitFor(
-  process: SpawnedCli,
-  pattern: RegExp,
-  what: string,
-  timeoutMs = 120_000,
-): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(process.output.stderr)) {
-    if (process.child.exitCode !== null) throw new Error(`${what} exited early:\n${process.output.stderr}`);
-    if (Date.now() > deadline)
-      throw new Error(`${what}: no ${pattern} within ${timeoutMs} ms:\n${process.output.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
 
 /**
  * Rollout jobs a worker has started and not finished, from its stdout (`job-start` / `job-end` lines; a job's
@@ -55,8 +40,8 @@ it("learns over NATS with two actor workers in their own processes, one killed m
   const doomed = worker("doomed");
   const survivor = worker("survivor");
   try {
-    await waitFor(doomed, /serving tfgrpo\.actor\.rollout/, "doomed worker");
-    await waitFor(survivor, /serving tfgrpo\.actor\.rollout/, "surviving worker");
+    await waitForStderr(doomed, /serving tfgrpo\.actor\.rollout/, "doomed worker");
+    await waitForStderr(survivor, /serving tfgrpo\.actor\.rollout/, "surviving worker");
     const db = path.join(directory, "tfgrpo.db");
     const runId = "learn-over-nats";
     const runner = spawnCli(
@@ -90,7 +75,7 @@ it("learns over NATS with two actor workers in their own processes, one killed m
       { env },
     );
     // Kill one worker with jobs in flight, mid-epoch.
-    await waitFor(runner, /step 1 rollouts: [1-9]/, "runner");
+    await waitForStderr(runner, /step 1 rollouts: [1-9]/, "runner");
     const deadline = Date.now() + 120_000;
     while (rolloutsInFlight(doomed.output.stdout).length === 0) {
       if (doomed.child.exitCode !== null)

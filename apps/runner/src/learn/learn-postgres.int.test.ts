@@ -11,7 +11,7 @@ import { createStore } from "@tfgrpo/store";
 import { startPostgresServer } from "@tfgrpo/store/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { libraryHistory } from "../testing/library-history.js";
-import { repositoryRoot, type SpawnedCli, spawnCli } from "../testing/spawn-cli.js";
+import { repositoryRoot, spawnCli, waitForStderr } from "../testing/spawn-cli.js";
 import { startRoleWorker } from "../testing/start-role-worker.js";
 
 const simConfig = path.join(repositoryRoot, "examples/models.sim.yaml");
@@ -49,16 +49,6 @@ async function machine(name: string): Promise<string> {
   const dir = path.join(temporary.path, "machines", name);
   await mkdir(dir, { recursive: true });
   return dir;
-}
-
-async function waitFor(process: SpawnedCli, pattern: RegExp, what: string, timeoutMs = 180_000) {
-  const deadline = Date.now() + timeoutMs;
-  while (!pattern.test(process.output.stderr)) {
-    if (process.child.exitCode !== null) throw new Error(`${what} exited early:\n${process.output.stderr}`);
-    if (Date.now() > deadline)
-      throw new Error(`${what}: no ${pattern} within ${timeoutMs} ms:\n${process.output.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
 }
 
 it("five processes sharing only NATS and PostgreSQL, the runner killed and resumed on another machine, equal the in-process run of the same seed", async () => {
@@ -111,7 +101,7 @@ it("five processes sharing only NATS and PostgreSQL, the runner killed and resum
     env,
     cwd: await machine("runner-1"),
   });
-  await waitFor(first, /step 2 rollouts: [1-9]/, "first runner");
+  await waitForStderr(first, /step 2 rollouts: [1-9]/, "first runner", 180_000);
   first.child.kill("SIGKILL");
   await first.exited;
   const second = spawnCli([...learn, "--resume", "pg-team"], { env, cwd: await machine("runner-2") });

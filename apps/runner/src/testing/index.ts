@@ -1,2 +1,9 @@
-export { type CliOptions, repositoryRoot, runCli, type SpawnedCli, spawnCli } from "./spawn-cli.js";
+export {
+  type CliOptions,
+  repositoryRoot,
+  runCli,
+  type SpawnedCli,
+  spawnCli,
+  waitForStderr,
+} from "./spawn-cli.js";
 export { type RoleWorker, type StartRoleWorkerOptions, startRoleWorker } from "./start-role-worker.js";

@@ -55,3 +55,24 @@ export async function runCli(
   const code = await spawned.exited;
   return { code, ...spawned.output };
 }
+
+/**
+ * Waits until a spawned command's stderr matches `pattern` and returns the match; fails with its stderr when the
+ * command exits first or nothing matches within `timeoutMs`.
+ */
+export async function waitForStderr(
+  spawned: SpawnedCli,
+  pattern: RegExp,
+  what: string,
+  timeoutMs = 120_000,
+): Promise<RegExpMatchArray> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const match = spawned.output.stderr.match(pattern);
+    if (match) return match;
+    if (spawned.child.exitCode !== null) throw new Error(`${what} exited early:\n${spawned.output.stderr}`);
+    if (Date.now() > deadline)
+      throw new Error(`${what}: no ${pattern} within ${timeoutMs} ms:\n${spawned.output.stderr}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

@@ -8,7 +8,7 @@ import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { createSimServer, createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";
-import { repositoryRoot, type SpawnedCli, spawnCli } from "../testing/spawn-cli.js";
+import { repositoryRoot, spawnCli, waitForStderr } from "../testing/spawn-cli.js";
 import { readTraceFile } from "./read-trace-file.js";
 
 const simConfig = path.join(repositoryRoot, "examples/models.sim.yaml");
@@ -103,15 +103,6 @@ async function readBody(request: IncomingMessage): Promise<Buffer> {
   return request.headers["content-encoding"] === "gzip" ? gunzipSync(body) : body;
 }
 
-async function waitFor(process: SpawnedCli, pattern: RegExp, what: string): Promise<void> {
-  const deadline = Date.now() + 120_000;
-  while (!pattern.test(process.output.stderr)) {
-    if (process.child.exitCode !== null) throw new Error(`${what} exited early:\n${process.output.stderr}`);
-    if (Date.now() > deadline) throw new Error(`${what}: no ${pattern}:\n${process.output.stderr}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-}
-
 it("exports one connected trace per learning step over OTLP/HTTP, a worker's rollouts inside the runner's step, model-call costs adding up to the run's usage", async () => {
   const directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-tracing-"));
   const train = path.join(directory, "train.jsonl");
@@ -134,7 +125,7 @@ it("exports one connected trace per learning step over OTLP/HTTP, a worker's rol
   const db = path.join(directory, "tfgrpo.db");
   const runId = "traced-run";
   try {
-    await waitFor(worker, /serving tfgrpo\.actor\.rollout/, "actor worker");
+    await waitForStderr(worker, /serving tfgrpo\.actor\.rollout/, "actor worker");
     const runner = spawnCli(
       [
         ...["learn", "--nats", nats.url, "--local-roles", "critic,curator", "--config", simConfig],
