@@ -8,6 +8,7 @@ import { databaseOption } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { nonNegativeInteger } from "../cli-options/number-arguments.js";
 import { openLibraryService } from "../roles/library.js";
+import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import { resolveDatabase } from "./library.js";
 
 export interface McpOptions {
@@ -25,18 +26,6 @@ export interface McpDependencies {
   waitForStop?: () => Promise<string>;
   stderr?: (text: string) => void;
   env?: NodeJS.ProcessEnv;
-}
-
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(signal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
 }
 
 /**
@@ -74,7 +63,7 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
     const head = await opened.store.getHeadVersion(options.domain);
     const library = `${options.domain}${head === null ? " (no committed version yet)" : `@v${head}`}`;
     const serverOptions = { service: opened.service, domain: options.domain };
-    const stop = dependencies.waitForStop ?? waitForSignal;
+    const stop = dependencies.waitForStop ?? waitForStopSignal;
     if (options.http !== undefined) {
       const http = await serveMcpHttp({
         ...serverOptions,

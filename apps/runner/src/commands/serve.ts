@@ -8,6 +8,7 @@ import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadRole } from "../roles/registry.js";
 import { createBus } from "../runtime/create-bus.js";
 import { natsSettingsFromEnv } from "../runtime/nats-settings.js";
+import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import { startTracing } from "../tracing/start-tracing.js";
 
 export interface ServeOptions {
@@ -41,25 +42,6 @@ export function formatServeEvent(event: ServeEvent, at: Date): string {
   if (event.ok) return `${head} ok ${Math.round(event.durationMs)}ms`;
   const reason = event.error ? ` ${event.error.code}: ${event.error.message.replace(/\s+/g, " ")}` : "";
   return `${head} failed ${Math.round(event.durationMs)}ms${reason}`;
-}
-
-/** Waits for SIGINT or SIGTERM; a second one exits at once (130) without waiting for in-flight jobs. */
-function waitForSignal(stderr: (text: string) => void): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      const force = () => {
-        stderr("tfgrpo serve: stopping now, in-flight jobs return to the queue\n");
-        process.exit(130);
-      };
-      process.once("SIGINT", force);
-      process.once("SIGTERM", force);
-      resolve(signal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
 }
 
 /**
@@ -135,7 +117,16 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
       .join(", ");
     log(`tfgrpo serve: role ${options.role} serving ${served} on ${nats}; Ctrl-C to stop`);
 
-    const signal = await (dependencies.waitForStop ?? (() => waitForSignal(stderr)))();
+    const signal = await (
+      dependencies.waitForStop ??
+      (() =>
+        waitForStopSignal({
+          onSecond: () => {
+            stderr("tfgrpo serve: stopping now, in-flight jobs return to the queue\n");
+            process.exit(130);
+          },
+        }))
+    )();
     log(`tfgrpo serve: ${signal}: finishing ${counts.running} in-flight job(s); again to stop at once`);
     await handle.close();
     if (isTTY) showStatus(true);

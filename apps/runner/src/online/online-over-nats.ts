@@ -1,6 +1,7 @@
 import { createLibraryRole, type LibraryServiceEvent, type OnlineOutcome } from "@tfgrpo/serving";
 import { createBus } from "../runtime/create-bus.js";
 import { natsSettingsFromEnv } from "../runtime/nats-settings.js";
+import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import type { OnlineStack } from "./create-online-stack.js";
 import type { ServedRecord } from "./online-session.js";
 
@@ -13,18 +14,6 @@ export interface ServeOnlineOverNatsOptions {
   maxOutcomes?: number;
   /** Resolves when the session should stop (default: SIGINT or SIGTERM). */
   waitForStop?: () => Promise<string>;
-}
-
-function waitForSignal(): Promise<string> {
-  return new Promise((resolve) => {
-    const onSignal = (signal: NodeJS.Signals) => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      resolve(signal);
-    };
-    process.on("SIGINT", onSignal);
-    process.on("SIGTERM", onSignal);
-  });
 }
 
 /**
@@ -86,7 +75,7 @@ export async function serveOnlineOverNats(options: ServeOnlineOverNatsOptions): 
     log(
       `online: library ${domain} served on ${options.nats} (tfgrpo.library.*); learning from reported outcomes; Ctrl-C to stop`,
     );
-    const reason = await Promise.race([limit, (options.waitForStop ?? waitForSignal)()]);
+    const reason = await Promise.race([limit, (options.waitForStop ?? waitForStopSignal)()]);
     log(`online: stopping (${reason})`);
   } finally {
     unsubscribe();
