@@ -40,18 +40,9 @@ export async function inSpan<T>(
   options: SpanOptions,
   work: (span: Span) => Promise<T>,
 ): Promise<T> {
-  const parent = options.root ? ROOT_CONTEXT : (options.parent ?? context.active());
-  const span = tfgrpoTracer().startSpan(
-    name,
-    {
-      ...(options.attributes ? { attributes: options.attributes } : {}),
-      ...(options.kind !== undefined ? { kind: options.kind } : {}),
-      ...(options.root ? { root: true } : {}),
-    },
-    parent,
-  );
+  const { span, context: active } = startSpan(name, options);
   try {
-    return await context.with(trace.setSpan(parent, span), () => work(span));
+    return await context.with(active, () => work(span));
   } catch (error) {
     markFailed(span, error);
     throw error;
