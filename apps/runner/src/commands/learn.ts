@@ -408,15 +408,11 @@ async function learnDirectExperiences(
   }
 }
 
-function dbFile(db: string): string {
-  return db.replace(/^sqlite:(\/\/)?/, "");
-}
-
 /** The checkpointer's location: the same PostgreSQL database as the store, or `checkpoints.db` beside the SQLite file. */
 export function checkpointPathFor(db: string): string {
-  if (parseStoreUrl(db).backend === "postgres") return db;
-  const file = dbFile(db);
-  return file === ":memory:" ? ":memory:" : path.join(path.dirname(path.resolve(file)), "checkpoints.db");
+  const location = parseStoreUrl(db);
+  if (location.backend === "postgres") return db;
+  return location.path === ":memory:" ? ":memory:" : path.join(artifactDirectory(db), "checkpoints.db");
 }
 
 function onConflictChoice(value: string): "revalidate" | "stop" {
