@@ -21,7 +21,7 @@ import {
 import { type Command, Option } from "commander";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { renderTable } from "../cli-output/render-table.js";
-import { domainLessonCosts } from "../learn/lesson-costs.js";
+import { domainLessonCosts } from "../learn/stored-lesson-costs.js";
 
 interface DatabaseOptions {
   db?: string;

@@ -4,7 +4,8 @@ import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";
 import { runCli } from "../testing/spawn-cli.js";
-import { costsByEntry, runLessonCosts } from "./lesson-costs.js";
+import { costsByEntry } from "./lesson-costs.js";
+import { runLessonCosts } from "./stored-lesson-costs.js";
 
 it("every entry's learning cost plus the cost of dropped proposals equals the run's critic and curator totals", async () => {
   await using temporary = await temporaryDirectory("tfgrpo-lesson-costs-");

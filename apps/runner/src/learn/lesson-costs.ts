@@ -119,31 +119,3 @@ export function costsByEntry(
   }
   return byEntry;
 }
-
-/** The learning cost of a run's steps, step by step, from its run state (empty for runs older than the records). */
-export async function runLessonCosts(
-  store: Pick<Store, "listRunStateKeys" | "getRunState">,
-  runId: string,
-): Promise<LessonCosts[]> {
-  const records: LessonCosts[] = [];
-  for (const key of await store.listRunStateKeys(runId)) {
-    if (!key.startsWith("lesson-costs/s")) continue;
-    const parsed = lessonCostsSchema.safeParse(await store.getRunState(runId, key));
-    if (parsed.success) records.push(parsed.data);
-  }
-  return records.sort((a, b) => a.step - b.step);
-}
-
-/** Every learning run of a domain's lesson costs: what each entry cost, and what was spent on dropped proposals. */
-export async function domainLessonCosts(
-  store: Pick<Store, "listRuns" | "listRunStateKeys" | "getRunState">,
-  domain: string,
-) {
-  const runs = await store.listRuns({ domain, kind: "learn" });
-  const records = (await Promise.all(runs.map((run) => runLessonCosts(store, run.id)))).flat();
-  return {
-    byEntry: costsByEntry(records),
-    droppedUsd: records.reduce((sum, record) => sum + record.droppedUsd, 0),
-    steps: records.length,
-  };
-}

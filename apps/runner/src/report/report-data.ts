@@ -1,8 +1,9 @@
 import type { Experience, LibraryVersion, Run } from "@tfgrpo/protocol";
 import type { Store, UsageReport } from "@tfgrpo/store";
-import { type LessonCosts, runLessonCosts } from "../learn/lesson-costs.js";
+import type { LessonCosts } from "../learn/lesson-costs.js";
 import type { StepRecord } from "../learn/step-record.js";
 import type { StoredEvaluation } from "../learn/stored-evaluation.js";
+import { runLessonCosts } from "../learn/stored-lesson-costs.js";
 import { collectLearningEvents, type LearningEvents } from "./learning-events.js";
 
 export type { StoredEvaluation } from "../learn/stored-evaluation.js";
