@@ -1,4 +1,5 @@
 import { type Run, runSchema, TfgrpoError } from "@tfgrpo/protocol";
+import { runStateJson } from "../run-state-json.js";
 import type { RunFilter, RunPatch, RunStore } from "../run-store.js";
 import { parseRecord, readStoredJson } from "../sqlite/stored-json.js";
 import type { PostgresConnection } from "./postgres-connection.js";
@@ -63,23 +64,7 @@ export class PostgresRunStore implements RunStore {
   }
 
   async putRunState(runId: string, key: string, value: unknown): Promise<void> {
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(value);
-    } catch (error) {
-      throw new TfgrpoError(
-        "invalid_input",
-        `run state ${runId}/${key}: not JSON: ${(error as Error).message}`,
-        {
-          details: { runId, key },
-        },
-      );
-    }
-    if (json === undefined) {
-      throw new TfgrpoError("invalid_input", `run state ${runId}/${key}: value is not JSON (undefined)`, {
-        details: { runId, key },
-      });
-    }
+    const json = runStateJson(runId, key, value);
     await this.connection.query(
       `INSERT INTO run_state (run_id, key, value, updated_at) VALUES ($1, $2, $3, $4)
        ON CONFLICT (run_id, key) DO UPDATE SET value = excluded.value, updated_at = excluded.updated_at`,

@@ -1,4 +1,5 @@
 import { type Run, runSchema, TfgrpoError } from "@tfgrpo/protocol";
+import { runStateJson } from "../run-state-json.js";
 import type { RunFilter, RunPatch, RunStore } from "../run-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import { parseRecord, readStoredJson } from "./stored-json.js";
@@ -59,23 +60,7 @@ export class SqliteRunStore implements RunStore {
   }
 
   async putRunState(runId: string, key: string, value: unknown): Promise<void> {
-    let json: string | undefined;
-    try {
-      json = JSON.stringify(value);
-    } catch (error) {
-      throw new TfgrpoError(
-        "invalid_input",
-        `run state ${runId}/${key}: not JSON: ${(error as Error).message}`,
-        {
-          details: { runId, key },
-        },
-      );
-    }
-    if (json === undefined) {
-      throw new TfgrpoError("invalid_input", `run state ${runId}/${key}: value is not JSON (undefined)`, {
-        details: { runId, key },
-      });
-    }
+    const json = runStateJson(runId, key, value);
     this.connection
       .stmt("INSERT OR REPLACE INTO run_state (run_id, key, value, updated_at) VALUES (?, ?, ?, ?)")
       .run(runId, key, json, this.connection.now().toISOString());
