@@ -19,7 +19,7 @@ import type { ModelEntry, ModelsConfig, StructuredOutputMode } from "./config/mo
 import { recordModelCallSpan } from "./model-call-span.js";
 import type { ModelsLogger } from "./models-logger.js";
 import { createProviderFetch } from "./provider-fetch.js";
-import { ReasoningCompletions } from "./reasoning-completions.js";
+import { ReasoningCompletions, type SharedChatClient } from "./reasoning-completions.js";
 import { redactSecrets, registerSecret } from "./redact-secrets.js";
 import { createRetryingFetch, type Fetch, type UsageInfo } from "./retrying-fetch.js";
 import {
@@ -122,6 +122,8 @@ interface RoleRuntime {
   apiKey: string;
   fetch: Fetch;
   client: OpenAI;
+  /** The OpenAI client every chat model of the role shares (built by the first one that calls). */
+  chatClient: SharedChatClient;
 }
 
 export function createModels(config: ModelsConfig, options: CreateModelsOptions = {}): Models {
@@ -202,7 +204,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
       adminAPIKey: null,
       logLevel: "off",
     });
-    const created: RoleRuntime = { role, entry, label, apiKey, fetch, client };
+    const created: RoleRuntime = { role, entry, label, apiKey, fetch, client, chatClient: {} };
     runtimes.set(role, created);
     return created;
   };
@@ -306,7 +308,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
       };
       return new AccountedChatOpenAI(
         // Reasoning returned beside tool calls goes back with them (required by reasoning models in thinking mode).
-        { ...fields, completions: new ReasoningCompletions(fields) },
+        { ...fields, completions: new ReasoningCompletions(fields, rt.chatClient) },
         {
           beforeCall: () => budget.assertAvailable(role),
           mapError: (error, signal) =>
