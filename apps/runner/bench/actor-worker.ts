@@ -1,6 +1,6 @@
-import type { SimServer } from "@tfgrpo/sim";
 import { type SpawnedCli, spawnCli } from "../src/testing/spawn-cli.js";
 import { simConfig } from "./bench-settings.js";
+import type { BenchSim } from "./sim-thread.js";
 
 async function waitForOutput(
   spawned: SpawnedCli,
@@ -18,7 +18,7 @@ async function waitForOutput(
 
 export async function startActorWorker(
   natsUrl: string,
-  sim: SimServer,
+  sim: BenchSim,
   concurrency: number,
 ): Promise<SpawnedCli> {
   const worker = spawnCli(

@@ -29,6 +29,14 @@ export const transports: Transport[] =
 if (!transports.every((t) => t === "in-process" || t === "nats"))
   throw new Error("--transport must be in-process, nats or both");
 /**
+ * Where the sim model server runs: on a thread of its own (default: a real provider's work is not on the runner's
+ * CPU) or on the runner's own event loop (as before issue 19's last changes; its answers then count as overhead).
+ */
+const simOption = option("sim") ?? "thread";
+if (simOption !== "thread" && simOption !== "in-process")
+  throw new Error("--sim must be thread or in-process");
+export const simPlacement: "thread" | "in-process" = simOption;
+/**
  * Tools mode with the actor's warm sandbox pool (its default; size and pre-imports from TFGRPO_SANDBOX_POOL and
  * TFGRPO_SANDBOX_PREIMPORT when set), without it (TFGRPO_SANDBOX_POOL=0), or both.
  */

@@ -11,7 +11,7 @@
 //
 // Run: pnpm --filter @tfgrpo/runner bench [-- --quick] [-- --latency 300] [-- --mode tools|direct|both]
 //      [-- --only step|workers] [-- --transport in-process|nats|both] [-- --concurrency 8,32,64]
-//      [-- --pool on|off|both] [-- --verbose]   (pool size / pre-imports: TFGRPO_SANDBOX_POOL, TFGRPO_SANDBOX_PREIMPORT)
+//      [-- --pool on|off|both] [-- --sim thread|in-process] [-- --verbose]   (pool size / pre-imports: TFGRPO_SANDBOX_POOL, TFGRPO_SANDBOX_PREIMPORT)
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -19,15 +19,33 @@ import { performance } from "node:perf_hooks";
 import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { createSimServer } from "@tfgrpo/sim";
 import { writeData } from "./bench-data.js";
-import { concurrencies, latencyMs, modes, only, pools, seed, transports } from "./bench-settings.js";
+import {
+  concurrencies,
+  latencyMs,
+  modes,
+  only,
+  pools,
+  seed,
+  simPlacement,
+  transports,
+} from "./bench-settings.js";
 import { measureLearningStep, type StepResult } from "./measure-learning-step.js";
 import { measureRolloutThroughput, type ThroughputResult } from "./measure-rollout-throughput.js";
 import { renderBenchResults, seconds } from "./render-bench-results.js";
+import { type BenchSim, startSimThread } from "./sim-thread.js";
 
 const benchStarted = performance.now();
 const directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-bench-step-"));
 const loadBefore = os.loadavg()[0]!;
-const sim = await createSimServer({ seed, latency: { meanMs: latencyMs, jitterMs: 0 } });
+const sim: BenchSim =
+  simPlacement === "thread"
+    ? await startSimThread({ seed, latencyMs })
+    : await createSimServer({ seed, latency: { meanMs: latencyMs, jitterMs: 0 } }).then((server) => ({
+        url: server.url,
+        port: server.port,
+        stats: async () => server.stats(),
+        close: () => server.close(),
+      }));
 process.env.SIM_PORT = String(sim.port);
 const nats = await startNatsServer();
 const steps: StepResult[] = [];
@@ -35,7 +53,7 @@ let throughput: ThroughputResult[] = [];
 try {
   const data = await writeData(directory);
   process.stderr.write(
-    `SIMULATED model server at ${sim.url}, ${latencyMs} ms per call (no jitter); nats at ${nats.url}; ${os.cpus().length} CPU(s)\n`,
+    `SIMULATED model server at ${sim.url} (${simPlacement === "thread" ? "own thread" : "on the runner's event loop"}), ${latencyMs} ms per call (no jitter); nats at ${nats.url}; ${os.cpus().length} CPU(s)\n`,
   );
   if (only !== "workers") {
     for (const mode of modes) {

@@ -2,7 +2,6 @@ import { mkdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { SimServer } from "@tfgrpo/sim";
 import { average } from "../src/learn/average.js";
 import { learnOptionsSchema } from "../src/learn/learn-options.js";
 import { rewardGroup, runRollouts } from "../src/learn/rollouts.js";
@@ -25,6 +24,7 @@ import { cpuSeconds } from "./cpu-seconds.js";
 import { idealOfPhase } from "./ideal-time.js";
 import { createTimeline } from "./phase-timeline.js";
 import { rolloutJobs } from "./rollout-jobs.js";
+import type { BenchSim } from "./sim-thread.js";
 
 export interface StepResult {
   mode: Mode;
@@ -53,7 +53,7 @@ export interface StepResult {
  * NATS, after an untimed warm-up; its wall time, CPU time and phases beside their ideal.
  */
 export async function measureLearningStep(options: {
-  sim: SimServer;
+  sim: BenchSim;
   data: BenchData;
   directory: string;
   mode: Mode;
@@ -143,10 +143,11 @@ export async function measureLearningStep(options: {
         log(line);
       },
     });
-    timeline.end();
+    const ended = timeline.end();
     const wallMs = performance.now() - started;
+    const phaseSamples = await ended;
     const cpuS = cpuSeconds(process.pid) + cpuSeconds(worker?.child.pid) - cpuBefore;
-    for (const phase of timeline.phases) log(`${phase.name}: ${JSON.stringify(phase.byKind)}`);
+    for (const phase of phaseSamples) log(`${phase.name}: ${JSON.stringify(phase.byKind)}`);
     if (outcome.history.length !== 1)
       throw new Error(`${name}: expected one step, got ${outcome.history.length}`);
 
@@ -156,7 +157,7 @@ export async function measureLearningStep(options: {
     const errors = trajectories.filter((t) => t.error);
     if (errors.length > 0)
       throw new Error(`${name}: ${errors.length} failed rollout(s): ${errors[0]!.error}`);
-    const phases = timeline.phases.map((phase) => {
+    const phases = phaseSamples.map((phase) => {
       const ideal = idealOfPhase(
         phase,
         concurrency,

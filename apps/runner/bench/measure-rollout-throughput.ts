@@ -1,6 +1,5 @@
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import type { SimServer } from "@tfgrpo/sim";
 import { average } from "../src/learn/average.js";
 import { runRollouts } from "../src/learn/rollouts.js";
 import { createRuntime } from "../src/runtime/create-runtime.js";
@@ -20,6 +19,7 @@ import {
 import { cpuSeconds } from "./cpu-seconds.js";
 import { chainsOf, makespan } from "./ideal-time.js";
 import { rolloutJobs } from "./rollout-jobs.js";
+import type { BenchSim } from "./sim-thread.js";
 
 export interface ThroughputResult {
   mode: Mode;
@@ -35,7 +35,7 @@ export interface ThroughputResult {
 
 /** Rollouts per second over NATS with 1, 2 (and 4) actor worker processes, each mode after a warm-up batch. */
 export async function measureRolloutThroughput(options: {
-  sim: SimServer;
+  sim: BenchSim;
   data: BenchData;
   directory: string;
   natsUrl: string;

@@ -6,6 +6,7 @@ import {
   groupSize,
   latencyMs,
   poolSetting,
+  simPlacement,
   throughputRollouts,
   valTasks,
   workerConcurrency,
@@ -28,6 +29,9 @@ export function renderBenchResults(results: {
   const out: string[] = [
     "",
     `Learning-step benchmark — SIMULATED world (sim model server, ${latencyMs} ms per model call, no jitter), ${os.cpus().length} CPU(s),`,
+    simPlacement === "thread"
+      ? "the sim server on a thread of its own in the runner process (as a provider is elsewhere: its answers are not overhead),"
+      : "the sim server on the runner's own event loop (--sim in-process: the time it takes to answer counts as overhead),",
     `load average ${loadBefore.toFixed(1)} at the start, ${os.loadavg()[0]!.toFixed(1)} at the end (other work on the machine shares the CPUs).`,
     `One step: ${batchTasks} train tasks x G=${groupSize} rollouts, validation of the candidate and the empty library on ${valTasks} held-out tasks.`,
     `"tools": math rollouts run Python in the bubblewrap sandbox; "direct": no tools (model calls only). Over NATS the actor`,
@@ -36,7 +40,7 @@ export function renderBenchResults(results: {
     "tool call ms: mean duration of one code-interpreter call; 1st code ms: median of a train rollout's first one (a cold",
     `sandbox starts inside it). pool: the actor's warm sandbox pool (size ${poolSetting.size}, pre-imports ${poolSetting.preImport}).`,
     "load: the machine's one-minute load average at the start and the end of the step.",
-    "CPU s: CPU time of the runner process (which also hosts the sim server) and the actor worker, with their sandboxed",
+    "CPU s: CPU time of the runner process (which also hosts the sim server, on either placement) and the actor worker, with their sandboxed",
     `Python children, during the step (${os.cpus().length} CPUs give at most ${os.cpus().length} CPU s per wall second).`,
     "",
   ];

@@ -108,6 +108,7 @@ export async function createSimServer(options: SimServerOptions): Promise<SimSer
   };
 
   async function route(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const arrivedMs = performance.now();
     stats.requests++;
     const hostHeader = (request.headers.host ?? "").toLowerCase();
     const url = new URL(request.url ?? "/", "http://sim.local");
@@ -123,7 +124,7 @@ export async function createSimServer(options: SimServerOptions): Promise<SimSer
     }
     const path = url.pathname.replace(/\/+$/, "") || "/";
     if (request.method === "POST" && path === "/v1/chat/completions")
-      return handleChatCompletions(context, request, response);
+      return handleChatCompletions(context, request, response, arrivedMs);
     if (request.method === "POST" && path === "/v1/embeddings")
       return handleEmbeddings(context, request, response);
     if (request.method === "GET" && path === "/v1/models") {

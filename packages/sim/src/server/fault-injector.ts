@@ -11,9 +11,15 @@ export type FaultAdmission = { answered: true } | { answered: false; fault: Faul
 export interface FaultInjector {
   /**
    * Draws the request's fault, adds the base latency, and applies the faults that end a request before any answer
-   * (rate limit, server error, hang); a latency fault waits here and lets the request through.
+   * (rate limit, server error, hang); a latency fault waits here and lets the request through. `elapsedMs`: time the
+   * request has already spent in the server (its answer computed ahead), which the base latency includes.
    */
-  admit(key: string, request: IncomingMessage, response: ServerResponse): Promise<FaultAdmission>;
+  admit(
+    key: string,
+    request: IncomingMessage,
+    response: ServerResponse,
+    elapsedMs?: number,
+  ): Promise<FaultAdmission>;
   /** Stops the timers of hanging requests (the server is closing). */
   clearTimers(): void;
 }
@@ -27,8 +33,10 @@ export function createFaultInjector(options: {
   const { plan, seed, latency, stats } = options;
   const pendingTimers = new Set<NodeJS.Timeout>();
 
-  async function applyLatency(key: string): Promise<void> {
-    if (latency && latency.meanMs > 0) await sleep(drawLatency(latency, "base", seed, key));
+  async function applyLatency(key: string, elapsedMs: number): Promise<void> {
+    if (!latency || latency.meanMs <= 0) return;
+    const remaining = drawLatency(latency, "base", seed, key) - elapsedMs;
+    if (remaining > 0) await sleep(remaining);
   }
 
   /** Holds the request open: the client's timeout ends it (or maxMs, or the server closing). */
@@ -82,9 +90,9 @@ export function createFaultInjector(options: {
   }
 
   return {
-    async admit(key, request, response) {
+    async admit(key, request, response, elapsedMs = 0) {
       const fault = plan.choose(key);
-      await applyLatency(key);
+      await applyLatency(key, elapsedMs);
       if (await preAnswerFault(fault, request, response)) return { answered: true };
       return { answered: false, fault };
     },
