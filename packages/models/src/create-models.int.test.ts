@@ -290,6 +290,35 @@ describe("chat (LangChain ChatOpenAI over HTTP)", () => {
     });
   });
 
+  it("gives every chat model of a role one OpenAI client, each with its own settings; other roles their own", async () => {
+    await using server = await startScriptedOpenAIServer();
+    const { models } = setup(server);
+    server.reply(
+      { kind: "chat", content: "a" },
+      { kind: "chat", content: "b" },
+      { kind: "chat", content: "c" },
+    );
+    const clientOf = (model: unknown) => (model as { completions: { client: unknown } }).completions.client;
+    const first = models.chat("actor", { seed: 1, temperature: 0.1 });
+    const second = models.chat("actor", { seed: 2, temperature: 0.9 }).bindTools([calculator]);
+    const critic = models.chat("critic");
+    await first.invoke([{ role: "user", content: "one" }]);
+    await second.invoke([{ role: "user", content: "two" }]);
+    await critic.invoke([{ role: "user", content: "three" }]);
+    expect(clientOf(first)).toBeDefined();
+    // bindTools makes a new model (withConfig): it shares the client too.
+    expect(clientOf(second)).toBe(clientOf(first));
+    expect(clientOf(critic)).not.toBe(clientOf(first));
+    // Shared client, per-model settings: each request carries its own seed and temperature, and its role's key.
+    expect(server.requests.map((request) => [request.body.seed, request.body.temperature])).toEqual([
+      [1, 0.1],
+      [2, 0.9],
+      [undefined, undefined],
+    ]);
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${apiKey}`);
+    expect(server.requests[2]!.headers.authorization).toBe(`Bearer ${criticKey}`);
+  });
+
   it("retries 429, 500, a hang and a dropped connection under ChatOpenAI too", async () => {
     await using server = await startScriptedOpenAIServer();
     // Long enough that a real reply never misses it on a loaded machine; only the scripted hang waits it out.
