@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { mkdir, readFile, rmdir, writeFile } from "node:fs/promises";
 import path from "node:path";
 
@@ -25,8 +26,11 @@ export interface SandboxCgroup {
   /** cgroup.procs files the sandbox's first process must join before it starts anything. */
   readonly procsFiles: string[];
   counters(): Promise<LimitCounters>;
-  /** Kills what is left in the cgroups and removes them. */
-  remove(): Promise<void>;
+  /**
+   * Kills what is left in the cgroups and removes them. True once they are gone, which proves no process of the
+   * sandbox is left (all of them started inside, and code cannot move itself out); false if one would not go.
+   */
+  remove(): Promise<boolean>;
 }
 
 let detected: Promise<CgroupSupport | undefined> | undefined;
@@ -95,8 +99,17 @@ async function canCreateChild(directory: string): Promise<boolean> {
   }
 }
 
-async function readCounter(file: string, key: string): Promise<number> {
-  const text = await readFile(file, "utf8").catch(() => "");
+/**
+ * A counter of a cgroup file, read synchronously: it is read before and after every cell, and a cgroup file is a few
+ * bytes the kernel writes on the spot (an asynchronous read costs more in bookkeeping than the read itself).
+ */
+function readCounter(file: string, key: string): number {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return 0;
+  }
   const match = new RegExp(`^${key}\\s+(\\d+)`, "m").exec(text);
   return match ? Number(match[1]) : 0;
 }
@@ -133,9 +146,9 @@ export async function createSandboxCgroup(
     return {
       procsFiles: created.map((directory) => path.join(directory, "cgroup.procs")),
       async counters() {
-        const processLimitHits = pids ? await readCounter(path.join(pids, "pids.events"), "max") : 0;
+        const processLimitHits = pids ? readCounter(path.join(pids, "pids.events"), "max") : 0;
         const outOfMemoryKills = memory
-          ? await readCounter(
+          ? readCounter(
               path.join(memory, support.version === 1 ? "memory.oom_control" : "memory.events"),
               "oom_kill",
             )
@@ -143,7 +156,9 @@ export async function createSandboxCgroup(
         return { processLimitHits, outOfMemoryKills };
       },
       async remove() {
-        for (const directory of created) await removeCgroup(directory);
+        let removed = true;
+        for (const directory of created) removed = (await removeCgroup(directory)) && removed;
+        return removed;
       },
     };
   } catch {
@@ -152,7 +167,7 @@ export async function createSandboxCgroup(
   }
 }
 
-async function removeCgroup(directory: string): Promise<void> {
+async function removeCgroup(directory: string): Promise<boolean> {
   for (let attempt = 0; attempt < 50; attempt++) {
     const procs = await readFile(path.join(directory, "cgroup.procs"), "utf8").catch(() => "");
     for (const pid of procs.split("\n").filter(Boolean)) {
@@ -164,12 +179,13 @@ async function removeCgroup(directory: string): Promise<void> {
     }
     try {
       await rmdir(directory);
-      return;
+      return true;
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === "ENOENT") return;
+      if ((error as NodeJS.ErrnoException).code === "ENOENT") return true;
       await new Promise((resolve) => setTimeout(resolve, 20));
     }
   }
+  return false;
 }
 
 /** argv that joins the cgroups, then execs `argv`: the sandbox and everything it starts is inside from the start. */

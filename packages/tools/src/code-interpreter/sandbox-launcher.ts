@@ -259,11 +259,14 @@ export function createBubblewrapLauncher(options: LauncherOptions & { bwrapPath:
         uid,
         cgroup,
         async release() {
+          // The cgroup first: removing it kills what is left in it and succeeds only once it is empty, which proves
+          // the sandbox gone (every process of it started inside). Without one, or if it would not empty, every
+          // process of the uid is looked for in /proc and killed (a read of the whole process table each time).
+          const emptied = (await cgroup?.remove()) ?? false;
           if (uid !== undefined) {
-            await killProcessesOfUid(uid);
+            if (!emptied) await killProcessesOfUid(uid);
             options.uidPool.release(uid);
           }
-          await cgroup?.remove();
         },
       };
     },
@@ -304,11 +307,11 @@ export function createUnsandboxedLauncher(options: LauncherOptions): SandboxLaun
         uid,
         cgroup,
         async release() {
+          const emptied = (await cgroup?.remove()) ?? false;
           if (uid !== undefined) {
-            await killProcessesOfUid(uid);
+            if (!emptied) await killProcessesOfUid(uid);
             options.uidPool.release(uid);
           }
-          await cgroup?.remove();
           await rm(directory, { recursive: true, force: true });
         },
       };
