@@ -45,8 +45,8 @@ export const pools: boolean[] = poolOption === "both" ? [true, false] : [poolOpt
 if (!["on", "off", "both"].includes(poolOption)) throw new Error("--pool must be on, off or both");
 /** The pool the actor gets when it is on, as the bench's environment sets it. */
 export const poolSetting = {
-  size: process.env.TFGRPO_SANDBOX_POOL || "8 (default)",
-  preImport: process.env.TFGRPO_SANDBOX_PREIMPORT || "sympy,numpy,math,fractions (default)",
+  size: process.env.TFGRPO_SANDBOX_POOL || "the concurrency, 8 to 32 (default)",
+  preImport: process.env.TFGRPO_SANDBOX_PREIMPORT || "auto: what recent sessions imported (default)",
 };
 const poolEnvironment = { ...process.env };
 /** Turns the actor's pool on (as configured) or off for runtimes and workers started after the call. */

@@ -1,8 +1,13 @@
 import { performance } from "node:perf_hooks";
-import { type CodeInterpreter, createCodeInterpreter } from "../src/code-interpreter/code-interpreter.js";
+import {
+  type CodeInterpreter,
+  createCodeInterpreter,
+  defaultPreImports,
+} from "../src/code-interpreter/code-interpreter.js";
 
 // The first code call of a rollout (a fresh session's first cell), cold (the session starts its sandbox) and warm (a
-// pooled sandbox with sympy, numpy, math and fractions imported), and the CPU each rollout's sandbox used.
+// pooled sandbox with sympy, numpy, math and fractions imported, or with the pre-imports the pool learned from the
+// sessions before: "auto", the default), and the CPU each rollout's sandbox used.
 
 export const quantile = (sorted: number[], q: number) =>
   sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
@@ -43,7 +48,11 @@ const cpuMean = (values: number[]) => (values.reduce((a, b) => a + b, 0) / value
 export async function firstCodeCallRows(runs = 15) {
   const rows: Record<string, unknown>[] = [];
   const cold = createCodeInterpreter({ timeoutMs: 20_000 });
-  const pooled = createCodeInterpreter({ timeoutMs: 20_000, pool: { size: 4 } });
+  const pooled = createCodeInterpreter({
+    timeoutMs: 20_000,
+    pool: { size: 4, preImport: [...defaultPreImports] },
+  });
+  const learners: CodeInterpreter[] = [];
   try {
     for (const [name, cell] of Object.entries(cells)) {
       const coldRuns = [];
@@ -59,15 +68,32 @@ export async function firstCodeCallRows(runs = 15) {
         warmRuns.push(await rollout(pooled, cell));
       }
       rows.push({
-        case: `first code call of a rollout, warm pool (${name} cell)`,
+        case: `first code call of a rollout, warm pool importing ${defaultPreImports.join(", ")} (${name} cell)`,
         ...summary(warmRuns.map((r) => r.firstMs)),
         "sandbox CPU s/rollout": cpuMean(warmRuns.map((r) => r.cpuS)),
+      });
+      // "auto": a fresh pool learns from these sessions. Its first 4 sandboxes were started before it knew anything,
+      // so the row counts the rollouts after them.
+      const learner = createCodeInterpreter({ timeoutMs: 20_000, pool: { size: 4 } });
+      learners.push(learner);
+      const autoRuns = [];
+      for (let i = 0; i < runs; i++) {
+        await learner.warm(1);
+        autoRuns.push(await rollout(learner, cell));
+      }
+      rows.push({
+        case: `first code call of a rollout, warm pool "auto", after its first 4 (learned: ${learner.poolStats()!.preImport.join(", ") || "nothing"}; ${name} cell)`,
+        ...summary(autoRuns.slice(4).map((r) => r.firstMs)),
+        "sandbox CPU s/rollout": cpuMean(autoRuns.slice(4).map((r) => r.cpuS)),
       });
     }
 
     // Sustained demand: rollouts back to back, 4 at a time, each calling code 300 ms (one model call) after it
     // starts; the pool refills in the background at its CPU share, so some first calls find it empty.
-    const demand = createCodeInterpreter({ timeoutMs: 20_000, pool: { size: 8 } });
+    const demand = createCodeInterpreter({
+      timeoutMs: 20_000,
+      pool: { size: 8, preImport: [...defaultPreImports] },
+    });
     await demand.warm();
     const times: number[] = [];
     let next = 0;
@@ -89,7 +115,7 @@ export async function firstCodeCallRows(runs = 15) {
     });
     await demand.close();
   } finally {
-    await Promise.all([cold.close(), pooled.close()]);
+    await Promise.all([cold.close(), pooled.close(), ...learners.map((learner) => learner.close())]);
   }
   return rows;
 }

@@ -8,6 +8,7 @@ export {
   sandboxPoolOptionsSchema,
 } from "./code-interpreter/code-interpreter.js";
 export type { CodeResult, KilledReason, SandboxKind } from "./code-interpreter/code-result.js";
+export { autoPreImportCandidates } from "./code-interpreter/import-tracker.js";
 export type { CodeSession } from "./code-interpreter/python-session.js";
 export type { SandboxPoolStats } from "./code-interpreter/sandbox-pool.js";
 export {

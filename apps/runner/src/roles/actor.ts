@@ -61,6 +61,8 @@ export interface ActorRuntimeOptions {
   env?: NodeJS.ProcessEnv;
   /** Records or replays this role's model traffic (`--record` / `--replay`). */
   cassette?: Cassette;
+  /** Rollouts this actor runs at once, when known: the warm sandbox pool is sized to it by default. */
+  concurrency?: number;
 }
 
 export interface ActorRuntime {
@@ -95,7 +97,14 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
     tools.fetch = { ...(tools.fetch ?? {}), allowHosts: [...(tools.fetch?.allowHosts ?? []), host] };
   }
   // Rollouts take warm sandboxes from a pool (on by default; TFGRPO_SANDBOX_POOL=0 or tools.codeInterpreter.pool).
-  const resources = createToolResources(withSandboxPool(tools, env), { env });
+  const resources = createToolResources(
+    withSandboxPool(
+      tools,
+      env,
+      options.concurrency === undefined ? {} : { concurrency: options.concurrency },
+    ),
+    { env },
+  );
   const redactEnvironment = createEnvironmentRedactor(env);
   const actor = createActor({
     models,
@@ -176,6 +185,7 @@ registerRole("actor", async (options: RoleOptions) => {
     library: createBusLibraryLoader(options.bus),
     log: options.log,
     ...(options.cassette ? { cassette: options.cassette } : {}),
+    ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
   });
   options.log(`actor: models from ${modelsConfig}`);
   return {

@@ -2,6 +2,7 @@ import { availableParallelism } from "node:os";
 import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 import type { CodeResult, SandboxKind } from "./code-result.js";
+import { createImportTracker, type ImportTracker, importedModules } from "./import-tracker.js";
 import { type CodeSession, createPythonSession } from "./python-session.js";
 import {
   createBubblewrapLauncher,
@@ -22,6 +23,7 @@ const moduleNameSchema = z
     "a Python module name such as sympy or numpy.linalg",
   );
 
+/** Pre-imports an explicit list would most often name for math code; the default is "auto" (learned from use). */
 export const defaultPreImports = ["sympy", "numpy", "math", "fractions"] as const;
 
 export const sandboxPoolOptionsSchema = z.object({
@@ -33,9 +35,12 @@ export const sandboxPoolOptionsSchema = z.object({
     .default(8)
     .describe("Sandboxes kept started and ready (0: no pool); each serves one session and is then destroyed"),
   preImport: z
-    .array(moduleNameSchema)
-    .default([...defaultPreImports])
-    .describe("Modules a pooled sandbox imports before it is handed out (a missing one is skipped)"),
+    .union([z.literal("auto"), z.array(moduleNameSchema)])
+    .default("auto")
+    .describe(
+      'Modules a pooled sandbox imports before it is handed out (a missing one is skipped); "auto": those a quarter ' +
+        "or more of the last 32 sessions imported, from a list of common libraries (autoPreImportCandidates)",
+    ),
   startShare: z
     .number()
     .gt(0)
@@ -124,8 +129,8 @@ export interface CodeInterpreter {
    * are waiting; resolves at once without a pool, rejects when a start-up fails.
    */
   warm(ready?: number): Promise<void>;
-  /** What the warm pool has done; undefined without a pool. */
-  poolStats(): SandboxPoolStats | undefined;
+  /** What the warm pool has done and what a sandbox it starts now imports; undefined without a pool. */
+  poolStats(): (SandboxPoolStats & { preImport: string[] }) | undefined;
   /** Closes every session opened from this interpreter and kills every pooled sandbox. */
   close(): Promise<void>;
 }
@@ -155,6 +160,11 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
   const sessions = new Set<CodeSession>();
   let launcherPromise: Promise<SandboxLauncher> | undefined;
   const poolConfig = config.pool && config.pool.size > 0 ? config.pool : undefined;
+  const imports: ImportTracker | undefined =
+    poolConfig?.preImport === "auto" ? createImportTracker() : undefined;
+  /** What a pooled sandbox started now imports ahead of its session. */
+  const preImportNow = (): readonly string[] =>
+    imports ? imports.current() : Array.isArray(poolConfig?.preImport) ? poolConfig.preImport : [];
   let pool: SandboxPool | undefined;
   let closed = false;
 
@@ -224,7 +234,7 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
           limits,
           startTimeoutMs: config.startTimeoutMs,
           now,
-          preImport: poolConfig.preImport,
+          preImport: preImportNow(),
         }),
       stop: stopSandboxProcess,
     });
@@ -252,15 +262,20 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
       });
       return inner;
     };
+    // The modules this session's cells import, for the pool's "auto" pre-imports.
+    const imported = imports ? new Set<string>() : undefined;
+    let cells = 0;
     const session: CodeSession = {
       get sandbox() {
         return sandbox;
       },
       async run(code, runOptions) {
+        cells++;
+        if (imported) for (const name of importedModules(code)) imported.add(name);
         return (await getInner()).run(code, runOptions);
       },
       async close() {
-        sessions.delete(session);
+        if (sessions.delete(session) && imported && cells > 0) imports?.record(imported);
         if (!inner) return;
         const opened = await inner.catch(() => undefined);
         await opened?.close();
@@ -286,7 +301,7 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
     async warm(ready) {
       await warmPool()?.whenReady(ready);
     },
-    poolStats: () => pool?.stats(),
+    poolStats: () => (pool ? { ...pool.stats(), preImport: [...preImportNow()] } : undefined),
     async close() {
       closed = true;
       await Promise.all([...[...sessions].map((session) => session.close()), pool?.close()]);

@@ -28,7 +28,11 @@ const probe = [
 ].join("\n");
 
 describe("warm sandbox pool (real bubblewrap)", () => {
-  const interpreter = createCodeInterpreter({ uidPool, timeoutMs: 60_000, pool: { size: 2 } });
+  const interpreter = createCodeInterpreter({
+    uidPool,
+    timeoutMs: 60_000,
+    pool: { size: 2, preImport: ["sympy", "numpy", "math", "fractions"] },
+  });
   const resources = createToolResources({}, { interpreter });
   afterAll(async () => {
     await resources.close();
@@ -91,6 +95,27 @@ describe("warm sandbox pool (real bubblewrap)", () => {
     // The hand-over is the only start-up this call waited for (a cold start is a sandbox and a sympy import).
     expect(first.startupMs).toBeLessThan(first.durationMs + 50);
     await session.close();
+  });
+
+  it('on "auto", pre-imports what the sessions before imported, and nothing before it has seen any', async () => {
+    const learner = createCodeInterpreter({ uidPool, pool: { size: 1 } });
+    const check = "import sys\nprint('statistics' in sys.modules)";
+    try {
+      await learner.warm(1);
+      expect(learner.poolStats()?.preImport).toEqual([]);
+      expect((await learner.run(check)).stdout).toBe("False\n");
+      for (let i = 0; i < 4; i++) {
+        const used = await learner.run("import statistics\nprint(statistics.median([3, 1, 2]))");
+        expect(used.stdout).toBe("2\n");
+      }
+      // 4 of the 5 sessions imported statistics: a sandbox started from now on has it loaded before its first cell.
+      expect(learner.poolStats()?.preImport).toEqual(["statistics"]);
+      await learner.run("pass"); // takes the sandbox started before the last session was recorded
+      await learner.warm(1);
+      expect((await learner.run(check)).stdout).toBe("True\n");
+    } finally {
+      await learner.close();
+    }
   });
 
   it("turns off with size 0: every session starts its own sandbox", async () => {

@@ -8,8 +8,20 @@ describe("withSandboxPool", () => {
     expect(config.fetchCache).toBe("run");
     expect(config.codeInterpreter).toMatchObject({
       timeoutMs: 5000,
-      pool: { size: defaultActorSandboxPoolSize, preImport: ["sympy", "numpy", "math", "fractions"] },
+      pool: { size: defaultActorSandboxPoolSize(), preImport: "auto" },
     });
+  });
+
+  it("sizes the pool to the actor's concurrency, between 8 and 32", () => {
+    const sizeAt = (concurrency: number) =>
+      withSandboxPool({}, {}, { concurrency }).codeInterpreter?.pool?.size;
+    expect(sizeAt(1)).toBe(8);
+    expect(sizeAt(24)).toBe(24);
+    expect(sizeAt(64)).toBe(32);
+    // An explicit size wins over the concurrency.
+    expect(
+      withSandboxPool({}, { TFGRPO_SANDBOX_POOL: "4" }, { concurrency: 64 }).codeInterpreter?.pool?.size,
+    ).toBe(4);
   });
 
   it("takes the settings file's pool, and the environment over it", () => {
@@ -26,6 +38,9 @@ describe("withSandboxPool", () => {
     expect(
       withSandboxPool({}, { TFGRPO_SANDBOX_PREIMPORT: "none" }).codeInterpreter?.pool?.preImport,
     ).toEqual([]);
+    expect(
+      withSandboxPool(settings, { TFGRPO_SANDBOX_PREIMPORT: "auto" }).codeInterpreter?.pool?.preImport,
+    ).toBe("auto");
   });
 
   it("refuses a bad value with the variable or field named", () => {
