@@ -31,6 +31,7 @@ import {
 } from "./bench-settings.js";
 import { measureLearningStep, type StepResult } from "./measure-learning-step.js";
 import { measureRolloutThroughput, type ThroughputResult } from "./measure-rollout-throughput.js";
+import { measureTransportFloor, type TransportFloor } from "./measure-transport-floor.js";
 import { renderBenchResults, seconds } from "./render-bench-results.js";
 import { type BenchSim, startSimThread } from "./sim-thread.js";
 
@@ -50,6 +51,7 @@ process.env.SIM_PORT = String(sim.port);
 const nats = await startNatsServer();
 const steps: StepResult[] = [];
 let throughput: ThroughputResult[] = [];
+let floor: TransportFloor[] = [];
 try {
   const data = await writeData(directory);
   process.stderr.write(
@@ -79,6 +81,8 @@ try {
       }
     }
   }
+  if (only !== "workers" && modes.includes("direct"))
+    floor = (await measureTransportFloor(sim, concurrencies)).rows;
   if (only !== "step")
     throughput = await measureRolloutThroughput({ sim, data, directory, natsUrl: nats.url });
 } finally {
@@ -87,4 +91,4 @@ try {
   await rm(directory, { recursive: true, force: true });
 }
 
-process.stdout.write(`${renderBenchResults({ steps, throughput, loadBefore, benchStarted })}\n`);
+process.stdout.write(`${renderBenchResults({ steps, throughput, floor, loadBefore, benchStarted })}\n`);

@@ -14,6 +14,7 @@ import {
 import { idealDefinition } from "./ideal-time.js";
 import type { StepResult } from "./measure-learning-step.js";
 import type { ThroughputResult } from "./measure-rollout-throughput.js";
+import type { TransportFloor } from "./measure-transport-floor.js";
 
 export const seconds = (ms: number) => ms / 1000;
 
@@ -21,11 +22,13 @@ export const seconds = (ms: number) => ms / 1000;
 export function renderBenchResults(results: {
   steps: readonly StepResult[];
   throughput: readonly ThroughputResult[];
+  /** Bursts of C bare model calls (no tfgrpo around them), per concurrency. */
+  floor: readonly TransportFloor[];
   /** The one-minute load average when the benchmark started. */
   loadBefore: number;
   benchStarted: number;
 }): string {
-  const { steps, throughput, loadBefore, benchStarted } = results;
+  const { steps, throughput, floor, loadBefore, benchStarted } = results;
   const out: string[] = [
     "",
     `Learning-step benchmark — SIMULATED world (sim model server, ${latencyMs} ms per model call, no jitter), ${os.cpus().length} CPU(s),`,
@@ -106,6 +109,25 @@ export function renderBenchResults(results: {
       ),
     );
     out.push(`\n${idealDefinition}`);
+  }
+  if (floor.length > 0) {
+    out.push(
+      `\nThe floor under a direct rollout phase: C model calls at once with nothing of tfgrpo around them (median of 3`,
+      `bursts), as wall time / ${latencyMs} ms. fetch: raw HTTP; SDK: the openai client with tfgrpo's fetch (retries, usage);`,
+      "ChatOpenAI: LangChain's chat model as the actor calls it. A rollout phase of C direct rollouts is one such burst",
+      "plus the rollouts' own work, so its wall/ideal is above the ChatOpenAI column.\n",
+    );
+    out.push(
+      renderTable(
+        [
+          { header: "C", value: (r: TransportFloor) => r.concurrency },
+          { header: "fetch", value: (r) => (r.fetchMs / latencyMs).toFixed(2), align: "right" },
+          { header: "SDK", value: (r) => (r.sdkMs / latencyMs).toFixed(2), align: "right" },
+          { header: "ChatOpenAI", value: (r) => (r.chatMs / latencyMs).toFixed(2), align: "right" },
+        ],
+        floor,
+      ),
+    );
   }
   if (throughput.length > 0) {
     out.push(
