@@ -1,4 +1,3 @@
-import { existsSync } from "node:fs";
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
@@ -14,11 +13,11 @@ import {
   type ExperienceChange,
   type LibraryFormat,
   type LibraryStore,
-  localDatabaseFile,
   parseLibraryFile,
   type Store,
 } from "@tfgrpo/store";
 import { type Command, Option } from "commander";
+import { requireExistingDatabase } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { renderTable } from "../cli-output/render-table.js";
 import { domainLessonCosts } from "../learn/stored-lesson-costs.js";
@@ -35,15 +34,7 @@ export function resolveDatabase(options: DatabaseOptions, env: NodeJS.ProcessEnv
 /** "existing": the database must already exist (every command but import). */
 async function openStore(options: DatabaseOptions, mode: "existing" | "create"): Promise<Store> {
   const location = resolveDatabase(options);
-  const file = localDatabaseFile(location);
-  // Reading commands never create an empty database by accident (a typo in --db would look like "no libraries").
-  if (mode === "existing" && file !== null && !existsSync(file)) {
-    throw new TfgrpoError(
-      "not_found",
-      `no tfgrpo database at ${file} (import a library or run tfgrpo learn first, or pass --db / set TFGRPO_DB)`,
-      { details: { db: file } },
-    );
-  }
+  if (mode === "existing") requireExistingDatabase(location);
   return createStore(location, { mustExist: mode === "existing" });
 }
 

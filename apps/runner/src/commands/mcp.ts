@@ -1,10 +1,8 @@
-import { existsSync } from "node:fs";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { serveMcpHttp, serveMcpStdio } from "@tfgrpo/serving";
-import { localDatabaseFile } from "@tfgrpo/store";
 import { isLoopbackHost } from "@tfgrpo/studio";
 import type { Command } from "commander";
-import { databaseOption } from "../cli-options/database-option.js";
+import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { nonNegativeInteger } from "../cli-options/number-arguments.js";
 import { openLibraryService } from "../roles/library.js";
@@ -48,15 +46,8 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
     );
   }
   const db = resolveDatabase(options, env);
-  const file = localDatabaseFile(db);
   // Never an empty database by accident: a typo in --db would serve an empty library and record outcomes nowhere.
-  if (file !== null && !existsSync(file)) {
-    throw new TfgrpoError(
-      "not_found",
-      `no tfgrpo database at ${file} (import a library or run tfgrpo learn first, or pass --db / set TFGRPO_DB)`,
-      { details: { db: file } },
-    );
-  }
+  requireExistingDatabase(db);
   const modelsConfig = options.config || env.TFGRPO_CONFIG || undefined;
   const opened = await openLibraryService({ db, ...(modelsConfig ? { modelsConfig } : {}), log, env });
   try {

@@ -1,5 +1,4 @@
 import { randomUUID } from "node:crypto";
-import { existsSync } from "node:fs";
 import { type ActorConfigInput, formatTrajectory, type LibraryLoader } from "@tfgrpo/actor";
 import {
   actorRollout,
@@ -10,9 +9,9 @@ import {
   TfgrpoError,
   type Trajectory,
 } from "@tfgrpo/protocol";
-import { createStore, localDatabaseFile, type Store } from "@tfgrpo/store";
+import { createStore, type Store } from "@tfgrpo/store";
 import { type Command, Option } from "commander";
-import { databaseOption } from "../cli-options/database-option.js";
+import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { integer, positiveInteger, temperature } from "../cli-options/number-arguments.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
@@ -187,14 +186,10 @@ function parseDomain(value: string): string {
 }
 
 async function openExistingStore(location: string): Promise<Store> {
-  const file = localDatabaseFile(location);
-  if (file !== null && !existsSync(file)) {
-    throw new TfgrpoError(
-      "not_found",
-      `no tfgrpo database at ${file} (import a library with tfgrpo library import, pass --db, or use --library none)`,
-      { details: { db: file } },
-    );
-  }
+  requireExistingDatabase(
+    location,
+    "import a library with tfgrpo library import, pass --db, or use --library none",
+  );
   return createStore(location, { mustExist: true });
 }
 

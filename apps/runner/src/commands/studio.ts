@@ -1,11 +1,9 @@
-import { existsSync } from "node:fs";
 import { createHashingEmbedder, createManualCurator } from "@tfgrpo/curator";
 import { createModels, loadModelsConfig } from "@tfgrpo/models";
-import { TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, localDatabaseFile } from "@tfgrpo/store";
 import { defaultStudioPort, startStudio } from "@tfgrpo/studio";
 import type { Command } from "commander";
-import { databaseOption } from "../cli-options/database-option.js";
+import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
 import { nonNegativeInteger } from "../cli-options/number-arguments.js";
 import { renderReport } from "../report/render-report.js";
 import { collectReportData } from "../report/report-data.js";
@@ -40,15 +38,8 @@ export function registerStudioCommand(program: Command): void {
     )
     .action(async (options: StudioOptions) => {
       const db = resolveDatabase(options);
+      requireExistingDatabase(db);
       const file = localDatabaseFile(db);
-      // The studio never creates an empty database by accident (a typo in --db would look like "no libraries").
-      if (file !== null && !existsSync(file)) {
-        throw new TfgrpoError(
-          "not_found",
-          `no tfgrpo database at ${file} (import a library or run tfgrpo learn first, or pass --db / set TFGRPO_DB)`,
-          { details: { db: file } },
-        );
-      }
       const curatorConfig = process.env.TFGRPO_CURATOR_CONFIG
         ? await loadCuratorSettings(process.env.TFGRPO_CURATOR_CONFIG)
         : {};
