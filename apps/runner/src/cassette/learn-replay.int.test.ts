@@ -8,6 +8,7 @@ import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type LearnCommandOptions, learn } from "../commands/learn.js";
+import { captureCommandOutput } from "../testing/capture-command-output.js";
 import { libraryHistory } from "../testing/library-history.js";
 
 const domain = "math";
@@ -51,17 +52,6 @@ function options(db: string, extra: Partial<LearnCommandOptions>): LearnCommandO
   };
 }
 
-function quiet() {
-  const written = { stderr: "", stdout: "" };
-  const stream = (name: "stderr" | "stdout") => ({
-    write: (text: string) => {
-      written[name] += text;
-      return true;
-    },
-  });
-  return { output: { stderr: stream("stderr"), stdout: stream("stdout") } as never, text: () => written };
-}
-
 async function summary(db: string, runId: string) {
   const store = await createStore(db);
   try {
@@ -81,7 +71,7 @@ describe("learn --record / --replay", () => {
   it("replays a recorded sim learning step offline to the identical library version and usage totals", async () => {
     const cassette = path.join(directory, "cassette");
     const recordedDb = path.join(directory, "recorded", "tfgrpo.db");
-    const recording = quiet();
+    const recording = captureCommandOutput();
     const recorded = await learn(
       options(recordedDb, { sim: true, record: cassette, runId: "cassette-run" }),
       recording.output,
@@ -98,9 +88,9 @@ describe("learn --record / --replay", () => {
     // Nor the recording's environment: the cassette's copy of the models config pins the port it used.
     delete process.env.SIM_PORT;
     const replayedDb = path.join(directory, "replayed", "tfgrpo.db");
-    const replaying = quiet();
+    const replaying = captureCommandOutput();
     const replayed = await learn(options(replayedDb, { replay: cassette }), replaying.output);
-    expect(replaying.text().stderr).toContain(`replaying model traffic from ${cassette}`);
+    expect(replaying.written.stderr).toContain(`replaying model traffic from ${cassette}`);
     expect(replayed.runId).toBe("cassette-run");
     const [live, again] = [
       await summary(recordedDb, "cassette-run"),
@@ -115,13 +105,13 @@ describe("learn --record / --replay", () => {
   it("stops a replay that asks what the recording does not hold, naming the role and the step", async () => {
     const cassette = path.join(directory, "cassette");
     const db = path.join(directory, "other", "tfgrpo.db");
-    const replaying = quiet();
+    const replaying = captureCommandOutput();
     // Another sampling temperature: every rollout request differs from the recorded ones.
     const failure = await learn(options(db, { replay: cassette, temperature: 0.9 }), replaying.output).then(
       (outcome) => outcome,
       (error: unknown) => error,
     );
-    const text = `${replaying.text().stderr}\n${replaying.text().stdout}\n${failure instanceof Error ? failure.message : JSON.stringify((failure as { stoppedBy?: string }).stoppedBy ?? "")}`;
+    const text = `${replaying.written.stderr}\n${replaying.written.stdout}\n${failure instanceof Error ? failure.message : JSON.stringify((failure as { stoppedBy?: string }).stoppedBy ?? "")}`;
     expect(text).toMatch(/has no answer for a request of role actor during step 1 rollouts/);
   }, 120_000);
 });

@@ -5,18 +5,8 @@ import { type ScriptedHandler, startScriptedOpenAIServer } from "@tfgrpo/models/
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { describe, expect, it } from "vitest";
 import { startSimWorld } from "../runtime/start-sim-world.js";
+import { captureCommandOutput } from "../testing/capture-command-output.js";
 import { modelsCheck, renderModelsCheck } from "./models.js";
-
-function capture() {
-  const written = { stdout: "", stderr: "" };
-  const stream = (name: "stdout" | "stderr") => ({
-    write: (text: string) => {
-      written[name] += text;
-      return true;
-    },
-  });
-  return { output: { stdout: stream("stdout"), stderr: stream("stderr") }, written };
-}
 
 async function checkAgainst(handler: ScriptedHandler | undefined, timeoutMs = 5_000) {
   await using directory = await temporaryDirectory("tfgrpo-models-check-");
@@ -34,7 +24,7 @@ async function checkAgainst(handler: ScriptedHandler | undefined, timeoutMs = 5_
       "",
     ].join("\n"),
   );
-  const { output, written } = capture();
+  const { output, written } = captureCommandOutput();
   const report = await modelsCheck({ config, timeoutMs, mode: "tools" }, output, {
     CHECK_KEY: "sk-check-0123456789",
   });
@@ -58,7 +48,7 @@ const capable: ScriptedHandler = (request) => {
 describe("tfgrpo models check", () => {
   it("passes against the sim world, with a capability table and the mode each role uses", async () => {
     await using sim = await startSimWorld({ seed: 1 });
-    const { output, written } = capture();
+    const { output, written } = captureCommandOutput();
     const report = await modelsCheck({ config: sim.config, timeoutMs: 20_000, mode: "tools" }, output);
     expect(report.ok).toBe(true);
     const actor = report.roles.find((check) => check.role === "actor")!;

@@ -4,17 +4,7 @@ import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { describe, expect, it } from "vitest";
 import { type EvalCommandOptions, evaluate } from "../commands/eval.js";
-
-function capture() {
-  const written = { stdout: "", stderr: "" };
-  const stream = (name: "stdout" | "stderr") => ({
-    write: (text: string) => {
-      written[name] += text;
-      return true;
-    },
-  });
-  return { output: { stdout: stream("stdout"), stderr: stream("stderr") }, written };
-}
+import { captureCommandOutput } from "../testing/capture-command-output.js";
 
 describe("eval --actor-model", () => {
   it("evaluates the same libraries with the configured actor and another, side by side; --dry-run calls nothing", async () => {
@@ -37,11 +27,11 @@ describe("eval --actor-model", () => {
       runId: "transfer",
       actorModel: "sim-critic",
     };
-    const dry = capture();
+    const dry = captureCommandOutput();
     await evaluate({ ...options, dryRun: true }, dry.output);
     expect(dry.written.stdout).toMatch(/^eval dry run, no model called: 6 \(6–6\) rollouts/);
 
-    const { output, written } = capture();
+    const { output, written } = captureCommandOutput();
     await evaluate(options, output);
     expect(written.stdout).toContain(
       "Transfer: the same libraries, tasks and seeds with the configured actor and with sim-critic",
