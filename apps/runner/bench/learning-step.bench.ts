@@ -81,8 +81,7 @@ try {
       }
     }
   }
-  if (only !== "workers" && modes.includes("direct"))
-    floor = (await measureTransportFloor(sim, concurrencies)).rows;
+  if (only !== "workers" && modes.includes("direct")) floor = await measureTransportFloor(sim, concurrencies);
   if (only !== "step")
     throughput = await measureRolloutThroughput({ sim, data, directory, natsUrl: nats.url });
 } finally {

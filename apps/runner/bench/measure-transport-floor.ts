@@ -1,7 +1,7 @@
 import { performance } from "node:perf_hooks";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { createModels, loadModelsConfig } from "@tfgrpo/models";
-import { latencyMs, simConfig } from "./bench-settings.js";
+import { simConfig } from "./bench-settings.js";
 import type { BenchSim } from "./sim-thread.js";
 
 // What a burst of C model calls costs with nothing of tfgrpo around it: the floor under a step's rollout phase on this
@@ -27,7 +27,10 @@ async function burst(concurrency: number, call: (i: number) => Promise<unknown>)
 }
 
 /** Median of three bursts per layer at each concurrency. */
-export async function measureTransportFloor(sim: BenchSim, concurrencies: readonly number[]) {
+export async function measureTransportFloor(
+  sim: BenchSim,
+  concurrencies: readonly number[],
+): Promise<TransportFloor[]> {
   const env = { ...process.env, SIM_PORT: String(sim.port) };
   const models = createModels(await loadModelsConfig(simConfig, { env }), { env });
   const median = async (run: () => Promise<number>) => {
@@ -69,5 +72,5 @@ export async function measureTransportFloor(sim: BenchSim, concurrencies: readon
     );
     rows.push({ concurrency, fetchMs, sdkMs, chatMs });
   }
-  return { rows, latencyMs };
+  return rows;
 }

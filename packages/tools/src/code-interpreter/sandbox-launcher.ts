@@ -123,6 +123,23 @@ async function sandboxCgroup(
   });
 }
 
+/**
+ * After a sandbox's process is gone: nothing of it may be left running before its uid is given out again. The cgroup
+ * first: removing it kills what is left in it and succeeds only once it is empty, which proves the sandbox gone
+ * (every process of it started inside). Without one, or if it would not empty, every process of the uid is looked for
+ * in /proc and killed (a read of the whole process table each time).
+ */
+async function releaseProcesses(
+  uidPool: UidPool,
+  uid: number | undefined,
+  cgroup: SandboxCgroup | undefined,
+): Promise<void> {
+  const emptied = (await cgroup?.remove()) ?? false;
+  if (uid === undefined) return;
+  if (!emptied) await killProcessesOfUid(uid);
+  uidPool.release(uid);
+}
+
 /** The spawn command, joining the sandbox's cgroups first when it has them. */
 function withCgroup(cgroup: SandboxCgroup | undefined, argv: string[]): { command: string; args: string[] } {
   const full = cgroup ? joinCgroupArgs(cgroup.procsFiles, argv) : argv;
@@ -258,16 +275,7 @@ export function createBubblewrapLauncher(options: LauncherOptions & { bwrapPath:
         sandbox: "bubblewrap",
         uid,
         cgroup,
-        async release() {
-          // The cgroup first: removing it kills what is left in it and succeeds only once it is empty, which proves
-          // the sandbox gone (every process of it started inside). Without one, or if it would not empty, every
-          // process of the uid is looked for in /proc and killed (a read of the whole process table each time).
-          const emptied = (await cgroup?.remove()) ?? false;
-          if (uid !== undefined) {
-            if (!emptied) await killProcessesOfUid(uid);
-            options.uidPool.release(uid);
-          }
-        },
+        release: () => releaseProcesses(options.uidPool, uid, cgroup),
       };
     },
   };
@@ -307,11 +315,7 @@ export function createUnsandboxedLauncher(options: LauncherOptions): SandboxLaun
         uid,
         cgroup,
         async release() {
-          const emptied = (await cgroup?.remove()) ?? false;
-          if (uid !== undefined) {
-            if (!emptied) await killProcessesOfUid(uid);
-            options.uidPool.release(uid);
-          }
+          await releaseProcesses(options.uidPool, uid, cgroup);
           await rm(directory, { recursive: true, force: true });
         },
       };
