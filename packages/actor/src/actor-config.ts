@@ -1,4 +1,10 @@
-import { defaultUtilityOptions, formatZodIssues, TfgrpoError, utilityOptionsSchema } from "@tfgrpo/protocol";
+import {
+  defaultLibraryBudget,
+  defaultUtilityOptions,
+  formatZodIssues,
+  TfgrpoError,
+  utilityOptionsSchema,
+} from "@tfgrpo/protocol";
 import { z } from "zod";
 
 export const toolNameSchema = z.enum(["code_interpreter", "web_search", "web_fetch"]);
@@ -16,8 +22,10 @@ export const retrievalConfigSchema = z.object({
     .number()
     .int()
     .nonnegative()
-    .default(50)
-    .describe("Up to this many active entries, all are shown (the paper's setting)"),
+    .default(defaultLibraryBudget.maxEntries)
+    .describe(
+      "Up to this many active entries, all are shown (the paper's setting), within tokenBudget; the curator's active budget",
+    ),
   minCandidates: z
     .number()
     .int()
@@ -29,8 +37,10 @@ export const retrievalConfigSchema = z.object({
     .number()
     .int()
     .positive()
-    .default(1500)
-    .describe("Token budget of the top-k experience block"),
+    .default(defaultLibraryBudget.maxTokens)
+    .describe(
+      "Token budget of the experience block (the curator's active budget: what is kept is what is shown)",
+    ),
   systemPromptTokenLimit: z
     .number()
     .int()

@@ -20,6 +20,7 @@ import {
   parseActorConfig,
   type ToolName,
 } from "./actor-config.js";
+import { applyExposure } from "./apply-exposure.js";
 import { assemblePrompt } from "./assemble-prompt.js";
 import { deriveSeed } from "./derive-seed.js";
 import { createExperienceIndex, type ExperienceIndex, type ExperienceSelection } from "./experience-index.js";
@@ -92,6 +93,8 @@ interface RolloutPlan {
   mode: "tools" | "direct";
   toolNames: ToolName[];
   selection: ExperienceSelection;
+  /** Entries the group varies that this attempt was not shown (`applyExposure`). */
+  withheld: string[];
   temperature: number;
   seed: number;
   libraryVersion: number | null;
@@ -228,7 +231,7 @@ export function createActor(options: CreateActorOptions): Actor {
     const domainConfig = domainConfigFor(config, request.task.domain);
     const wantsTools =
       request.mode !== "direct" && domainConfig.tools.length > 0 && options.tools !== undefined;
-    const selection = await select(request);
+    const exposed = applyExposure(await select(request), request.exposure, request.attempt);
     const temperature =
       request.temperature ??
       (request.purpose === "eval" || request.purpose === "validate"
@@ -238,7 +241,8 @@ export function createActor(options: CreateActorOptions): Actor {
     return {
       mode: wantsTools ? "tools" : "direct",
       toolNames: wantsTools ? [...domainConfig.tools] : [],
-      selection,
+      selection: exposed.selection,
+      withheld: exposed.withheld,
       temperature,
       seed,
       libraryVersion: request.library?.version ?? null,
@@ -379,6 +383,7 @@ export function createActor(options: CreateActorOptions): Actor {
         toolCalls: [...recorder.toolCalls],
         finalAnswer: finalAnswer === null ? null : redact(finalAnswer),
         experiencesShown: shownIds,
+        ...(prepared.withheld.length > 0 ? { experiencesWithheld: prepared.withheld } : {}),
         experiencesCited: extractCitations(assistantTexts, new Set(shownIds)),
         usage: trackedUsage ?? recorder.usage,
         latencyMs,

@@ -44,7 +44,8 @@ describe("createExperienceIndex, small library (all active shown)", () => {
     ]);
     expect(selection.eligible).toBe(29);
     expect(selection.tokens).toBeLessThanOrEqual(selection.budget);
-    expect(selection.budget).toBe(Math.floor(0.4 * 8000));
+    // One budget for what is shown and what the curator keeps active: the token budget, in all mode too.
+    expect(selection.budget).toBe(1500);
   });
 
   it("adds only the best candidate when the active entries fill the threshold", () => {

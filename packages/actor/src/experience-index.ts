@@ -1,6 +1,7 @@
 import {
   type Experience,
   type ExperienceStatus,
+  entryContrast,
   observedUtility,
   TfgrpoError,
   unitUtility,
@@ -109,6 +110,8 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
   for (const experience of entries) totalShown += experience.stats.shown;
   const utility = new Float64Array(n);
   const usefulness = new Float64Array(n);
+  const proven = new Uint8Array(n);
+  const contrasted = entries.some((experience) => (experience.stats.contrast?.n ?? 0) > 0);
   const tokens = new Int32Array(n);
   const regular = new Uint8Array(n);
   const group = new Int32Array(n).fill(-1);
@@ -118,9 +121,19 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
   entries.forEach((experience, row) => {
     // The lifecycle's formula, so retrieval favours the entries the curator ranks high (kernel experience-utility).
     utility[row] = unitUtility(utilityScore(experience.stats, totalShown, config.utility));
-    usefulness[row] = observedUtility(experience.stats, config.utility.kind);
+    // "Most useful" is what the evidence shows helps: the contrast's lower bound once the library has contrasts (an
+    // entry is proven when its interval lies above 0), before that the observed utility as the paper's loop had it.
+    if (contrasted) {
+      const interval = entryContrast(experience.stats);
+      usefulness[row] = interval.n > 0 ? interval.lower : Number.NEGATIVE_INFINITY;
+      proven[row] = interval.n > 0 && interval.lower > 0 ? 1 : 0;
+    } else {
+      usefulness[row] = observedUtility(experience.stats, config.utility.kind);
+      proven[row] = experience.stats.shown >= config.mostUsefulMinShown && usefulness[row]! > 0.5 ? 1 : 0;
+    }
     tokens[row] = experienceLineTokens(experience);
-    // Probation entries are still shown (they are being watched, not retired); candidates are new and unproven.
+    // Probation entries are selected like active ones (with varied exposure they are shown only in their group's
+    // shown arm: applyExposure); candidates are new and unproven.
     regular[row] = experience.status === "candidate" ? 0 : 1;
     regularCount += regular[row]!;
     numericId[row] = Number(experience.id.slice(1));
@@ -136,9 +149,9 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
 
   const cap = Math.floor(config.maxShareOfSystemPrompt * config.systemPromptTokenLimit);
   const allMode = regularCount <= config.allActiveThreshold;
-  // With a small library every active entry is shown, as in the paper; only the share-of-prompt cap applies.
-  // Beyond that, retrieval works within the (smaller) token budget.
-  const budget = allMode ? cap : Math.min(config.tokenBudget, cap);
+  // With a small library every active entry is shown, as in the paper; beyond that, retrieval picks. Both stay within
+  // the token budget the curator keeps the active set in, and within the share of the system prompt.
+  const budget = Math.min(config.tokenBudget, cap);
   const similarity = new Float64Array(n);
   const score = new Float64Array(n);
   const groupBest = new Int32Array(groupIds.size);
@@ -221,10 +234,9 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
       // prompt is identical across tasks and stays cacheable. Entries without evidence are never "most useful".
       const mostUsefulRows: number[] = [];
       if (config.mostUsefulCount > 0 && chosen.length > config.mostUsefulCount) {
-        const proven = chosen.filter(
-          (row) => entries[row]!.stats.shown >= config.mostUsefulMinShown && usefulness[row]! > 0.5,
-        );
-        const byUse = proven.sort((a, b) => usefulness[b]! - usefulness[a]! || numericId[a]! - numericId[b]!);
+        const byUse = chosen
+          .filter((row) => proven[row] === 1)
+          .sort((a, b) => usefulness[b]! - usefulness[a]! || numericId[a]! - numericId[b]!);
         let extra = mostUsefulBlockOverheadTokens;
         for (const row of byUse.slice(0, config.mostUsefulCount)) {
           if (used + extra + tokens[row]! > budget) break;

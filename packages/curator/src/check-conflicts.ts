@@ -58,6 +58,7 @@ export async function checkConflicts(
     entries: projected,
     pairs: detected.pairs,
     minEvidence: config.lifecycle.minEvidence,
+    minContrasts: config.lifecycle.minContrasts,
     margin: config.conflicts.resolveMargin,
     canResolve: (index) => !projected[index]!.created && !projected[index]!.rewritten,
   });

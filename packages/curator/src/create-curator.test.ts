@@ -275,20 +275,26 @@ describe("curator.credit and curator.updateLifecycle", () => {
       now,
       config: { activeBudget: { maxEntries: 20, maxTokens: 5000 }, lifecycle: { minEvidence: 3 } },
     });
-    // G5 does badly; everything else is neutral.
-    const observations = Array.from({ length: 4 }, (_, index) => ({
-      trajectoryId: `t${index}`,
-      reward: 0,
-      groupMeanReward: 0.5,
-      shown: ["G5"],
-      cited: [],
-    }));
+    // G5 is varied in four groups: the attempts shown it fail, those it was withheld from pass; nothing else varies.
+    const observations = Array.from({ length: 4 }, (_, group) =>
+      [0, 1, 2, 3].map((attempt) => ({
+        trajectoryId: `g${group}/${attempt}`,
+        reward: attempt < 2 ? 0 : 1,
+        groupMeanReward: 0.5,
+        shown: attempt < 2 ? ["G5"] : [],
+        cited: [],
+        groupId: `g${group}`,
+        ...(attempt < 2 ? {} : { withheld: ["G5"] }),
+      })),
+    ).flat();
     await curator.credit({ domain: "math", version: base, observations });
+    const credited = (await store.getHead("math"))!.experiences.find((e) => e.id === "G5")!;
+    expect(credited.stats.contrast).toEqual({ n: 4, sum: -4, sumSquares: 4 });
     const result = await curator.updateLifecycle("math");
     expect(result.version).toBeGreaterThan(base);
     const byId = new Map(result.transitions.map((t) => [t.id, t]));
     expect(byId.get("G5")).toMatchObject({ from: "active", to: "probation" });
-    // 27 imported active entries, G5 demoted, budget 20: the 6 lowest-utility others overflow to probation too.
+    // 27 imported active entries, G5 demoted, budget 20: the 6 lowest others overflow to probation too.
     expect(result.transitions.filter((t) => t.reason.startsWith("over the active budget"))).toHaveLength(6);
     const head = (await store.getHead("math"))!;
     expect(head.version).toBe(result.version);
@@ -298,8 +304,10 @@ describe("curator.credit and curator.updateLifecycle", () => {
       version: result.version,
       from: "active",
       to: "probation",
-      reason: "does worse than baseline: mean delta -0.500 over 4 rollouts (limit -0.1)",
     });
+    expect(g5.history.at(-1)!.reason).toMatch(
+      /^hurts: contrast -1\.000 \[-1\.000, -0\.\d{3}\] over 4 groups \(upper bound below \+0\.000\)$/,
+    );
   });
 });
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { compareExperienceIds, creditDeltas } from "./credit-deltas.js";
+import { compareExperienceIds, creditDeltas, groupContrasts } from "./credit-deltas.js";
 
 const observations = [
   { trajectoryId: "t1", reward: 1, groupMeanReward: 0.5, shown: ["G1", "G2"], cited: ["G2"] },
@@ -36,5 +36,57 @@ describe("creditDeltas", () => {
 
   it("orders ids by number", () => {
     expect(["G10", "G2", "G1"].sort(compareExperienceIds)).toEqual(["G1", "G2", "G10"]);
+  });
+});
+
+describe("groupContrasts", () => {
+  const observation = (group: string, reward: number, shown: string[], withheld: string[] = []) => ({
+    trajectoryId: `${group}/${reward}/${shown.join()}`,
+    reward,
+    groupMeanReward: 0,
+    shown,
+    cited: [],
+    groupId: group,
+    ...(withheld.length > 0 ? { withheld } : {}),
+  });
+
+  it("gives each varied entry one difference per group: mean reward shown minus mean reward withheld", () => {
+    const contrasts = groupContrasts([
+      observation("a", 1, ["G1", "G2"]),
+      observation("a", 1, ["G1"], ["G2"]),
+      observation("a", 0, ["G2"], ["G1"]),
+      observation("b", 0, ["G1", "G2"]),
+      observation("b", 1, ["G2"], ["G1"]),
+    ]);
+    // G1 in a: shown {1, 1} vs withheld {0} = +1; in b: shown {0} vs withheld {1} = -1.
+    expect(contrasts.get("G1")).toEqual({ n: 2, sum: 0, sumSquares: 2 });
+    // G2 in a: shown {1, 0} vs withheld {1} = -0.5; b has no withheld arm for G2.
+    expect(contrasts.get("G2")).toEqual({ n: 1, sum: -0.5, sumSquares: 0.25 });
+  });
+
+  it("skips a group whose entry has only one arm, and rollouts without a group", () => {
+    const contrasts = groupContrasts([
+      observation("a", 1, [], ["G1"]),
+      observation("a", 0, [], ["G1"]),
+      { trajectoryId: "x", reward: 1, groupMeanReward: 0, shown: ["G1"], cited: [], withheld: ["G2"] },
+    ]);
+    expect(contrasts.size).toBe(0);
+  });
+
+  it("adds the contrast to the entry's stats delta beside the shared counters", () => {
+    const deltas = creditDeltas(
+      [observation("a", 1, ["G1"]), observation("a", 0, [], ["G1"]), observation("a", 1, [], ["G1"])],
+      { version: 3, attribution: "shown" },
+    );
+    expect(deltas).toEqual([
+      {
+        id: "G1",
+        shown: 1,
+        success: 1,
+        sumDelta: 1,
+        lastUsedVersion: 3,
+        contrast: { n: 1, sum: 0.5, sumSquares: 0.25 },
+      },
+    ]);
   });
 });

@@ -1,4 +1,9 @@
-import type { creditObservationSchema } from "@tfgrpo/protocol";
+import {
+  addContrast,
+  type creditObservationSchema,
+  type ExperienceContrast,
+  emptyContrast,
+} from "@tfgrpo/protocol";
 import type { z } from "zod";
 
 export type CreditObservation = z.infer<typeof creditObservationSchema>;
@@ -11,6 +16,8 @@ export interface StatsDelta {
   sumDelta: number;
   /** Library version the rollouts read; the store keeps the maximum. */
   lastUsedVersion: number | null;
+  /** Groups of the batch in which the entry was varied, as contrast counters (absent: none). */
+  contrast?: ExperienceContrast;
 }
 
 /**
@@ -41,7 +48,47 @@ export function creditDeltas(
       entry.sumDelta += delta;
     }
   }
+  for (const [id, contrast] of groupContrasts(observations)) {
+    let entry = byId.get(id);
+    if (!entry) {
+      // Shown but not cited (attribution "cited"): the contrast is about showing, so it still counts.
+      entry = { id, shown: 0, success: 0, sumDelta: 0, lastUsedVersion: options.version };
+      byId.set(id, entry);
+    }
+    entry.contrast = contrast;
+  }
   return [...byId.values()].sort((a, b) => compareExperienceIds(a.id, b.id));
+}
+
+/**
+ * The controlled contrast of each varied entry: in every group where some rollouts showed it and others had it
+ * withheld, mean reward shown minus mean reward withheld, one difference per group (the same task, so the task's
+ * difficulty cancels). Whatever else was shown or withheld is balanced over both arms by the exposure's randomization.
+ */
+export function groupContrasts(observations: readonly CreditObservation[]): Map<string, ExperienceContrast> {
+  const groups = new Map<string, CreditObservation[]>();
+  for (const observation of observations) {
+    if (observation.groupId === undefined) continue;
+    const list = groups.get(observation.groupId) ?? [];
+    list.push(observation);
+    groups.set(observation.groupId, list);
+  }
+  const contrasts = new Map<string, ExperienceContrast>();
+  for (const members of groups.values()) {
+    const varied = new Set(members.flatMap((observation) => observation.withheld ?? []));
+    for (const id of varied) {
+      const shown = members.filter((observation) => observation.shown.includes(id));
+      const withheld = members.filter((observation) => observation.withheld?.includes(id));
+      if (shown.length === 0 || withheld.length === 0) continue;
+      const difference = meanReward(shown) - meanReward(withheld);
+      contrasts.set(id, addContrast(contrasts.get(id) ?? emptyContrast(), difference));
+    }
+  }
+  return contrasts;
+}
+
+function meanReward(observations: readonly CreditObservation[]): number {
+  return observations.reduce((sum, observation) => sum + observation.reward, 0) / observations.length;
 }
 
 /** G2 before G10: ids sort by their number. */

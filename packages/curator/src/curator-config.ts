@@ -1,4 +1,10 @@
-import { defaultUtilityOptions, formatZodIssues, TfgrpoError, utilityOptionsSchema } from "@tfgrpo/protocol";
+import {
+  defaultLibraryBudget,
+  defaultUtilityOptions,
+  formatZodIssues,
+  TfgrpoError,
+  utilityOptionsSchema,
+} from "@tfgrpo/protocol";
 import { z } from "zod";
 
 /** Deep-partial input form of a zod object schema whose fields all have defaults. */
@@ -27,16 +33,20 @@ const gateSchema = z.strictObject({
 });
 
 const lifecycleSchema = z.strictObject({
-  /** Rollouts an entry must have been shown in before its mean delta is trusted for a promotion or demotion. */
+  /** Groups with both arms (shown and withheld) an entry's contrast needs before it decides a move. */
+  minContrasts: z.number().int().positive().default(4),
+  /** Without any contrast (exposure off): rollouts an entry must have been shown in before its mean delta decides. */
   minEvidence: z.number().int().positive().default(4),
-  /** A candidate becomes active when its mean reward delta vs its groups is at least this. */
-  promoteMargin: z.number().default(0),
-  /** An entry is harmful when its mean reward delta is below minus this (with enough evidence). */
-  harmMargin: z.number().min(0).default(0.1),
+  /** Safe (a candidate may become active): the contrast's lower bound is at least minus this. */
+  promoteMargin: z.number().min(0).default(0.05),
+  /** Harmful: the contrast's upper bound is below minus this (without contrasts: the mean delta is). */
+  harmMargin: z.number().min(0).default(0),
   /** Versions without being shown after which an entry counts as never selected. */
   staleAfterVersions: z.number().int().positive().default(20),
   /** Versions an entry stays on probation before a still-bad entry is archived. */
   probationVersions: z.number().int().positive().default(10),
+  /** While the live set is over the budget, at least this share of the entry budget goes to probation each time. */
+  pruneFraction: z.number().min(0).max(1).default(0.1),
 });
 
 const duplicatesSchema = z.strictObject({
@@ -55,8 +65,9 @@ const conflictsSchema = z.strictObject({
   neighbours: z.number().int().positive().default(5),
   /** Model conflict checks per call; the most similar pairs (new entries first) are checked first. */
   maxModelChecks: z.number().int().nonnegative().default(40),
-  /** A conflict is resolved (the worse entry archived) only when the better one leads by this mean delta. */
-  resolveMargin: z.number().min(0).default(0.15),
+  /** A conflict is resolved (the worse entry archived) only when the better one's contrast leads by this much (and
+   * by more than the two intervals' uncertainty). */
+  resolveMargin: z.number().min(0).default(0.1),
 });
 
 export const curatorConfigSchema = z.strictObject({
@@ -67,12 +78,13 @@ export const curatorConfigSchema = z.strictObject({
   maxPromptTokens: z.number().int().positive().default(6000),
   /** Library entries shown as context per proposal when the library does not fit in one prompt. */
   contextNeighbours: z.number().int().nonnegative().default(4),
+  /** The active set's budget: the same as the actor's experience block (`defaultLibraryBudget`). */
   activeBudget: z
     .object({
-      maxEntries: z.number().int().positive().default(50),
-      maxTokens: z.number().int().positive().default(1500),
+      maxEntries: z.number().int().positive().default(defaultLibraryBudget.maxEntries),
+      maxTokens: z.number().int().positive().default(defaultLibraryBudget.maxTokens),
     })
-    .default({ maxEntries: 50, maxTokens: 1500 }),
+    .default({ ...defaultLibraryBudget }),
   gate: gateSchema.default(gateSchema.parse({})),
   /** The entry utility formula (shared with the actor's retrieval: keep both settings equal). */
   utility: utilityOptionsSchema.default(defaultUtilityOptions),

@@ -105,12 +105,40 @@ describe("planConflictResolution", () => {
     expect(plan.archive).toEqual([
       {
         index: 1,
-        reason: "conflicts with G1, which does better (mean delta 0.300 over 10 vs -0.100 over 10): opposite",
+        reason:
+          "conflicts with G1, which does better (mean delta 0.300 over 10 vs mean delta -0.100 over 10): opposite",
       },
     ]);
     expect(plan.groups).toEqual([{ name: expect.stringMatching(/^cg-[0-9a-z]+$/), members: [2, 3] }]);
     expect([...plan.assignments.keys()]).toEqual([2, 3]);
     expect(plan.assignments.get(2)!.reason).toBe("may contradict G4: contradict");
+  });
+
+  it("on contrasts, archives the worse side only when the intervals are clearly apart", () => {
+    const contrast = (n: number, mean: number) => ({
+      shown: n * 3,
+      success: n,
+      sumDelta: 0,
+      lastUsedVersion: 1,
+      contrast: { n, sum: n * mean, sumSquares: n * (mean * mean + 0.04) },
+    });
+    const resolve = (a: ReturnType<typeof contrast>, b: ReturnType<typeof contrast>) =>
+      planConflictResolution({
+        entries: [entry("G1", "a", { stats: a }), entry("G2", "b", { stats: b })],
+        pairs: [{ a: 0, b: 1, similarity: 0.9, source: "rule", reason: "opposite" }],
+        minEvidence: 4,
+        minContrasts: 4,
+        margin: 0.1,
+      });
+    const clear = resolve(contrast(40, 0.3), contrast(40, -0.2));
+    expect(clear.archive.map((item) => item.index)).toEqual([1]);
+    expect(clear.archive[0]!.reason).toMatch(/^conflicts with G1, which does better \(contrast \+0\.300 \[/);
+    // The same gap on three groups each: not enough contrasts, so they are grouped instead.
+    const few = resolve(contrast(3, 0.3), contrast(3, -0.2));
+    expect(few.archive).toEqual([]);
+    expect(few.groups[0]!.members).toEqual([0, 1]);
+    // A gap within the intervals' uncertainty does not decide either.
+    expect(resolve(contrast(6, 0.1), contrast(6, -0.05)).archive).toEqual([]);
   });
 
   it("joins an existing group, folding a second existing group into the smallest name", () => {

@@ -1,4 +1,10 @@
-import { meanDelta } from "@tfgrpo/protocol";
+import {
+  type ContrastInterval,
+  defaultContrastOptions,
+  entryContrast,
+  formatContrast,
+  meanDelta,
+} from "@tfgrpo/protocol";
 import type { ConflictEntry, ConflictPair } from "./detect-conflict-pairs.js";
 import { fnv1a } from "./hashing-embedder.js";
 import { createUnionFind } from "./union-find.js";
@@ -13,14 +19,19 @@ export interface ConflictResolutionPlan {
 }
 
 /**
- * Resolves or flags conflicting pairs (seed 002 5.2): when both entries have evidence and one clearly does better
- * (mean delta ahead by `margin`), the worse one is archived; otherwise both go into one mutual-exclusion group, so the
- * actor shows at most one of them while evidence accumulates. Groups that touch merge, keeping an existing name.
+ * Resolves or flags conflicting pairs (seed 002 5.2): when both entries have evidence and one clearly does better,
+ * the worse one is archived; otherwise both go into one mutual-exclusion group, so the actor shows at most one of them
+ * while evidence accumulates. Groups that touch merge, keeping an existing name.
+ * The evidence is each entry's controlled contrast: both need `minContrasts` groups, and the better one must lead by
+ * `margin` and by more than the two intervals' combined uncertainty (a one-sided 95% two-sample bound). Entries
+ * without contrasts (exposure off) fall back to the mean delta over `minEvidence` showings.
  */
 export function planConflictResolution(input: {
   entries: readonly ConflictEntry[];
   pairs: readonly ConflictPair[];
   minEvidence: number;
+  /** Groups with both arms each entry's contrast needs before it can decide. */
+  minContrasts?: number;
   margin: number;
   /** Whether an entry's evidence can decide (e.g. not for entries new or rewritten in this batch). */
   canResolve?: (index: number) => boolean;
@@ -38,16 +49,22 @@ export function planConflictResolution(input: {
   function gap(pair: ConflictPair): number {
     return Math.abs(meanDelta(entries[pair.a]!.stats) - meanDelta(entries[pair.b]!.stats));
   }
+  const minContrasts = input.minContrasts ?? input.minEvidence;
+  function clearlyApart(a: ConflictEntry, b: ConflictEntry): boolean {
+    const [x, y] = [entryContrast(a.stats), entryContrast(b.stats)];
+    if (x.n > 0 || y.n > 0) {
+      if (x.n < minContrasts || y.n < minContrasts) return false;
+      const spread = defaultContrastOptions.z * Math.hypot(x.standardError, y.standardError);
+      return Math.abs(x.estimate - y.estimate) > spread;
+    }
+    return a.stats.shown >= input.minEvidence && b.stats.shown >= input.minEvidence;
+  }
   for (const pair of ordered) {
     if (archived.has(pair.a) || archived.has(pair.b)) continue;
     const a = entries[pair.a]!;
     const b = entries[pair.b]!;
     const decidable =
-      canResolve(pair.a) &&
-      canResolve(pair.b) &&
-      a.stats.shown >= input.minEvidence &&
-      b.stats.shown >= input.minEvidence &&
-      gap(pair) >= input.margin;
+      canResolve(pair.a) && canResolve(pair.b) && gap(pair) >= input.margin && clearlyApart(a, b);
     if (decidable) {
       const [worse, better] = meanDelta(a.stats) < meanDelta(b.stats) ? [pair.a, pair.b] : [pair.b, pair.a];
       const w = entries[worse]!;
@@ -55,7 +72,7 @@ export function planConflictResolution(input: {
       archived.add(worse);
       archive.push({
         index: worse,
-        reason: `conflicts with ${k.label}, which does better (mean delta ${meanDelta(k.stats).toFixed(3)} over ${k.stats.shown} vs ${meanDelta(w.stats).toFixed(3)} over ${w.stats.shown}): ${pair.reason}`,
+        reason: `conflicts with ${k.label}, which does better (${evidenceOf(k)} vs ${evidenceOf(w)}): ${pair.reason}`,
       });
       continue;
     }
@@ -108,4 +125,11 @@ export function planConflictResolution(input: {
     groups.push({ name, members: [...members].sort((x, y) => x - y) });
   }
   return { archive, assignments, groups };
+}
+
+/** "contrast +0.200 [+0.05, ...] over 9 groups", or the mean delta when the entry has no contrast. */
+function evidenceOf(entry: ConflictEntry): string {
+  const interval: ContrastInterval = entryContrast(entry.stats);
+  if (interval.n > 0) return `contrast ${formatContrast(interval)}`;
+  return `mean delta ${meanDelta(entry.stats).toFixed(3)} over ${entry.stats.shown}`;
 }

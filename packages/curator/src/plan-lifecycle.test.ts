@@ -5,11 +5,13 @@ import { assertTransition, canTransition, lifecycleTransitions } from "./lifecyc
 import { type LifecyclePolicy, planLifecycle } from "./plan-lifecycle.js";
 
 const policy: LifecyclePolicy = {
+  minContrasts: 4,
   minEvidence: 4,
-  promoteMargin: 0,
-  harmMargin: 0.1,
+  promoteMargin: 0.05,
+  harmMargin: 0,
   staleAfterVersions: 20,
   probationVersions: 10,
+  pruneFraction: 0.1,
 };
 const budget = { maxEntries: 50, maxTokens: 1500 };
 const utility = { kind: "ucb" as const, c: 1.2 };
@@ -26,8 +28,44 @@ const stats = (
   lastUsedVersion: shown === 0 ? null : lastUsedVersion,
 });
 
-function plan(experiences: Experience[], version = 30, overrides: { budget?: typeof budget } = {}) {
-  return planLifecycle({ experiences, version, policy, budget: overrides.budget ?? budget, utility });
+/** Stats with a contrast of n groups whose differences alternate around `mean` by `spread`. */
+const contrasted = (
+  n: number,
+  mean: number,
+  spread = 0.2,
+  lastUsedVersion: number | null = 30,
+): ExperienceStats => {
+  let sum = 0;
+  let sumSquares = 0;
+  for (let index = 0; index < n; index++) {
+    const difference = mean + (index % 2 === 0 ? spread : -spread) * (n % 2 === 1 && index === n - 1 ? 0 : 1);
+    sum += difference;
+    sumSquares += difference * difference;
+  }
+  return {
+    shown: n * 3,
+    success: n * 1.5,
+    sumDelta: 0,
+    lastUsedVersion: n === 0 ? null : lastUsedVersion,
+    contrast: { n, sum, sumSquares },
+  };
+};
+
+/** A candidate created at v25: young enough for the stale window at v30. */
+const young = { runId: null, version: 25, fromOps: [] };
+
+function plan(
+  experiences: Experience[],
+  version = 30,
+  overrides: { budget?: typeof budget; pruneFraction?: number } = {},
+) {
+  return planLifecycle({
+    experiences,
+    version,
+    policy: { ...policy, pruneFraction: overrides.pruneFraction ?? policy.pruneFraction },
+    budget: overrides.budget ?? budget,
+    utility,
+  });
 }
 
 describe("lifecycle transitions table", () => {
@@ -46,92 +84,134 @@ describe("lifecycle transitions table", () => {
   });
 });
 
-describe("planLifecycle", () => {
-  it("promotes a candidate that proved itself: candidate -> active", () => {
+describe("planLifecycle on contrasts", () => {
+  it("promotes a candidate whose interval rules out harm: candidate -> active, with its numbers", () => {
     const [transition, ...rest] = plan([
-      makeExperience({ id: "G1", status: "candidate", stats: stats(5, 0.2) }),
+      makeExperience({ id: "G1", status: "candidate", provenance: young, stats: contrasted(20, 0.3) }),
     ]);
     expect(rest).toEqual([]);
     expect(transition).toMatchObject({ id: "G1", from: "candidate", to: "active" });
+    expect(transition!.evidence.contrast).toMatchObject({ n: 20 });
+    expect(transition!.evidence.contrast.estimate).toBeCloseTo(0.3, 6);
     expect(transition!.reason).toMatch(
-      /^promoted: proven: mean delta \+0\.200 over 5 rollouts; utility .* ranks 1/,
+      /^promoted: safe: contrast \+0\.300 \[\+0\.\d{3}, \+0\.\d{3}\] over 20 groups; ranks 1 within the active budget$/,
     );
   });
 
-  it("leaves a candidate without enough evidence alone", () => {
-    expect(plan([makeExperience({ id: "G1", status: "candidate", stats: stats(3, 0.5) })])).toEqual([]);
+  it("leaves a candidate with fewer contrasts than the minimum alone, however good they look", () => {
+    expect(
+      plan([
+        makeExperience({ id: "G1", status: "candidate", provenance: young, stats: contrasted(3, 0.6, 0) }),
+      ]),
+    ).toEqual([]);
   });
 
-  it("archives a candidate that did worse than its groups: candidate -> archived", () => {
-    const [transition] = plan([makeExperience({ id: "G2", status: "candidate", stats: stats(6, -0.25) })]);
+  it("leaves a candidate whose interval still allows harm alone (a neutral stub is not promoted)", () => {
+    expect(
+      plan([
+        makeExperience({ id: "G1", status: "candidate", provenance: young, stats: contrasted(12, 0, 0.4) }),
+      ]),
+    ).toEqual([]);
+  });
+
+  it("never archives a candidate on a handful of bad contrasts; archives it once the harm is confirmed", () => {
+    const few = makeExperience({
+      id: "G2",
+      status: "candidate",
+      provenance: young,
+      stats: contrasted(5, -0.5, 0.1),
+    });
+    expect(plan([few])).toEqual([]);
+    const many = makeExperience({
+      id: "G2",
+      status: "candidate",
+      provenance: young,
+      stats: contrasted(10, -0.5, 0.1),
+    });
+    const [transition] = plan([many]);
     expect(transition).toMatchObject({ from: "candidate", to: "archived" });
-    expect(transition!.reason).toBe(
-      "candidate did worse than its groups: mean delta -0.250 over 6 rollouts (limit -0.1)",
+    expect(transition!.reason).toMatch(
+      /^candidate hurts: contrast -0\.500 \[-0\.\d{3}, -0\.\d{3}\] over 10 groups \(upper bound below/,
     );
   });
 
-  it("archives a candidate never selected for the stale window: candidate -> archived", () => {
+  it("archives a candidate never shown for the stale window: candidate -> archived", () => {
     const entry = makeExperience({
       id: "G3",
       status: "candidate",
-      stats: stats(0, 0),
+      stats: contrasted(0, 0),
       provenance: { runId: null, version: 5, fromOps: [] },
     });
     const [transition] = plan([entry], 25);
     expect(transition).toMatchObject({ from: "candidate", to: "archived", evidence: { idleVersions: 20 } });
-    expect(transition!.reason).toBe("candidate never proved itself: never shown in 20 versions since v5");
+    expect(transition!.reason).toBe(
+      "candidate never proved itself: never shown in 20 versions since v5; no contrast; mean delta +0.000 over 0 rollouts",
+    );
   });
 
-  it("puts an active entry doing worse than baseline on probation: active -> probation", () => {
-    const [transition] = plan([makeExperience({ id: "G4", stats: stats(10, -0.3) })]);
+  it("puts an active entry whose interval says harm on probation: active -> probation", () => {
+    const [transition] = plan([makeExperience({ id: "G4", stats: contrasted(8, -0.3) })]);
     expect(transition).toMatchObject({ from: "active", to: "probation" });
-    expect(transition!.reason).toContain("does worse than baseline: mean delta -0.300 over 10 rollouts");
+    expect(transition!.reason).toMatch(/^hurts: contrast -0\.300 \[/);
   });
 
-  it("puts an active entry no longer selected on probation: active -> probation", () => {
-    const [transition] = plan([makeExperience({ id: "G5", stats: stats(8, 0.1, 4) })], 30);
-    expect(transition).toMatchObject({ from: "active", to: "probation" });
-    expect(transition!.reason).toBe("no longer selected: not shown for 26 versions (last v4)");
+  it("keeps an active entry whose interval straddles zero active", () => {
+    expect(plan([makeExperience({ id: "G4", stats: contrasted(8, -0.05, 0.4) })])).toEqual([]);
   });
 
-  it("keeps the active set within the entry budget, overflow to probation by utility: active -> probation", () => {
+  it("keeps the active set within the entry budget, overflow to probation by lower bound", () => {
     const entries = [
-      makeExperience({ id: "G1", stats: stats(10, 0.3, 30, 0.9) }),
-      makeExperience({ id: "G2", stats: stats(10, 0.0, 30, 0.2) }),
-      makeExperience({ id: "G3", stats: stats(10, 0.1, 30, 0.6) }),
+      makeExperience({ id: "G1", stats: contrasted(30, 0.3) }),
+      makeExperience({ id: "G2", stats: contrasted(30, 0.0) }),
+      makeExperience({ id: "G3", stats: contrasted(30, 0.1) }),
     ];
     const transitions = plan(entries, 30, { budget: { maxEntries: 2, maxTokens: 1500 } });
     expect(transitions).toHaveLength(1);
     expect(transitions[0]).toMatchObject({ id: "G2", from: "active", to: "probation" });
     expect(transitions[0]!.reason).toMatch(
-      /^over the active budget \(2 entries, 1500 tokens\): utility .* ranks 3$/,
+      /^over the active budget \(2 entries, 1500 tokens\): contrast \+0\.000 .* ranks 3 by lower bound$/,
     );
+  });
+
+  it("over the budget, prunes at least the bottom fraction of the entry budget (to probation, never deleted)", () => {
+    const entries = Array.from({ length: 21 }, (_, index) =>
+      makeExperience({ id: `G${index + 1}`, stats: contrasted(30, 0.01 * (index + 1)) }),
+    );
+    const transitions = plan(entries, 30, { budget: { maxEntries: 20, maxTokens: 100_000 } });
+    // 1 over the budget, but 10% of 20 entries = 2 go: the two lowest lower bounds.
+    expect(transitions.map((t) => [t.id, t.to])).toEqual([
+      ["G1", "probation"],
+      ["G2", "probation"],
+    ]);
   });
 
   it("keeps the active set within the token budget, skipping a long entry for shorter ones", () => {
     const long = "When a long entry applies, ".repeat(12);
     const entries = [
-      makeExperience({ id: "G1", text: "When short, check.", stats: stats(10, 0.3, 30, 0.9) }),
-      makeExperience({ id: "G2", text: long, stats: stats(10, 0.2, 30, 0.8) }),
-      makeExperience({ id: "G3", text: "When short too, verify.", stats: stats(10, 0.1, 30, 0.6) }),
+      makeExperience({ id: "G1", text: "When short, check.", stats: contrasted(30, 0.3) }),
+      makeExperience({ id: "G2", text: long, stats: contrasted(30, 0.2) }),
+      makeExperience({ id: "G3", text: "When short too, verify.", stats: contrasted(30, 0.1) }),
     ];
-    const transitions = plan(entries, 30, { budget: { maxEntries: 10, maxTokens: 40 } });
+    const transitions = plan(entries, 30, {
+      budget: { maxEntries: 10, maxTokens: 40 },
+      pruneFraction: 0,
+    });
     expect(transitions.map((t) => [t.id, t.to])).toEqual([["G2", "probation"]]);
   });
 
-  it("does not promote a proven candidate beyond the budget (it stays a candidate)", () => {
+  it("does not promote a safe candidate beyond the budget (it stays a candidate)", () => {
     const entries = [
-      makeExperience({ id: "G1", stats: stats(10, 0.3, 30, 0.9) }),
-      makeExperience({ id: "G2", status: "candidate", stats: stats(5, 0.01, 30, 0.1) }),
+      makeExperience({ id: "G1", stats: contrasted(30, 0.3) }),
+      makeExperience({ id: "G2", status: "candidate", provenance: young, stats: contrasted(30, 0.1) }),
     ];
-    expect(plan(entries, 30, { budget: { maxEntries: 1, maxTokens: 1500 } })).toEqual([]);
+    expect(plan(entries, 30, { budget: { maxEntries: 1, maxTokens: 1500 }, pruneFraction: 0 })).toEqual([]);
   });
 
-  it("brings a recovered entry back from probation: probation -> active", () => {
+  it("brings an entry whose contrast is safe again back from probation: probation -> active", () => {
     const entry = makeExperience({
       id: "G6",
       status: "probation",
-      stats: stats(12, 0.05),
+      stats: contrasted(20, 0.2),
       history: [
         { at: "t", version: 0, from: null, to: "active", reason: "fixture" },
         { at: "t", version: 25, from: "active", to: "probation", reason: "over budget" },
@@ -139,45 +219,55 @@ describe("planLifecycle", () => {
     });
     const [transition] = plan([entry]);
     expect(transition).toMatchObject({ from: "probation", to: "active" });
-    expect(transition!.reason).toMatch(
-      /^back from probation: recovered: mean delta \+0\.050 over 12 rollouts/,
-    );
+    expect(transition!.reason).toMatch(/^back from probation: recovered: contrast \+0\.200/);
   });
 
-  it("archives an entry still worse than baseline after the probation window: probation -> archived", () => {
+  it("archives a probation entry on confirmed harm, and one not shown to be safe after the window", () => {
     const history = [
       { at: "t", version: 0, from: null, to: "active" as const, reason: "fixture" },
-      { at: "t", version: 15, from: "active" as const, to: "probation" as const, reason: "worse" },
+      { at: "t", version: 28, from: "active" as const, to: "probation" as const, reason: "worse" },
     ];
-    const entry = makeExperience({ id: "G7", status: "probation", stats: stats(9, -0.2), history });
-    const [transition] = plan([entry], 30);
-    expect(transition).toMatchObject({ from: "probation", to: "archived" });
-    expect(transition!.reason).toBe(
-      "still worse than baseline after 15 versions on probation: mean delta -0.200 over 9 rollouts",
-    );
-    // Within the window it stays on probation.
-    expect(plan([entry], 20)).toEqual([]);
-  });
+    const harmful = makeExperience({ id: "G7", status: "probation", stats: contrasted(9, -0.3), history });
+    const [archived] = plan([harmful], 30);
+    expect(archived).toMatchObject({ from: "probation", to: "archived" });
+    expect(archived!.reason).toMatch(/^harm confirmed on probation: contrast -0\.300/);
 
-  it("archives an entry not selected during its probation: probation -> archived", () => {
-    const history = [
-      { at: "t", version: 2, from: "active" as const, to: "probation" as const, reason: "stale" },
-    ];
-    const entry = makeExperience({ id: "G8", status: "probation", stats: stats(6, 0.05, 3), history });
-    const [transition] = plan([entry], 30);
-    expect(transition).toMatchObject({ from: "probation", to: "archived" });
-    expect(transition!.reason).toContain("not selected during 28 versions on probation");
+    const unclear = makeExperience({ id: "G8", status: "probation", stats: contrasted(6, 0, 0.4), history });
+    expect(plan([unclear], 30)).toEqual([]);
+    const [expired] = plan([unclear], 38);
+    expect(expired!.reason).toMatch(/^not shown to be safe after 10 versions on probation: contrast/);
   });
 
   it("never touches archived entries and returns transitions sorted by id", () => {
     const entries = [
-      makeExperience({ id: "G10", status: "candidate", stats: stats(6, -0.5) }),
-      makeExperience({ id: "G9", status: "archived", stats: stats(50, -0.9) }),
-      makeExperience({ id: "G2", stats: stats(6, -0.5) }),
+      makeExperience({ id: "G10", status: "candidate", provenance: young, stats: contrasted(10, -0.5) }),
+      makeExperience({ id: "G9", status: "archived", stats: contrasted(50, -0.9) }),
+      makeExperience({ id: "G2", stats: contrasted(6, -0.5) }),
     ];
     expect(plan(entries).map((t) => `${t.id}:${t.from}->${t.to}`)).toEqual([
       "G2:active->probation",
       "G10:candidate->archived",
     ]);
+  });
+});
+
+describe("planLifecycle without contrasts (exposure off)", () => {
+  it("falls back to the mean delta over enough showings", () => {
+    const [promoted] = plan([
+      makeExperience({ id: "G1", status: "candidate", provenance: young, stats: stats(5, 0.2) }),
+    ]);
+    expect(promoted).toMatchObject({ from: "candidate", to: "active" });
+    expect(promoted!.reason).toMatch(/no contrast; mean delta \+0\.200 over 5 rollouts/);
+    const [demoted] = plan([makeExperience({ id: "G4", stats: stats(10, -0.3) })]);
+    expect(demoted).toMatchObject({ from: "active", to: "probation" });
+    expect(
+      plan([makeExperience({ id: "G1", status: "candidate", provenance: young, stats: stats(3, 0.5) })]),
+    ).toEqual([]);
+  });
+
+  it("puts an active entry no longer shown on probation: active -> probation", () => {
+    const [transition] = plan([makeExperience({ id: "G5", stats: stats(8, 0.1, 4) })], 30);
+    expect(transition).toMatchObject({ from: "active", to: "probation" });
+    expect(transition!.reason).toBe("no longer selected: not shown for 26 versions (last v4)");
   });
 });

@@ -1,7 +1,13 @@
 import {
+  type ContrastInterval,
+  type ContrastOptions,
+  contrastEstimate,
+  contrastOf,
+  defaultContrastOptions,
   type Experience,
   type ExperienceStatus,
   estimateTokens,
+  formatContrast,
   meanDelta,
   type UtilityOptions,
   utilityScore,
@@ -11,16 +17,25 @@ import { compareExperienceIds } from "./credit-deltas.js";
 import { assertTransition } from "./lifecycle-transitions.js";
 
 export interface LifecyclePolicy {
+  /** Groups with both arms an entry's contrast needs before it decides a move. */
+  minContrasts: number;
+  /** Showings an entry without any contrast (exposure off) needs before its mean delta decides a move. */
   minEvidence: number;
+  /** Safe: the contrast's lower bound is at least minus this (harm beyond it is ruled out). */
   promoteMargin: number;
+  /** Harmful: the contrast's upper bound is below minus this (without contrasts: the mean delta is). */
   harmMargin: number;
   staleAfterVersions: number;
   probationVersions: number;
+  /** Share of the entry budget moved to probation, lowest lower bound first, each time the live set is over it. */
+  pruneFraction: number;
 }
 
 export interface LifecycleEvidence {
   shown: number;
   meanDelta: number;
+  /** The controlled contrast (n = 0: none yet). */
+  contrast: ContrastInterval;
   utility: number;
   /** Versions since the entry was last shown (or created, if never shown). */
   idleVersions: number;
@@ -41,10 +56,10 @@ export interface PlanLifecycleInput {
   policy: LifecyclePolicy;
   budget: ActiveBudget;
   utility: UtilityOptions;
+  contrast?: ContrastOptions;
   countTokens?: (text: string) => number;
 }
 
-const fmt = (value: number) => (Number.isFinite(value) ? value.toFixed(3) : "unexplored");
 const signed = (value: number) => (value >= 0 ? `+${value.toFixed(3)}` : value.toFixed(3));
 
 function probationSince(entry: Experience): number {
@@ -55,22 +70,69 @@ function probationSince(entry: Experience): number {
   return entry.provenance.version;
 }
 
+/** What the evidence of one entry says, and in what words. */
+interface Verdict {
+  /** Enough evidence to decide. */
+  decided: boolean;
+  harmful: boolean;
+  safe: boolean;
+  /** Enough evidence to call the harm confirmed (archive). */
+  confirmedHarm: boolean;
+  record: string;
+  /** The rank key of the budget: the contrast's lower bound (or, without one, the mean delta). */
+  rank: number;
+}
+
+function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdict {
+  const { contrast } = evidence;
+  if (contrast.n > 0) {
+    const decided = contrast.n >= policy.minContrasts;
+    const harmful = decided && contrast.upper < -policy.harmMargin;
+    return {
+      decided,
+      harmful,
+      safe: decided && contrast.lower >= -policy.promoteMargin,
+      confirmedHarm: harmful && contrast.n >= 2 * policy.minContrasts,
+      record: `contrast ${formatContrast(contrast)}`,
+      rank: contrast.lower,
+    };
+  }
+  // No contrast (exposure off, or served before contrasts existed): the shared group-relative delta, as before.
+  const decided = evidence.shown >= policy.minEvidence;
+  const harmful = decided && evidence.meanDelta < -policy.harmMargin;
+  return {
+    decided,
+    harmful,
+    safe: decided && evidence.meanDelta >= -policy.promoteMargin,
+    confirmedHarm: harmful,
+    record: `no contrast; mean delta ${signed(evidence.meanDelta)} over ${evidence.shown} rollouts`,
+    rank: decided ? evidence.meanDelta - 1 : -2,
+  };
+}
+
 /**
- * Decides, from evidence only, which entries move through the lifecycle (seed 002, 3.3 and 3.4):
- * - candidates that proved themselves (enough showings, not worse than their groups) compete for the active set;
- *   candidates that did worse, or were never selected for a long time, are archived;
- * - active entries that do worse than baseline or are no longer selected go to probation;
- * - probation entries that recover compete again; those still bad after the probation window are archived;
- * - the active set is refilled by utility within the entry and token budget; active overflow goes to probation.
- * Pure: the caller writes the transitions (each with its reason) as modify operations.
+ * Decides, from evidence only, which entries move through the lifecycle (seed 002, 3.3 and 3.4). The evidence is an
+ * entry's controlled contrast (reward shown minus withheld, with its interval): an entry is *safe* when the interval
+ * rules out harm beyond `promoteMargin`, *harmful* when it rules out no effect (upper bound below `-harmMargin`), both
+ * only with `minContrasts` groups or more.
+ * - a safe candidate competes for the active set; a harmful one is archived once the harm is confirmed (twice the
+ *   evidence), never on a handful of showings; one still undecided after the stale window is archived;
+ * - a harmful active entry goes to probation, and so does one no longer shown;
+ * - a probation entry that is safe again competes for the active set; one whose harm is confirmed, or still not safe
+ *   after the probation window, is archived;
+ * - the active set is filled within the entry and token budget by the contrast's lower bound; what does not fit goes
+ *   to probation, and while the live set is over the budget at least `pruneFraction` of it does (never deleted).
+ * Without any contrast (exposure off) the mean delta against the group decides, as the paper's loop had it.
+ * Pure: the caller writes the transitions (each with its numbers in its reason) as modify operations.
  */
 export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] {
   const { policy, version } = input;
   const countTokens = input.countTokens ?? estimateTokens;
+  const contrastOptions = input.contrast ?? defaultContrastOptions;
   const live = input.experiences.filter((entry) => entry.status !== "archived");
   const totalShown = live.reduce((sum, entry) => sum + entry.stats.shown, 0);
   const transitions: LifecycleTransition[] = [];
-  const eligible: { entry: Experience; evidence: LifecycleEvidence; note: string }[] = [];
+  const eligible: { entry: Experience; evidence: LifecycleEvidence; verdict: Verdict; note: string }[] = [];
 
   const move = (entry: Experience, to: ExperienceStatus, reason: string, evidence: LifecycleEvidence) => {
     assertTransition(entry.id, entry.status, to);
@@ -82,74 +144,65 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
     const evidence: LifecycleEvidence = {
       shown: stats.shown,
       meanDelta: meanDelta(stats),
+      contrast: contrastEstimate(contrastOf(stats), contrastOptions),
       utility: utilityScore(stats, totalShown, input.utility),
       idleVersions: Math.max(0, version - (stats.lastUsedVersion ?? entry.provenance.version)),
     };
-    const enough = stats.shown >= policy.minEvidence;
-    const record = `mean delta ${signed(evidence.meanDelta)} over ${stats.shown} rollouts`;
-    const harmful = enough && evidence.meanDelta < -policy.harmMargin;
+    const verdict = verdictOf(evidence, policy);
+    const { record } = verdict;
     const stale = evidence.idleVersions >= policy.staleAfterVersions;
-    const proven = enough && evidence.meanDelta >= policy.promoteMargin;
+    const age = version - entry.provenance.version;
     const idle =
       stats.lastUsedVersion === null
         ? `never shown in ${evidence.idleVersions} versions since v${entry.provenance.version}`
         : `not shown for ${evidence.idleVersions} versions (last v${stats.lastUsedVersion})`;
+    const limit = `upper bound below ${signed(-policy.harmMargin)}`;
 
     switch (entry.status) {
       case "candidate":
-        if (harmful)
+        if (verdict.confirmedHarm) move(entry, "archived", `candidate hurts: ${record} (${limit})`, evidence);
+        else if ((stale || age >= policy.staleAfterVersions) && !verdict.safe)
           move(
             entry,
             "archived",
-            `candidate did worse than its groups: ${record} (limit -${policy.harmMargin})`,
+            `candidate never proved itself: ${stale ? idle : `not shown to be safe in ${age} versions since v${entry.provenance.version}`}; ${record}`,
             evidence,
           );
-        else if (stale) move(entry, "archived", `candidate never proved itself: ${idle}`, evidence);
-        else if (proven) eligible.push({ entry, evidence, note: `proven: ${record}` });
+        else if (verdict.safe) eligible.push({ entry, evidence, verdict, note: `safe: ${record}` });
         break;
       case "active":
-        if (harmful)
-          move(
-            entry,
-            "probation",
-            `does worse than baseline: ${record} (limit -${policy.harmMargin})`,
-            evidence,
-          );
+        if (verdict.harmful) move(entry, "probation", `hurts: ${record} (${limit})`, evidence);
         else if (stale) move(entry, "probation", `no longer selected: ${idle}`, evidence);
-        else eligible.push({ entry, evidence, note: record });
+        else eligible.push({ entry, evidence, verdict, note: record });
         break;
       case "probation": {
         const onProbation = version - probationSince(entry);
         const expired = onProbation >= policy.probationVersions;
-        if (harmful) {
-          if (expired)
-            move(
-              entry,
-              "archived",
-              `still worse than baseline after ${onProbation} versions on probation: ${record}`,
-              evidence,
-            );
-        } else if (stale) {
-          if (expired)
-            move(
-              entry,
-              "archived",
-              `not selected during ${onProbation} versions on probation: ${idle}`,
-              evidence,
-            );
-        } else if (stats.shown === 0 || proven) {
-          eligible.push({ entry, evidence, note: stats.shown === 0 ? "unexplored" : `recovered: ${record}` });
-        }
+        if (verdict.confirmedHarm)
+          move(entry, "archived", `harm confirmed on probation: ${record} (${limit})`, evidence);
+        else if (verdict.safe && !stale)
+          eligible.push({ entry, evidence, verdict, note: `recovered: ${record}` });
+        else if (expired)
+          move(
+            entry,
+            "archived",
+            stale
+              ? `not selected during ${onProbation} versions on probation: ${idle}`
+              : `not shown to be safe after ${onProbation} versions on probation: ${record}`,
+            evidence,
+          );
         break;
       }
     }
   }
 
-  // Best utility first; on ties the entry already active keeps its place (no churn), then the older id.
+  // Best lower bound first (what the evidence guarantees, not what it hopes); ties: the entry already active keeps
+  // its place (no churn), then the higher estimate, then the older id.
   eligible.sort(
     (a, b) =>
-      b.evidence.utility - a.evidence.utility ||
+      b.verdict.rank - a.verdict.rank ||
       Number(b.entry.status === "active") - Number(a.entry.status === "active") ||
+      b.evidence.contrast.estimate - a.evidence.contrast.estimate ||
       compareExperienceIds(a.entry.id, b.entry.id),
   );
   const { fits, overflow } = fitActiveBudget(
@@ -157,22 +210,31 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
     input.budget,
     countTokens,
   );
-  fits.forEach((item, rank) => {
+  // Over the budget, the bottom of what fits goes too (seed 002 5.2: a fixed share of the last places each round),
+  // so the set keeps room for what the next step proposes instead of settling at the brim.
+  const pruned =
+    overflow.length > 0
+      ? Math.max(0, Math.ceil(policy.pruneFraction * input.budget.maxEntries) - overflow.length)
+      : 0;
+  const kept = fits.slice(0, Math.max(0, fits.length - pruned));
+  const dropped = [...fits.slice(kept.length), ...overflow];
+  const budgetNote = `${input.budget.maxEntries} entries, ${input.budget.maxTokens} tokens`;
+  kept.forEach((item, rank) => {
     if (item.entry.status === "active") return;
     const verb = item.entry.status === "candidate" ? "promoted" : "back from probation";
     move(
       item.entry,
       "active",
-      `${verb}: ${item.note}; utility ${fmt(item.evidence.utility)} ranks ${rank + 1} within the active budget`,
+      `${verb}: ${item.note}; ranks ${rank + 1} within the active budget`,
       item.evidence,
     );
   });
-  overflow.forEach((item, index) => {
+  dropped.forEach((item, index) => {
     if (item.entry.status !== "active") return;
     move(
       item.entry,
       "probation",
-      `over the active budget (${input.budget.maxEntries} entries, ${input.budget.maxTokens} tokens): utility ${fmt(item.evidence.utility)} ranks ${fits.length + index + 1}`,
+      `over the active budget (${budgetNote}): ${item.note}; ranks ${kept.length + index + 1} by lower bound`,
       item.evidence,
     );
   });

@@ -39,6 +39,18 @@ export {
 } from "./kernel/embedding-cache.js";
 export { estimateTokens } from "./kernel/estimate-tokens.js";
 export {
+  addContrast,
+  type ContrastInterval,
+  type ContrastOptions,
+  contrastEstimate,
+  contrastOf,
+  contrastOptionsSchema,
+  defaultContrastOptions,
+  emptyContrast,
+  entryContrast,
+  formatContrast,
+} from "./kernel/experience-contrast.js";
+export {
   betaScore,
   defaultUtilityOptions,
   meanDelta,
@@ -50,12 +62,20 @@ export {
   utilityOptionsSchema,
   utilityScore,
 } from "./kernel/experience-utility.js";
+export {
+  defaultActiveExposureShare,
+  type Exposure,
+  exposureSchema,
+  isShownToAttempt,
+  isVaried,
+} from "./kernel/exposure-plan.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
   isInfrastructureFailure,
   type RolloutOutcome,
   sandboxUnavailablePrefix,
 } from "./kernel/infrastructure-failure.js";
+export { defaultLibraryBudget, type LibraryBudget } from "./kernel/library-budget.js";
 export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
 export { type DatasetProblem, type LoadDatasetOptions, loadDataset, parseDataset } from "./load-dataset.js";
@@ -64,10 +84,12 @@ export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from
 export { type DatasetLine, datasetLineSchema } from "./schemas/dataset-line.js";
 export {
   type Experience,
+  type ExperienceContrast,
   type ExperienceScope,
   type ExperienceStats,
   type ExperienceStatus,
   emptyExperienceStats,
+  experienceContrastSchema,
   experienceIdSchema,
   experienceSchema,
   experienceScopeSchema,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { defineSubject } from "./bus/subject.js";
+import { exposureSchema } from "./kernel/exposure-plan.js";
 import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./schemas/experience.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
@@ -92,6 +93,8 @@ export const rolloutRequestSchema = z.object({
   temperature: z.number().min(0).max(2).optional(),
   seed: z.number().int().optional(),
   purpose: z.enum(["train", "validate", "eval", "solve"]).optional(),
+  /** Absent: every attempt of the group sees the same entries (the paper's loop). */
+  exposure: exposureSchema.optional(),
 });
 export type RolloutRequest = z.infer<typeof rolloutRequestSchema>;
 
@@ -210,6 +213,16 @@ export const creditObservationSchema = z.object({
   groupMeanReward: z.number(),
   shown: z.array(experienceIdSchema),
   cited: z.array(experienceIdSchema),
+  groupId: z
+    .string()
+    .optional()
+    .describe(
+      "The rollout's group: contrasts compare the attempts of one group that showed an entry with those that did not",
+    ),
+  withheld: z
+    .array(experienceIdSchema)
+    .optional()
+    .describe("Entries the group varied and this rollout did not show (its withheld arm)"),
 });
 
 export const curatorCredit = defineSubject(

@@ -21,6 +21,7 @@ import type {
   RollbackOptions,
   SetVersionStateOptions,
   StatsDelta,
+  VersionContrast,
 } from "./library-store.js";
 
 /**
@@ -48,6 +49,7 @@ export abstract class BaseLibraryStore implements LibraryStore {
   abstract listDomains(): Promise<DomainSummary[]>;
   abstract rollback(domain: string, toVersion: number, options?: RollbackOptions): Promise<LibraryVersion>;
   abstract updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number>;
+  abstract listVersionContrasts(domain: string, id: string): Promise<VersionContrast[]>;
 
   /**
    * Writes parsed, fully validated entries as one new committed version on top of the head, keeping the file's ids

@@ -18,6 +18,7 @@ import type {
   RollbackOptions,
   SetVersionStateOptions,
   StatsDelta,
+  VersionContrast,
 } from "./library-store.js";
 import type {
   OutcomeCounts,
@@ -95,6 +96,10 @@ export abstract class ComposedStore implements Store {
 
   updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number> {
     return this.libraries.updateStats(domain, deltas);
+  }
+
+  listVersionContrasts(domain: string, id: string): Promise<VersionContrast[]> {
+    return this.libraries.listVersionContrasts(domain, id);
   }
 
   exportLibrary(domain: string, options: ExportOptions): Promise<string> {

@@ -34,6 +34,7 @@ export type {
   SetVersionStateOptions,
   StatsDelta,
   StoreFaults,
+  VersionContrast,
 } from "./library-store.js";
 export type {
   OutcomeCounts,

@@ -1,5 +1,6 @@
 import type {
   Experience,
+  ExperienceContrast,
   ExperienceStatus,
   GateDecision,
   LibrarySnapshot,
@@ -106,6 +107,13 @@ export interface StatsDelta {
   sumDelta?: number;
   /** Kept as the maximum of the stored and the given value. */
   lastUsedVersion?: number | null;
+  /** Contrast counters added to the entry's and, when `lastUsedVersion` is set, to that version's. */
+  contrast?: ExperienceContrast;
+}
+
+export interface VersionContrast {
+  version: number;
+  contrast: ExperienceContrast;
 }
 
 export type LibraryFormat = "json" | "plain" | "markdown";
@@ -174,6 +182,8 @@ export interface LibraryStore {
   rollback(domain: string, toVersion: number, options?: RollbackOptions): Promise<LibraryVersion>;
   /** Adds the deltas in one transaction; an unknown id refuses them all. Returns the number of entries updated. */
   updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number>;
+  /** An entry's contrast counters split by the library version its rollouts read, oldest version first. */
+  listVersionContrasts(domain: string, id: string): Promise<VersionContrast[]>;
   exportLibrary(domain: string, options: ExportOptions): Promise<string>;
   importLibrary(domain: string, options: ImportOptions): Promise<ImportResult>;
 }

@@ -49,6 +49,9 @@ export interface LearnCommandOptions {
   maxInfraFailureRate?: number;
   onConflict?: "revalidate" | "stop";
   groundTruth: boolean;
+  /** false with --no-exposure: every attempt of a group sees the same entries. */
+  exposure?: boolean;
+  exposureActiveShare?: number;
   resume?: string;
   runId?: string;
   seed: number;
@@ -148,6 +151,8 @@ export async function learn(
         concurrency: options.concurrency,
         seed: options.seed,
         temperature: options.temperature,
+        exposure: options.exposure === false ? "off" : "varied",
+        exposureActiveShare: options.exposureActiveShare,
         evalTemperature: options.evalTemperature,
         valK: options.valK,
         precheckSize: options.precheck,
@@ -452,6 +457,15 @@ export function registerLearnCommand(program: Command): void {
       onConflictChoice,
     )
     .option("--no-ground-truth", "learn without answers: majority vote as a pseudo-label (ablation)")
+    .option(
+      "--no-exposure",
+      "show every attempt of a group the same entries (the paper's loop; no per-entry contrast, so credit cannot tell entries apart)",
+    )
+    .option(
+      "--exposure-active-share <share>",
+      "share of groups in which an active entry is varied (candidates and probation entries always are)",
+      probability,
+    )
     .option(
       "--direct-experiences <n>",
       "no rollouts: the critic model writes N lessons from training questions in one call, committed as one version (ablation)",

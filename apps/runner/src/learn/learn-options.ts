@@ -1,3 +1,4 @@
+import { defaultActiveExposureShare } from "@tfgrpo/protocol";
 import { z } from "zod";
 
 export const learnOptionsSchema = z.object({
@@ -19,6 +20,20 @@ export const learnOptionsSchema = z.object({
   concurrency: z.number().int().min(1).default(16).describe("Rollouts and role calls in flight"),
   seed: z.number().int().default(1),
   temperature: z.number().min(0).max(2).default(0.7).describe("Rollout temperature while learning"),
+  exposure: z
+    .enum(["varied", "off"])
+    .default("varied")
+    .describe(
+      "varied: entries whose effect is uncertain are shown to a balanced part of each group and withheld from the rest, so each is credited by a contrast; off: every attempt sees the same entries (the paper's loop)",
+    ),
+  exposureActiveShare: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(defaultActiveExposureShare)
+    .describe(
+      "Share of groups in which an active entry is varied (candidates and probation entries always are)",
+    ),
   evalTemperature: z.number().min(0).max(2).default(0.3),
   valK: z.number().int().min(1).default(1).describe("Samples per validation task"),
   precheckSize: z

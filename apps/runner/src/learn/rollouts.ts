@@ -35,6 +35,8 @@ export interface RolloutGroup {
   step?: number;
   /** The seed of each attempt. */
   seedOf: (attempt: number) => number;
+  /** Entries varied inside the group (training only). */
+  exposure?: RolloutRequest["exposure"];
 }
 
 /** The rollout requests of one group, one job per attempt (job id `<groupId>/<attempt>`). */
@@ -55,6 +57,7 @@ export function rolloutJobs(group: RolloutGroup): RolloutJob[] {
         temperature: group.temperature,
         seed: group.seedOf(attempt),
         purpose: group.purpose,
+        ...(group.exposure ? { exposure: group.exposure } : {}),
       },
     });
   }

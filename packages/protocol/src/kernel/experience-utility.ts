@@ -35,8 +35,13 @@ export function successRate(stats: ExperienceStats): number {
   return stats.shown === 0 ? 0 : stats.success / stats.shown;
 }
 
-/** Mean of (rollout reward - its group's mean reward) over the rollouts that showed the entry. */
+/**
+ * The seed's avg_delta: what showing the entry changes in reward. From the controlled contrast (mean reward shown minus
+ * withheld, `experience-contrast.ts`) once there is one; before that, the mean of (rollout reward - its group's mean)
+ * over the rollouts that showed it, which is 0 for everything shown to a whole group and so says nothing either way.
+ */
 export function meanDelta(stats: ExperienceStats): number {
+  if (stats.contrast && stats.contrast.n > 0) return stats.contrast.sum / stats.contrast.n;
   if (stats.shown === 0) return 0;
   // sumDelta adds up (reward - group mean) terms whose true sum is often exactly 0 (every rollout of a group saw the
   // entry); float rounding leaves a -1e-17 that must not read as "did worse than its group".

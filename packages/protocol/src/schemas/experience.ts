@@ -9,11 +9,25 @@ export const experienceIdSchema = z
 export const experienceStatusSchema = z.enum(["candidate", "active", "probation", "archived"]);
 export type ExperienceStatus = z.infer<typeof experienceStatusSchema>;
 
+/**
+ * An entry's controlled contrast: one difference per group (offline: the attempts of one task; online: similar
+ * requests) in which some attempts showed the entry and others had it withheld, as mean reward with it minus mean
+ * reward without it. Counters, so batches add up in any order; `contrastEstimate` turns them into an interval.
+ */
+export const experienceContrastSchema = z.object({
+  n: z.number().int().nonnegative().describe("Groups with both arms (shown and withheld)"),
+  sum: z.number().describe("Sum of the groups' differences (mean reward shown - mean reward withheld)"),
+  sumSquares: z.number().nonnegative().describe("Sum of the squared differences"),
+});
+export type ExperienceContrast = z.infer<typeof experienceContrastSchema>;
+
 export const experienceStatsSchema = z.object({
   shown: z.number().int().nonnegative().describe("Rollouts whose prompt showed this entry"),
   success: z.number().nonnegative().describe("Sum of rewards of those rollouts"),
   sumDelta: z.number().describe("Sum of (rollout reward - mean reward of its group) when shown"),
   lastUsedVersion: z.number().int().nonnegative().nullable(),
+  /** Absent on stats recorded before contrasts existed (and on imports): no contrast yet. */
+  contrast: experienceContrastSchema.optional(),
 });
 export type ExperienceStats = z.infer<typeof experienceStatsSchema>;
 

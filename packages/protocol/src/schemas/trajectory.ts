@@ -69,6 +69,10 @@ export const trajectorySchema = z.object({
     })
     .optional(),
   experiencesShown: z.array(experienceIdSchema),
+  experiencesWithheld: z
+    .array(experienceIdSchema)
+    .optional()
+    .describe("Entries varied in this rollout's group that this rollout was not shown (the withheld arm)"),
   experiencesCited: z.array(experienceIdSchema),
   usage: usageTotalsSchema,
   latencyMs: z.number().nonnegative(),

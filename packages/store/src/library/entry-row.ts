@@ -21,6 +21,9 @@ export type EntryRow = [
   success: number | null,
   sumDelta: number | null,
   lastUsedVersion: number | null,
+  contrastN: number | null,
+  contrastSum: number | null,
+  contrastSumSquares: number | null,
 ];
 
 /** A stored entry row as an experience; damaged JSON names the row and the field. */
@@ -34,7 +37,13 @@ export function toExperience(domain: string, row: EntryRow): Experience {
     status,
     ...(scope !== null ? { scope: readStoredJson<Experience["scope"]>(scope, `${where} scope`) } : {}),
     ...(conflictGroup !== null ? { conflictGroup } : {}),
-    stats: { shown: row[10] ?? 0, success: row[11] ?? 0, sumDelta: row[12] ?? 0, lastUsedVersion: row[13] },
+    stats: {
+      shown: row[10] ?? 0,
+      success: row[11] ?? 0,
+      sumDelta: row[12] ?? 0,
+      lastUsedVersion: row[13],
+      ...(row[14] ? { contrast: { n: row[14], sum: row[15] ?? 0, sumSquares: row[16] ?? 0 } } : {}),
+    },
     provenance: readStoredJson(provenance, `${where} provenance`),
     history: readStoredJson(history, `${where} history`),
     createdAt,

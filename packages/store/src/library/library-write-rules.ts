@@ -19,6 +19,13 @@ const statsDeltaSchema = z.object({
   success: z.number().nonnegative().finite().optional(),
   sumDelta: z.number().finite().optional(),
   lastUsedVersion: z.number().int().nonnegative().nullable().optional(),
+  contrast: z
+    .object({
+      n: z.number().int().nonnegative(),
+      sum: z.number().finite(),
+      sumSquares: z.number().nonnegative().finite(),
+    })
+    .optional(),
 });
 
 export type ValidStatsDelta = z.infer<typeof statsDeltaSchema>;

@@ -28,6 +28,7 @@ import type {
   RollbackOptions,
   SetVersionStateOptions,
   StatsDelta,
+  VersionContrast,
 } from "../library-store.js";
 import { toLibraryVersion } from "../sqlite/sqlite-library-tables.js";
 import type { PostgresConnection, Sql } from "./postgres-connection.js";
@@ -156,6 +157,24 @@ export class PostgresLibraryStore extends BaseLibraryStore {
     return (await this.tables.domainRow(this.connection, domain))?.head_version ?? null;
   }
 
+  async listVersionContrasts(domain: string, id: string): Promise<VersionContrast[]> {
+    checkDomain(domain);
+    const { rows } = await this.connection.query<{
+      version: number;
+      n: number;
+      sum: number;
+      sum_squares: number;
+    }>(
+      `SELECT version, n, sum, sum_squares FROM experience_version_contrasts
+       WHERE domain = $1 AND ordinal = $2 ORDER BY version`,
+      [domain, experienceOrdinal(experienceIdSchema.parse(id))],
+    );
+    return rows.map((row) => ({
+      version: row.version,
+      contrast: { n: row.n, sum: row.sum, sumSquares: row.sum_squares },
+    }));
+  }
+
   async getVersion(domain: string, version: number): Promise<LibrarySnapshot | null> {
     checkDomain(domain);
     if (!(await this.tables.versionRow(this.connection, domain, version))) return null;
@@ -261,26 +280,62 @@ export class PostgresLibraryStore extends BaseLibraryStore {
     // transactions adding to the same entries lock them in the same order (no deadlock).
     const byOrdinal = new Map<
       number,
-      { shown: number; success: number; sumDelta: number; last: number | null }
+      {
+        shown: number;
+        success: number;
+        sumDelta: number;
+        last: number | null;
+        contrastN: number;
+        contrastSum: number;
+        contrastSumSquares: number;
+      }
+    >();
+    const byVersion = new Map<
+      string,
+      [ordinal: number, version: number, n: number, sum: number, squares: number]
     >();
     for (const delta of valid) {
       const ordinal = experienceOrdinal(delta.id);
-      const sum = byOrdinal.get(ordinal) ?? { shown: 0, success: 0, sumDelta: 0, last: null };
+      const sum = byOrdinal.get(ordinal) ?? {
+        shown: 0,
+        success: 0,
+        sumDelta: 0,
+        last: null,
+        contrastN: 0,
+        contrastSum: 0,
+        contrastSumSquares: 0,
+      };
       sum.shown += delta.shown ?? 0;
       sum.success += delta.success ?? 0;
       sum.sumDelta += delta.sumDelta ?? 0;
+      sum.contrastN += delta.contrast?.n ?? 0;
+      sum.contrastSum += delta.contrast?.sum ?? 0;
+      sum.contrastSumSquares += delta.contrast?.sumSquares ?? 0;
+      if (delta.contrast && delta.contrast.n > 0 && delta.lastUsedVersion != null) {
+        const key = `${ordinal}/${delta.lastUsedVersion}`;
+        const row = byVersion.get(key) ?? [ordinal, delta.lastUsedVersion, 0, 0, 0];
+        row[2] += delta.contrast.n;
+        row[3] += delta.contrast.sum;
+        row[4] += delta.contrast.sumSquares;
+        byVersion.set(key, row);
+      }
       const last = delta.lastUsedVersion ?? null;
       if (last !== null) sum.last = sum.last === null ? last : Math.max(sum.last, last);
       byOrdinal.set(ordinal, sum);
     }
     const rows = [...byOrdinal.entries()].sort(([a], [b]) => a - b);
     await sql.query(
-      `INSERT INTO experience_stats AS s (domain, ordinal, shown, success, sum_delta, last_used_version)
-       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::float8[], $6::int[])
+      `INSERT INTO experience_stats AS s (domain, ordinal, shown, success, sum_delta, last_used_version,
+         contrast_n, contrast_sum, contrast_sum_squares)
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::float8[], $6::int[],
+         $7::int[], $8::float8[], $9::float8[])
        ON CONFLICT (domain, ordinal) DO UPDATE SET
          shown = s.shown + excluded.shown,
          success = s.success + excluded.success,
          sum_delta = s.sum_delta + excluded.sum_delta,
+         contrast_n = s.contrast_n + excluded.contrast_n,
+         contrast_sum = s.contrast_sum + excluded.contrast_sum,
+         contrast_sum_squares = s.contrast_sum_squares + excluded.contrast_sum_squares,
          last_used_version = CASE
            WHEN excluded.last_used_version IS NULL THEN s.last_used_version
            WHEN s.last_used_version IS NULL THEN excluded.last_used_version
@@ -292,8 +347,28 @@ export class PostgresLibraryStore extends BaseLibraryStore {
         rows.map(([, r]) => r.success),
         rows.map(([, r]) => r.sumDelta),
         rows.map(([, r]) => r.last),
+        rows.map(([, r]) => r.contrastN),
+        rows.map(([, r]) => r.contrastSum),
+        rows.map(([, r]) => r.contrastSumSquares),
       ],
     );
+    if (byVersion.size > 0) {
+      const versionRows = [...byVersion.values()].sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+      await sql.query(
+        `INSERT INTO experience_version_contrasts AS c (domain, ordinal, version, n, sum, sum_squares)
+         SELECT $1, * FROM unnest($2::int[], $3::int[], $4::int[], $5::float8[], $6::float8[])
+         ON CONFLICT (domain, ordinal, version) DO UPDATE SET
+           n = c.n + excluded.n, sum = c.sum + excluded.sum, sum_squares = c.sum_squares + excluded.sum_squares`,
+        [
+          domain,
+          versionRows.map((row) => row[0]),
+          versionRows.map((row) => row[1]),
+          versionRows.map((row) => row[2]),
+          versionRows.map((row) => row[3]),
+          versionRows.map((row) => row[4]),
+        ],
+      );
+    }
     return ordinals.length;
   }
 

@@ -21,7 +21,8 @@ export interface DomainRow {
 }
 
 const entryColumns = `r.row_id, r.ordinal, r.text, r.status, r.scope, r.conflict_group, r.provenance, r.history,
-  r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version`;
+  r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version,
+  s.contrast_n, s.contrast_sum, s.contrast_sum_squares`;
 const entryJoin = `FROM version_entries v
   JOIN experience_rows r ON r.row_id = v.row_id
   LEFT JOIN experience_stats s ON s.domain = v.domain AND s.ordinal = v.ordinal`;
@@ -203,10 +204,14 @@ export class PostgresLibraryTables {
     const byOrdinal = new Map(stats.map((s) => [experienceOrdinal(s.id), s.stats]));
     const values = [...byOrdinal.values()];
     await sql.query(
-      `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
-       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::float8[], $6::int[])
+      `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version,
+         contrast_n, contrast_sum, contrast_sum_squares)
+       SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::float8[], $6::int[],
+         $7::int[], $8::float8[], $9::float8[])
        ON CONFLICT (domain, ordinal) DO UPDATE SET shown = excluded.shown, success = excluded.success,
-         sum_delta = excluded.sum_delta, last_used_version = excluded.last_used_version`,
+         sum_delta = excluded.sum_delta, last_used_version = excluded.last_used_version,
+         contrast_n = excluded.contrast_n, contrast_sum = excluded.contrast_sum,
+         contrast_sum_squares = excluded.contrast_sum_squares`,
       [
         domain,
         [...byOrdinal.keys()],
@@ -214,6 +219,9 @@ export class PostgresLibraryTables {
         values.map((s) => s.success),
         values.map((s) => s.sumDelta),
         values.map((s) => s.lastUsedVersion),
+        values.map((s) => s.contrast?.n ?? 0),
+        values.map((s) => s.contrast?.sum ?? 0),
+        values.map((s) => s.contrast?.sumSquares ?? 0),
       ],
     );
   }

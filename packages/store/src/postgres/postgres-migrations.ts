@@ -156,4 +156,23 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX outcomes_by_time ON outcomes(domain, reported_at);
     `,
   },
+  {
+    version: 3,
+    description: "controlled contrasts of entries: per entry (beside its stats) and per library version",
+    sql: `
+      ALTER TABLE experience_stats ADD COLUMN contrast_n INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE experience_stats ADD COLUMN contrast_sum DOUBLE PRECISION NOT NULL DEFAULT 0;
+      ALTER TABLE experience_stats ADD COLUMN contrast_sum_squares DOUBLE PRECISION NOT NULL DEFAULT 0;
+
+      CREATE TABLE experience_version_contrasts (
+        domain TEXT COLLATE "C" NOT NULL,
+        ordinal INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        sum DOUBLE PRECISION NOT NULL,
+        sum_squares DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (domain, ordinal, version)
+      );
+    `,
+  },
 ];

@@ -163,4 +163,25 @@ export const migrations: readonly Migration[] = [
       CREATE INDEX outcomes_by_time ON outcomes(domain, reported_at);
     `,
   },
+  {
+    version: 3,
+    description: "controlled contrasts of entries: per entry (beside its stats) and per library version",
+    sql: `
+      ALTER TABLE experience_stats ADD COLUMN contrast_n INTEGER NOT NULL DEFAULT 0;
+      ALTER TABLE experience_stats ADD COLUMN contrast_sum REAL NOT NULL DEFAULT 0;
+      ALTER TABLE experience_stats ADD COLUMN contrast_sum_squares REAL NOT NULL DEFAULT 0;
+
+      -- The same counters split by the library version the rollouts read (an entry may help under one library and
+      -- not under another).
+      CREATE TABLE experience_version_contrasts (
+        domain TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        version INTEGER NOT NULL,
+        n INTEGER NOT NULL,
+        sum REAL NOT NULL,
+        sum_squares REAL NOT NULL,
+        PRIMARY KEY (domain, ordinal, version)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

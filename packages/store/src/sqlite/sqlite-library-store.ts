@@ -28,6 +28,7 @@ import type {
   RollbackOptions,
   SetVersionStateOptions,
   StatsDelta,
+  VersionContrast,
 } from "../library-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import { SqliteLibraryTables, toLibraryVersion, type VersionRow } from "./sqlite-library-tables.js";
@@ -155,6 +156,25 @@ export class SqliteLibraryStore extends BaseLibraryStore {
     return this.tables.domainRow(domain)?.head_version ?? null;
   }
 
+  async listVersionContrasts(domain: string, id: string): Promise<VersionContrast[]> {
+    checkDomain(domain);
+    const rows = this.connection
+      .stmt(
+        `SELECT version, n, sum, sum_squares FROM experience_version_contrasts
+         WHERE domain = ? AND ordinal = ? ORDER BY version`,
+      )
+      .all(domain, experienceOrdinal(experienceIdSchema.parse(id))) as Array<{
+      version: number;
+      n: number;
+      sum: number;
+      sum_squares: number;
+    }>;
+    return rows.map((row) => ({
+      version: row.version,
+      contrast: { n: row.n, sum: row.sum, sumSquares: row.sum_squares },
+    }));
+  }
+
   async getVersion(domain: string, version: number): Promise<LibrarySnapshot | null> {
     checkDomain(domain);
     return this.connection.read(() =>
@@ -271,14 +291,19 @@ export class SqliteLibraryStore extends BaseLibraryStore {
     // One statement for all deltas (rows are applied in order, so repeated ids add up as separate upserts would).
     this.connection
       .stmt(
-        `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
+        `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version,
+           contrast_n, contrast_sum, contrast_sum_squares)
          SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
-           json_extract(value, '$[3]'), json_extract(value, '$[4]')
+           json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
+           json_extract(value, '$[6]'), json_extract(value, '$[7]')
          FROM json_each(?) WHERE true
          ON CONFLICT (domain, ordinal) DO UPDATE SET
            shown = shown + excluded.shown,
            success = success + excluded.success,
            sum_delta = sum_delta + excluded.sum_delta,
+           contrast_n = contrast_n + excluded.contrast_n,
+           contrast_sum = contrast_sum + excluded.contrast_sum,
+           contrast_sum_squares = contrast_sum_squares + excluded.contrast_sum_squares,
            last_used_version = CASE
              WHEN excluded.last_used_version IS NULL THEN last_used_version
              WHEN last_used_version IS NULL THEN excluded.last_used_version
@@ -293,9 +318,38 @@ export class SqliteLibraryStore extends BaseLibraryStore {
             delta.success ?? 0,
             delta.sumDelta ?? 0,
             delta.lastUsedVersion ?? null,
+            delta.contrast?.n ?? 0,
+            delta.contrast?.sum ?? 0,
+            delta.contrast?.sumSquares ?? 0,
           ]),
         ),
       );
+    const perVersion = valid.filter(
+      (delta) => delta.contrast && delta.contrast.n > 0 && delta.lastUsedVersion != null,
+    );
+    if (perVersion.length > 0) {
+      this.connection
+        .stmt(
+          `INSERT INTO experience_version_contrasts (domain, ordinal, version, n, sum, sum_squares)
+           SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
+             json_extract(value, '$[3]'), json_extract(value, '$[4]')
+           FROM json_each(?) WHERE true
+           ON CONFLICT (domain, ordinal, version) DO UPDATE SET
+             n = n + excluded.n, sum = sum + excluded.sum, sum_squares = sum_squares + excluded.sum_squares`,
+        )
+        .run(
+          domain,
+          JSON.stringify(
+            perVersion.map((delta) => [
+              experienceOrdinal(delta.id),
+              delta.lastUsedVersion,
+              delta.contrast!.n,
+              delta.contrast!.sum,
+              delta.contrast!.sumSquares,
+            ]),
+          ),
+        );
+    }
     return ordinals.length;
   }
 

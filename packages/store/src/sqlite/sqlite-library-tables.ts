@@ -34,7 +34,8 @@ export interface VersionRow {
 }
 
 const entryColumns = `r.row_id, r.ordinal, r.text, r.status, r.scope, r.conflict_group, r.provenance, r.history,
-  r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version`;
+  r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version,
+  s.contrast_n, s.contrast_sum, s.contrast_sum_squares`;
 const entryJoin = `FROM version_entries v
   JOIN experience_rows r ON r.row_id = v.row_id
   LEFT JOIN experience_stats s ON s.domain = v.domain AND s.ordinal = v.ordinal`;
@@ -169,10 +170,21 @@ export class SqliteLibraryTables {
   setStats(domain: string, id: string, stats: Experience["stats"]): void {
     this.connection
       .stmt(
-        `INSERT OR REPLACE INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version)
-         VALUES (?, ?, ?, ?, ?, ?)`,
+        `INSERT OR REPLACE INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version,
+           contrast_n, contrast_sum, contrast_sum_squares)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
-      .run(domain, experienceOrdinal(id), stats.shown, stats.success, stats.sumDelta, stats.lastUsedVersion);
+      .run(
+        domain,
+        experienceOrdinal(id),
+        stats.shown,
+        stats.success,
+        stats.sumDelta,
+        stats.lastUsedVersion,
+        stats.contrast?.n ?? 0,
+        stats.contrast?.sum ?? 0,
+        stats.contrast?.sumSquares ?? 0,
+      );
   }
 
   finishVersion(

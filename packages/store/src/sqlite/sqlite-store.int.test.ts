@@ -76,7 +76,7 @@ describe("SqliteStore on a file", () => {
     const store = new SqliteStore({ path: file });
     await store.setup();
     await store.setup();
-    expect(store.inspect()).toEqual({ schemaVersion: 2, integrity: "ok", journalMode: "wal" });
+    expect(store.inspect()).toEqual({ schemaVersion: 3, integrity: "ok", journalMode: "wal" });
     await store.applyOperations("math", [{ op: "add", text: "kept", reason: "r" }], {
       parent: null,
       state: "committed",
@@ -89,6 +89,7 @@ describe("SqliteStore on a file", () => {
     expect(raw.prepare("SELECT version, description FROM schema_version").all()).toEqual([
       { version: 1, description: expect.stringContaining("libraries") },
       { version: 2, description: expect.stringContaining("outcomes") },
+      { version: 3, description: expect.stringContaining("contrasts") },
     ]);
     raw.close();
   });

@@ -272,6 +272,32 @@ export function libraryVersionsContract(createFresh: () => Promise<LibraryTestSt
       expect((await store.getHead("math"))!.experiences[1]!.stats.shown).toBe(0);
     });
 
+    it("contrasts add up per entry and per version the rollouts read", async () => {
+      await seedLibrary();
+      await store.applyOperations("math", [add("v2")], { parent: 1, state: "committed" });
+      await store.updateStats("math", [
+        { id: "G0", shown: 3, lastUsedVersion: 1, contrast: { n: 2, sum: 0.5, sumSquares: 0.25 } },
+        { id: "G0", shown: 2, lastUsedVersion: 2, contrast: { n: 1, sum: -0.5, sumSquares: 0.25 } },
+        { id: "G1", shown: 1, lastUsedVersion: 2 },
+      ]);
+      await store.updateStats("math", [
+        { id: "G0", lastUsedVersion: 2, contrast: { n: 3, sum: 1, sumSquares: 0.5 } },
+      ]);
+      const head = (await store.getHead("math"))!;
+      expect(head.experiences[0]!.stats.contrast).toEqual({ n: 6, sum: 1, sumSquares: 1 });
+      // No contrast recorded: none read back.
+      expect(head.experiences[1]!.stats.contrast).toBeUndefined();
+      expect(await store.listVersionContrasts("math", "G0")).toEqual([
+        { version: 1, contrast: { n: 2, sum: 0.5, sumSquares: 0.25 } },
+        { version: 2, contrast: { n: 4, sum: 0.5, sumSquares: 0.75 } },
+      ]);
+      expect(await store.listVersionContrasts("math", "G1")).toEqual([]);
+      await expectTfgrpoError(
+        store.updateStats("math", [{ id: "G1", contrast: { n: 1, sum: 0, sumSquares: -1 } }]),
+        "invalid_input",
+      );
+    });
+
     it("lists domains and versions", async () => {
       await seedLibrary("web");
       await seedLibrary("math");

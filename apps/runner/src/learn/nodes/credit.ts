@@ -6,8 +6,9 @@ import type { LearnDependencies } from "./learn-dependencies.js";
 import type { RewardedGroup } from "./rewarded-group.js";
 
 /**
- * Every entry the head showed learns how its rollouts did against their group's mean (the curator updates the stats
- * and names the revision it left them at). Done once per step: a resumed step does not count the same rollouts twice.
+ * Every entry the head showed learns how its rollouts did against their group's mean, and every entry varied inside a
+ * group its contrast (rollouts that showed it against those it was withheld from); the curator updates the stats and
+ * names the revision it left them at. Done once per step: a resumed step does not count the same rollouts twice.
  */
 export function credit({ bus, store, runId, domain, runState }: LearnDependencies) {
   return async (state: {
@@ -36,6 +37,8 @@ export function credit({ bus, store, runId, domain, runState }: LearnDependencie
           groupMeanReward: mean,
           shown: t.experiencesShown,
           cited: t.experiencesCited,
+          groupId: group.groupId,
+          ...(t.experiencesWithheld?.length ? { withheld: t.experiencesWithheld } : {}),
         });
       }
     }

@@ -36,6 +36,15 @@ export function rollout({ bus, store, options, runId, domain, taskById, progress
         temperature: options.temperature,
         purpose: "train",
         seedOf: (attempt) => seedFrom(options.seed, state.step, taskId, attempt),
+        ...(options.exposure === "varied" && state.headVersion !== null
+          ? {
+              exposure: {
+                attempts: options.groupSize,
+                seed: seedFrom(options.seed, state.step, taskId, "exposure"),
+                activeShare: options.exposureActiveShare,
+              },
+            }
+          : {}),
       }),
     );
     const bar = progress(`step ${state.step} rollouts`);

@@ -1,0 +1,57 @@
+import { describe, expect, it } from "vitest";
+import { applyExposure } from "./apply-exposure.js";
+import type { ExperienceSelection, ScoredExperience } from "./experience-index.js";
+
+const entry = (id: string, status: ScoredExperience["status"]): ScoredExperience => ({
+  id,
+  text: `lesson ${id}`,
+  status,
+  similarity: 0,
+  utility: 0.5,
+  score: 0.15,
+  tokens: 10,
+});
+
+const selection: ExperienceSelection = {
+  mode: "all",
+  shown: [entry("G1", "active"), entry("G2", "candidate"), entry("G3", "probation"), entry("G4", "active")],
+  mostUseful: [entry("G1", "active"), entry("G3", "probation")],
+  tokens: 80,
+  budget: 1500,
+  eligible: 4,
+  droppedByConflictGroup: 0,
+};
+
+describe("applyExposure", () => {
+  it("changes nothing without an exposure", () => {
+    expect(applyExposure(selection, undefined, 0)).toEqual({ selection, withheld: [] });
+  });
+
+  it("splits each varied entry over the group's attempts and keeps everything else the same", () => {
+    const exposure = { attempts: 4, seed: 11, activeShare: 0 };
+    const arms = [0, 1, 2, 3].map((attempt) => applyExposure(selection, exposure, attempt));
+    for (const id of ["G2", "G3"]) {
+      const shownTo = arms.filter((arm) => arm.selection.shown.some((e) => e.id === id)).length;
+      const withheldFrom = arms.filter((arm) => arm.withheld.includes(id)).length;
+      expect(shownTo).toBe(2);
+      expect(withheldFrom).toBe(2);
+    }
+    for (const arm of arms) {
+      // Active entries (share 0) are never varied; a varied entry never sits in the "most useful" repetition.
+      expect(arm.selection.shown.filter((e) => e.status === "active").map((e) => e.id)).toEqual(["G1", "G4"]);
+      expect(arm.selection.mostUseful.map((e) => e.id)).toEqual(["G1"]);
+      expect(arm.selection.tokens).toBe(80 - 10 * arm.withheld.length - 10);
+      // Shown and withheld never overlap, and their union is the selection.
+      const shown = arm.selection.shown.map((e) => e.id);
+      expect([...shown, ...arm.withheld].sort()).toEqual(["G1", "G2", "G3", "G4"]);
+    }
+  });
+
+  it("varies a share of active entries too", () => {
+    const exposure = { attempts: 4, seed: 11, activeShare: 1 };
+    const withheld = new Set(
+      [0, 1, 2, 3].flatMap((attempt) => applyExposure(selection, exposure, attempt).withheld),
+    );
+    expect([...withheld].sort()).toEqual(["G1", "G2", "G3", "G4"]);
+  });
+});
