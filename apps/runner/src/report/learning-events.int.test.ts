@@ -83,9 +83,9 @@ describe("gate and lifecycle events of a learning run", () => {
       ]);
 
       const quiet = await collectLearningEvents(store, "math", "another-run");
-      expect(quiet).toEqual({ rejections: [], demotions: [] });
+      expect(quiet).toEqual({ rejections: [], demotions: [], promotions: [] });
       expect(describeLearningEvents(quiet, 7)).toEqual([
-        "no gate rejection or demotion happened for this seed (7)",
+        "no gate rejection or lifecycle move happened for this seed (7)",
       ]);
     } finally {
       await store.close();

@@ -13,8 +13,8 @@ export interface GateRejection {
   reason: string;
 }
 
-/** An entry moved down by the lifecycle: active -> probation (demoted) or anything -> archived. */
-export interface LifecycleDemotion {
+/** An entry the lifecycle moved: down (active -> probation, anything -> archived) or up (to active). */
+export interface LifecycleMove {
   id: string;
   text: string;
   version: number;
@@ -25,7 +25,9 @@ export interface LifecycleDemotion {
 
 export interface LearningEvents {
   rejections: GateRejection[];
-  demotions: LifecycleDemotion[];
+  demotions: LifecycleMove[];
+  /** Candidates promoted and probation entries brought back, with the evidence in their reasons. */
+  promotions: LifecycleMove[];
 }
 
 /**
@@ -67,17 +69,12 @@ export async function collectLearningEvents(
     )
     .sort((a, b) => a.version - b.version);
   const head = await store.getHead(domain);
-  const demotions = (head?.experiences ?? [])
+  const moves = (head?.experiences ?? [])
     .flatMap((entry) =>
       entry.history
-        .filter(
-          (event) =>
-            event.from !== null &&
-            (event.to === "archived" || (event.from === "active" && event.to === "probation")) &&
-            lifecycle.has(event.version),
-        )
+        .filter((event) => event.from !== null && lifecycle.has(event.version))
         .map(
-          (event): LifecycleDemotion => ({
+          (event): LifecycleMove => ({
             id: entry.id,
             text: entry.text,
             version: event.version,
@@ -88,15 +85,21 @@ export async function collectLearningEvents(
         ),
     )
     .sort((a, b) => a.version - b.version || Number(a.id.slice(1)) - Number(b.id.slice(1)));
-  return { rejections, demotions };
+  const demotions = moves.filter(
+    (move) => move.to === "archived" || (move.from === "active" && move.to === "probation"),
+  );
+  const promotions = moves.filter((move) => move.to === "active");
+  return { rejections, demotions, promotions };
 }
 
 const score = (value: number | null) => (value === null ? "-" : value.toFixed(3));
 
 /** The events as lines of text, or one plain sentence when there were none. */
 export function describeLearningEvents(events: LearningEvents, seed?: number): string[] {
-  if (events.rejections.length === 0 && events.demotions.length === 0)
-    return [`no gate rejection or demotion happened${seed === undefined ? "" : ` for this seed (${seed})`}`];
+  if (events.rejections.length === 0 && events.demotions.length === 0 && events.promotions.length === 0)
+    return [
+      `no gate rejection or lifecycle move happened${seed === undefined ? "" : ` for this seed (${seed})`}`,
+    ];
   const lines: string[] = [];
   for (const r of events.rejections)
     lines.push(
@@ -105,6 +108,10 @@ export function describeLearningEvents(events: LearningEvents, seed?: number): s
   for (const d of events.demotions)
     lines.push(
       `lifecycle ${d.to === "archived" ? "archived" : "demoted"} ${d.id} at v${d.version} (${d.from} -> ${d.to}): ${d.reason} — "${truncate(d.text, 90)}"`,
+    );
+  for (const p of events.promotions)
+    lines.push(
+      `lifecycle ${p.from === "candidate" ? "promoted" : "restored"} ${p.id} at v${p.version} (${p.from} -> ${p.to}): ${p.reason} — "${truncate(p.text, 90)}"`,
     );
   return lines;
 }
