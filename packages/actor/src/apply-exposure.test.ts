@@ -10,6 +10,7 @@ const entry = (id: string, status: ScoredExperience["status"]): ScoredExperience
   utility: 0.5,
   score: 0.15,
   tokens: 10,
+  contrasts: 50,
 });
 
 const selection: ExperienceSelection = {
@@ -53,5 +54,41 @@ describe("applyExposure", () => {
       [0, 1, 2, 3].flatMap((attempt) => applyExposure(selection, exposure, attempt).withheld),
     );
     expect([...withheld].sort()).toEqual(["G1", "G2", "G3", "G4"]);
+  });
+});
+
+describe("applyExposure relevance", () => {
+  const similar = (id: string, status: ScoredExperience["status"], similarity: number): ScoredExperience => ({
+    ...entry(id, status),
+    similarity,
+  });
+  const wide: ExperienceSelection = {
+    ...selection,
+    shown: [
+      similar("G1", "candidate", 0.9),
+      similar("G2", "candidate", 0.1),
+      similar("G3", "probation", 0.05),
+      similar("G4", "active", 0.8),
+      similar("G5", "active", 0.7),
+      similar("G6", "candidate", 0.6),
+      similar("G7", "active", 0.2),
+      similar("G8", "active", 0.3),
+    ],
+    mostUseful: [],
+  };
+
+  it("varies only the entries among the most similar to the task; other uncertain ones are not shown at all", () => {
+    const exposure = { attempts: 4, seed: 3, activeShare: 0 };
+    const arms = [0, 1, 2, 3].map((attempt) => applyExposure(wide, exposure, attempt));
+    // The 3 most similar are G1, G4, G5: G1 (a candidate) is varied; G6, G2 and G3 are uncertain but not relevant.
+    expect(new Set(arms.flatMap((arm) => arm.withheld))).toEqual(new Set(["G1"]));
+    for (const arm of arms) {
+      const shown = arm.selection.shown.map((e) => e.id);
+      expect(shown).not.toContain("G2");
+      expect(shown).not.toContain("G3");
+      expect(shown).not.toContain("G6");
+      expect(shown).toEqual(expect.arrayContaining(["G4", "G5", "G7", "G8"]));
+    }
+    expect(arms.filter((arm) => arm.selection.shown.some((e) => e.id === "G1"))).toHaveLength(2);
   });
 });

@@ -26,6 +26,8 @@ export interface ScoredExperience {
   /** similarityWeight * similarity + utilityWeight * utility. */
   score: number;
   tokens: number;
+  /** Groups the entry's contrast has (how settled its effect is). */
+  contrasts: number;
 }
 
 export interface ExperienceSelection {
@@ -256,6 +258,7 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
           utility: utility[row]!,
           score: score[row]!,
           tokens: tokens[row]!,
+          contrasts: experience.stats.contrast?.n ?? 0,
         };
       };
       chosen.sort((a, b) => numericId[a]! - numericId[b]!);

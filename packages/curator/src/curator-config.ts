@@ -39,8 +39,10 @@ const lifecycleSchema = z.strictObject({
   minEvidence: z.number().int().positive().default(4),
   /** Safe (a candidate may become active): the contrast's lower bound is at least minus this. */
   promoteMargin: z.number().min(0).default(0.05),
-  /** Harmful: the contrast's upper bound is below minus this (without contrasts: the mean delta is). */
+  /** Harmful: the contrast's upper bound is below minus this. */
   harmMargin: z.number().min(0).default(0),
+  /** Without any contrast (exposure off): harmful when the mean delta is below minus this (the paper-loop rule). */
+  meanDeltaHarmMargin: z.number().min(0).default(0.1),
   /** Versions without being shown after which an entry counts as never selected. */
   staleAfterVersions: z.number().int().positive().default(20),
   /** Versions an entry stays on probation before a still-bad entry is archived. */

@@ -9,6 +9,7 @@ const policy: LifecyclePolicy = {
   minEvidence: 4,
   promoteMargin: 0.05,
   harmMargin: 0,
+  meanDeltaHarmMargin: 0.1,
   staleAfterVersions: 20,
   probationVersions: 10,
   pruneFraction: 0.1,

@@ -23,8 +23,10 @@ export interface LifecyclePolicy {
   minEvidence: number;
   /** Safe: the contrast's lower bound is at least minus this (harm beyond it is ruled out). */
   promoteMargin: number;
-  /** Harmful: the contrast's upper bound is below minus this (without contrasts: the mean delta is). */
+  /** Harmful: the contrast's upper bound is below minus this. */
   harmMargin: number;
+  /** Without any contrast: harmful when the mean delta is below minus this. */
+  meanDeltaHarmMargin: number;
   staleAfterVersions: number;
   probationVersions: number;
   /** Share of the entry budget moved to probation, lowest lower bound first, each time the live set is over it. */
@@ -79,6 +81,8 @@ interface Verdict {
   /** Enough evidence to call the harm confirmed (archive). */
   confirmedHarm: boolean;
   record: string;
+  /** The harm rule that applied, in words. */
+  limit: string;
   /** The rank key of the budget: the contrast's lower bound (or, without one, the mean delta). */
   rank: number;
 }
@@ -94,18 +98,20 @@ function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdic
       safe: decided && contrast.lower >= -policy.promoteMargin,
       confirmedHarm: harmful && contrast.n >= 2 * policy.minContrasts,
       record: `contrast ${formatContrast(contrast)}`,
+      limit: `upper bound below ${signed(-policy.harmMargin)}`,
       rank: contrast.lower,
     };
   }
   // No contrast (exposure off, or served before contrasts existed): the shared group-relative delta, as before.
   const decided = evidence.shown >= policy.minEvidence;
-  const harmful = decided && evidence.meanDelta < -policy.harmMargin;
+  const harmful = decided && evidence.meanDelta < -policy.meanDeltaHarmMargin;
   return {
     decided,
     harmful,
     safe: decided && evidence.meanDelta >= -policy.promoteMargin,
     confirmedHarm: harmful,
     record: `no contrast; mean delta ${signed(evidence.meanDelta)} over ${evidence.shown} rollouts`,
+    limit: `limit ${signed(-policy.meanDeltaHarmMargin)}`,
     rank: decided ? evidence.meanDelta - 1 : -2,
   };
 }
@@ -149,14 +155,13 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
       idleVersions: Math.max(0, version - (stats.lastUsedVersion ?? entry.provenance.version)),
     };
     const verdict = verdictOf(evidence, policy);
-    const { record } = verdict;
+    const { record, limit } = verdict;
     const stale = evidence.idleVersions >= policy.staleAfterVersions;
     const age = version - entry.provenance.version;
     const idle =
       stats.lastUsedVersion === null
         ? `never shown in ${evidence.idleVersions} versions since v${entry.provenance.version}`
         : `not shown for ${evidence.idleVersions} versions (last v${stats.lastUsedVersion})`;
-    const limit = `upper bound below ${signed(-policy.harmMargin)}`;
 
     switch (entry.status) {
       case "candidate":

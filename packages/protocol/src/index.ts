@@ -64,10 +64,13 @@ export {
 } from "./kernel/experience-utility.js";
 export {
   defaultActiveExposureShare,
+  defaultRelevantShare,
   type Exposure,
   exposureSchema,
   isShownToAttempt,
   isVaried,
+  minRelevantEntries,
+  settledContrasts,
 } from "./kernel/exposure-plan.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {

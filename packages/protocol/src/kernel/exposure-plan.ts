@@ -23,7 +23,15 @@ export const exposureSchema = z
       .min(0)
       .max(1)
       .describe(
-        "Share of groups in which an active entry is varied (candidates and probation entries always are)",
+        "Share of groups in which a settled active entry is varied (candidates, probation and unsettled active entries always are)",
+      ),
+    relevantShare: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe(
+        "An uncertain entry is varied only on tasks where it ranks among this share of the shown entries by similarity (at least 3); elsewhere a candidate or probation entry is not shown. Default 0.25",
       ),
   })
   .describe(
@@ -34,11 +42,34 @@ export type Exposure = z.infer<typeof exposureSchema>;
 /** Default share of groups in which an active entry is varied. */
 export const defaultActiveExposureShare = 1 / 3;
 
-/** Whether the entry is varied in this group (a group of one attempt has no second arm: nothing is varied). */
-export function isVaried(exposure: Exposure, id: string, status: ExperienceStatus): boolean {
+/**
+ * Default share of a task's shown entries, by similarity, among which an entry counts as relevant to it. A lesson
+ * matters on the tasks it is about: measured over every task its effect is diluted by all the tasks it cannot touch
+ * (a lesson that fixes one family of seven moves the average by a seventh), so the contrast is taken where the entry
+ * is relevant. Relevance is decided before any attempt runs (from the task and the entry's text), so it selects
+ * groups without biasing the difference inside them.
+ */
+export const defaultRelevantShare = 0.25;
+
+/** Entries always counted relevant, however small the share. */
+export const minRelevantEntries = 3;
+
+/**
+ * Contrasts after which an active entry's effect counts as settled: until then it is varied wherever it is relevant,
+ * like a candidate (an entry imported or promoted on little evidence is still uncertain); after, only in a rotating
+ * share of groups, so a change in its effect is still seen.
+ */
+export const settledContrasts = 12;
+
+/**
+ * Whether the entry is varied in this group (a group of one attempt has no second arm: nothing is varied).
+ * `contrasts` is the number of groups the entry's contrast already has.
+ */
+export function isVaried(exposure: Exposure, id: string, status: ExperienceStatus, contrasts = 0): boolean {
   if (exposure.attempts < 2) return false;
   if (status === "candidate" || status === "probation") return true;
   if (status !== "active") return false;
+  if (contrasts < settledContrasts) return true;
   return seedFrom(exposure.seed, id, "rotate") / 4294967296 < exposure.activeShare;
 }
 

@@ -115,7 +115,16 @@ export function planOperations(input: PlanOperationsInput): OperationPlan {
       case "modify": {
         const entry = get(op.id);
         const before = JSON.stringify(entry);
-        if (op.text !== undefined) entry.text = op.text;
+        if (op.text !== undefined && op.text !== entry.text) {
+          entry.text = op.text;
+          // A rewritten lesson is another lesson: what showing the old wording did says nothing about the new one,
+          // so its contrast starts again (the per-version contrasts keep the old wording's record).
+          if (entry.stats.contrast) {
+            const { contrast: _old, ...rest } = entry.stats;
+            entry.stats = rest;
+            initialStats.push({ id: entry.id, stats: rest });
+          }
+        }
         if (op.scope !== undefined) entry.scope = op.scope;
         if (op.conflictGroup === null) delete entry.conflictGroup;
         else if (op.conflictGroup !== undefined) entry.conflictGroup = op.conflictGroup;

@@ -296,6 +296,24 @@ export function libraryVersionsContract(createFresh: () => Promise<LibraryTestSt
         store.updateStats("math", [{ id: "G1", contrast: { n: 1, sum: 0, sumSquares: -1 } }]),
         "invalid_input",
       );
+      // A status change keeps the contrast; a rewrite starts it again (the per-version record stays).
+      await store.applyOperations("math", [{ op: "modify", id: "G0", status: "probation", reason: "r" }], {
+        parent: 2,
+        state: "committed",
+      });
+      expect((await store.getHead("math"))!.experiences[0]!.stats.contrast).toEqual({
+        n: 6,
+        sum: 1,
+        sumSquares: 1,
+      });
+      await store.applyOperations("math", [{ op: "modify", id: "G0", text: "A new wording.", reason: "r" }], {
+        parent: 3,
+        state: "committed",
+      });
+      const rewritten = (await store.getHead("math"))!.experiences[0]!;
+      expect(rewritten.stats.contrast).toBeUndefined();
+      expect(rewritten.stats.shown).toBe(5);
+      expect(await store.listVersionContrasts("math", "G0")).toHaveLength(2);
     });
 
     it("lists domains and versions", async () => {
