@@ -114,3 +114,37 @@ export function measureRecognition(
     },
   };
 }
+
+/** Readings that point the wrong way: a correct lesson read as hurting, a harmful one read as helping. */
+export interface WrongDirectionReport {
+  correct: number;
+  correctReadAsHurting: string[];
+  harmful: number;
+  harmfulReadAsHelping: string[];
+}
+
+export function measureWrongDirection(
+  lessons: KnownLessons,
+  pitfalls: readonly Pitfall[] = allPitfalls,
+): WrongDirectionReport {
+  const byId = new Map(pitfalls.map((pitfall) => [pitfall.id, pitfall]));
+  const report: WrongDirectionReport = {
+    correct: 0,
+    correctReadAsHurting: [],
+    harmful: 0,
+    harmfulReadAsHelping: [],
+  };
+  for (const [id, set] of Object.entries(lessons.pitfalls)) {
+    const pitfall = byId.get(id);
+    if (!pitfall) throw new Error(`lesson bank names an unknown pitfall "${id}"`);
+    report.correct += set.correct.length;
+    report.harmful += set.harmful.length;
+    for (const text of set.correct)
+      if (readLesson(pitfall.reading, text).effect === "hurts")
+        report.correctReadAsHurting.push(`${id}: ${text}`);
+    for (const text of set.harmful)
+      if (readLesson(pitfall.reading, text).effect === "helps")
+        report.harmfulReadAsHelping.push(`${id}: ${text}`);
+  }
+  return report;
+}

@@ -1356,6 +1356,9 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "at least",
   ],
   NOREPLACE: [
+    "without putting back",
+    "without putting it back",
+    "without putting them back",
     "without replacement",
     "no replacement",
     "not replaced",
@@ -1514,6 +1517,9 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "not needed",
     "not necessary",
   ],
+  // Dismissals judge what their clause names, as BAD does: "the group sizes do not matter" says to leave the sizes
+  // aside. Unlike "not" in "X, not Y", a dismissal does not contrast its clause with the instruction before it.
+  DISMISS: ["not matter", "irrelevant", "unimportant", "immaterial", "no difference"],
 };
 
 /** Words that negate what follows them in the same clause. */
@@ -1537,4 +1543,16 @@ export const negators: readonly string[] = [
   "cannot",
   "against",
   "unlike",
+  // Advice to keep clear of something negates it: "stay away from ignoring the group sizes" = attend to them.
+  "stay away from",
+  "keep away from",
+  "steer clear of",
+  "keep clear of",
+  "beware of",
+  "wary of",
+  "watch out for",
+  "guard against",
+  // "regardless of the sizes" = without regard to them ("regardless" also keeps its REGARDLESS notion).
+  "regardless",
+  "irrespective",
 ];

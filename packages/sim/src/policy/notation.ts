@@ -38,13 +38,15 @@ const rewrites: readonly Rewrite[] = [
     words: (m) => {
       const low = Number(m[1]);
       const high = Number(m[2]);
-      const rest = m[3] ?? "";
+      // "29 numbers, not 28": a number ruled out is no worked answer.
+      const rest = (m[3] ?? "").replace(/\b(?:not|never|rather than|instead of)\s+-?\d+/gi, "");
       const numbers = (rest.match(/-?\d+/g) ?? []).map(Number);
       let note = "";
       if (numbers.includes(high - low + 1)) note = " count include both endpoint ";
       else if (numbers.includes(high - low)) note = " subtract only ";
       else if (numbers.includes(high - low - 1)) note = " count exclude both endpoint ";
-      return `${m[0]}${note}`;
+      // The note is a sentence of its own, so a negation later in the example's sentence does not reach it.
+      return note === "" ? m[0] : `${m[0]};${note};`;
     },
   },
   {

@@ -2,6 +2,7 @@ import { stem } from "../text/normalize-text.js";
 import type { LessonReadingSpec } from "./lesson-reading-spec.js";
 import { lexicon, negators } from "./lexicon.js";
 import { spellOutNotation } from "./notation.js";
+import { rewritePolarityForms, splitSentences } from "./polarity-forms.js";
 
 /**
  * How the simulated policy reads one lesson against one pitfall, by meaning: notation and code are spelled out,
@@ -30,6 +31,8 @@ interface Term {
   /** Index within the sentence. */
   position: number;
   negated: boolean;
+  /** In a condition clause inside the sentence ("… when the official source states it"). */
+  condition: boolean;
 }
 
 interface AnalyzedLesson {
@@ -114,9 +117,18 @@ function buildPhraseIndex(): Map<string, PhraseEntry[]> {
   return index;
 }
 
-const sentenceBreak = /[.!?](?=\s|$)|[;\n]/;
 const clauseBreak =
-  /[,:()[\]{}—–]|\bbut\b|\bwhereas\b|\bwhile\b|\botherwise\b|\bthen\b|\bso that\b|\bbecause\b|\bsince\b|\bwhen\b|\bif\b|\bunless\b|\bwhere\b|\biff\b/i;
+  /([,:()[\]{}—–#]|\bbut\b|\bwhereas\b|\bwhile\b|\botherwise\b|\bthen\b|\bso that\b|\bbecause\b|\bsince\b|\bwhen\b|\bif\b|\bunless\b|\bwhere\b|\biff\b|\bonce\b(?=\s+(?:a|an|the|you|it|they|we|this|that|all|every)\b))/i;
+
+// A clause introduced by one of these inside a sentence is a condition ("count it once when the discriminant is
+// zero", "even if it is a root of multiplicity two"): it names the situation, not what to do.
+const conditionBreak = /^(?:when|if|unless|once)$/i;
+
+// "b − a drops the last one", "averaging the averages ignores the sizes": a subject that leaves something out or
+// skews it, in the third person, describes what goes wrong, so the clause names the thing not to do (as "… is a
+// mistake" does).
+const describedFault =
+  /\S\s+(?:ignores|drops|omits|skips|excludes|loses|misses|discards|neglects|overlooks|forgets|leaves\s+out|leaves\s+off|throws\s+away|double[- ]counts|overcounts|undercounts|overstates|understates|overweights|underweights|inflates|distorts)\b/i;
 
 // A sentence opening with one of these states when the lesson applies; its first clause names the situation.
 const situationOpener =
@@ -143,14 +155,27 @@ export function analyzeLesson(text: string): AnalyzedLesson {
   phraseIndex ??= buildPhraseIndex();
   const terms: Term[] = [];
   let contentWords = 0;
-  const spelled = expandContractions(spellOutNotation(text));
-  spelled.split(sentenceBreak).forEach((sentence, sentenceIndex) => {
+  const spelled = rewritePolarityForms(expandContractions(spellOutNotation(text)));
+  splitSentences(spelled).forEach(({ text: sentence, question }, sentenceIndex) => {
     let position = 0;
-    const clauses = sentence
-      .split(clauseBreak)
-      .filter((clause) => clause !== undefined && clause.trim() !== "");
+    // split() with a capturing group alternates clause, break, clause, …: the break tells a condition clause.
+    const parts = sentence.split(clauseBreak);
+    const clauses: { text: string; condition: boolean; concession: boolean }[] = [];
+    for (let k = 0; k < parts.length; k += 2) {
+      const clause = parts[k];
+      if (clause === undefined || clause.trim() === "") continue;
+      // "only if", "exactly when": a restriction that carries the instruction's object, not a condition.
+      const before = k > 1 ? parts[k - 2]! : "";
+      const restriction = /\b(?:only|exactly|precisely|just)\s*$/i.test(before);
+      clauses.push({
+        text: clause,
+        condition: k > 0 && !restriction && conditionBreak.test(parts[k - 1]!.trim()),
+        // "even if every source uses another unit": a concession describes a circumstance, it instructs nothing.
+        concession: k > 0 && /\beven\s*$/i.test(before),
+      });
+    }
     const opensWithSituation = situationOpener.test(sentence) && clauses.length > 1;
-    clauses.forEach((clause, clauseIndex) => {
+    clauses.forEach(({ text: clause, condition, concession }, clauseIndex) => {
       const words = contentTokens(clause);
       const clauseTerms: Term[] = [];
       for (let i = 0; i < words.length; ) {
@@ -163,18 +188,20 @@ export function analyzeLesson(text: string): AnalyzedLesson {
         for (const name of notions)
           clauseTerms.push({
             name,
-            situation: opensWithSituation && clauseIndex === 0,
+            // An open question ("Is your remainder negative?") asks about the situation; it instructs nothing.
+            situation: question || concession || (opensWithSituation && clauseIndex === 0),
             sentence: sentenceIndex,
             clause: clauseIndex,
             position,
             negated: false,
+            condition,
           });
         if (!notions.every((name) => name === "NOT" || name === "FILLER" || name === "OVER"))
           contentWords += entry ? entry.tokens.filter((token) => !stopWords.has(token)).length : 1;
         position++;
         i += length;
       }
-      scopeNegation(clauseTerms);
+      scopeNegation(clauseTerms, describedFault.test(clause));
       // "A remainder that keeps the sign, as fmod gives, is not the standard answer": a clause that only judges
       // ("is wrong", "is a mistake") judges what the sentence said before it.
       const notions = clauseTerms.filter((term) => /^[A-Z]+$/.test(term.name));
@@ -198,11 +225,12 @@ export function analyzeLesson(text: string): AnalyzedLesson {
  * calls something a mistake ("excluding the endpoints is a classic error") marks all of it as not to do, except where
  * a negator governs that word itself ("avoid the mistake of ...": one negation, not two).
  */
-function scopeNegation(clause: Term[]): void {
+function scopeNegation(clause: Term[], judged = false): void {
   let parity = false;
-  const badAt = clause.findIndex((term) => term.name === "BAD");
+  const foundBad = clause.findIndex((term) => term.name === "BAD" || term.name === "DISMISS");
+  const badAt = foundBad >= 0 || !judged ? foundBad : 0;
   const cancelled = new Set<number>();
-  if (badAt >= 0) {
+  if (foundBad >= 0) {
     for (let k = badAt - 1; k >= 0 && clause[badAt]!.position - clause[k]!.position <= 3; k--)
       if (clause[k]!.name === "NOT") cancelled.add(k);
   }
@@ -241,6 +269,28 @@ function parseCue(text: string): Cue {
 
 const cueWindow = 12;
 
+function inDismissal(analysis: AnalyzedLesson, term: Term): boolean {
+  return analysis.terms.some(
+    (other) => other.name === "DISMISS" && other.sentence === term.sentence && other.clause === term.clause,
+  );
+}
+
+/**
+ * Whether a negation governs this notion itself: a negator right before it ("ignore the sign of the discriminant",
+ * "no need to compute b² − 4ac") or a clause that dismisses ("… does not matter"). A negation farther off
+ * ("neither root of a quadratic with negative discriminant is real") bears on the clause's verb, not on it.
+ */
+function dismissed(analysis: AnalyzedLesson, term: Term): boolean {
+  return analysis.terms.some(
+    (other) =>
+      other.sentence === term.sentence &&
+      other.clause === term.clause &&
+      (other.name === "BAD" ||
+        other.name === "DISMISS" ||
+        (other.name === "NOT" && other.position <= term.position && term.position - other.position <= 3)),
+  );
+}
+
 interface CueMatch {
   head: Term;
   /** How far the cue's other notions lie from its head (a clause boundary counts extra). */
@@ -264,6 +314,9 @@ function cueMatches(analysis: AnalyzedLesson, text: string, signed = true): CueM
       let nearestDistance = Number.POSITIVE_INFINITY;
       for (const term of analysis.terms) {
         if (term === head || term.name !== name || term.sentence !== head.sentence) continue;
+        // A condition after the instruction ("… when the official source states it") says when, not what: its
+        // notions are no object of the instruction.
+        if (signed && term.condition && term.clause > head.clause) continue;
         const gap = Math.abs(term.position - head.position);
         if (gap > cueWindow) continue;
         const weighted = gap + (term.clause === head.clause ? 0 : 4);
@@ -277,17 +330,43 @@ function cueMatches(analysis: AnalyzedLesson, text: string, signed = true): CueM
         break;
       }
       distance += nearestDistance;
-      // "Round the final value, not the intermediate ones": a negation over the object in a later clause flips the cue.
-      if (nearest.clause > head.clause && nearest.negated) negated = !negated;
+      // "Round the final value, not the intermediate ones": a negation over the object in a later clause flips the cue;
+      // so does one between the verb and its object in the same clause ("prefer them rather than recent pages").
+      if (nearest.clause > head.clause && nearest.negated && !inDismissal(analysis, nearest))
+        negated = !negated;
+      else if (
+        nearest.clause === head.clause &&
+        nearest.negated &&
+        !head.negated &&
+        analysis.terms.some(
+          (term) =>
+            term.name === "NOT" &&
+            term.sentence === head.sentence &&
+            term.clause === head.clause &&
+            term.position > head.position &&
+            term.position <= nearest!.position,
+        )
+      )
+        negated = !negated;
     }
-    if (complete) matches.push({ head, distance, vote: (negated && !cue.unsigned ? -1 : 1) * cue.weight });
+    // A stance under negation says nothing either way ("the sign of the discriminant does not matter" urges
+    // nothing; "neither root of a quadratic with negative discriminant is real" still names the check).
+    if (complete && !(cue.unsigned && negated && dismissed(analysis, head)))
+      matches.push({ head, distance, vote: (negated ? -1 : 1) * cue.weight });
   }
   // One reading per clause: a notion repeated in one clause ("Decimal ... Decimal") is one instruction.
   const byClause = new Map<string, CueMatch>();
   for (const match of matches) {
     const key = `${match.head.sentence}.${match.head.clause}`;
     const best = byClause.get(key);
-    if (!best || match.distance < best.distance) byClause.set(key, match);
+    // "The answer to a negative number mod m is never negative": the negated occurrence is the statement, the
+    // other one names the subject.
+    if (
+      !best ||
+      match.distance < best.distance ||
+      (match.distance === best.distance && match.vote < 0 && best.vote > 0)
+    )
+      byClause.set(key, match);
   }
   return [...byClause.values()];
 }

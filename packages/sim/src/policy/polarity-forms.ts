@@ -1,0 +1,43 @@
+/**
+ * Sentence forms whose polarity is not carried by a negator inside one clause, rewritten into plain statements before
+ * the policy reads a lesson, and the sentences that state no instruction at all (open questions). Plain English, no
+ * knowledge of any pitfall:
+ *
+ * - "Why add one? …": a rhetorical "why" question says not to do it ("do not add one").
+ * - "Does +50% then −50% return to the start? No: …": a yes/no question answered "no" denies its content, answered
+ *   "yes" asserts it.
+ * - "Is your remainder negative? Add m.": an open question names the situation, not an action (see `questionSentences`).
+ * - "neither the lower nor the upper one may be skipped": one negation over both, not two that cancel.
+ * - "prefer the 2024 report over the 2019 one": what follows "over" is the thing not to prefer.
+ * - "Older figures are history": nothing to rewrite here; clauses that judge are read by the lexicon's BAD notion.
+ */
+export function rewritePolarityForms(text: string): string {
+  return text
+    .replace(
+      /(^|[.!?;]\s+)why\s+(?:bother\s+(?:to\s+|with\s+)?|would\s+you\s+|should\s+you\s+|do\s+you\s+|keep\s+)?([^?]*)\?/gi,
+      (_, lead: string, body: string) => `${lead}Do not ${body}.`,
+    )
+    .replace(
+      /(^|[.!?;]\s+)((?:does|do|is|are|can|should|will|would|did|must|has|have)\b[^?]*)\?\s*no\b[,:;.!—–-]*/gi,
+      (_, lead: string, question: string) => `${lead}Not ${question.replace(/^\s*/, "")}. `,
+    )
+    .replace(
+      /(^|[.!?;]\s+)((?:does|do|is|are|can|should|will|would|did|must|has|have)\b[^?]*)\?\s*yes\b[,:;.!—–-]*/gi,
+      (_, lead: string, question: string) => `${lead}${question}. `,
+    )
+    .replace(/\bneither\b([^.;!?]*?)\bnor\b/gi, "not$1or")
+    .replace(/\b(prefer(?:s|red|ring)?\b[^.;!?]*?)\bover\b/gi, "$1rather than");
+}
+
+/** Split into sentences like the reader does, telling which ones are open questions (they end with "?"). */
+export function splitSentences(text: string): { text: string; question: boolean }[] {
+  const out: { text: string; question: boolean }[] = [];
+  const pattern = /[.!?](?=\s|$)|[;\n]/g;
+  let start = 0;
+  for (const match of text.matchAll(pattern)) {
+    out.push({ text: text.slice(start, match.index), question: match[0] === "?" });
+    start = match.index + match[0].length;
+  }
+  out.push({ text: text.slice(start), question: false });
+  return out;
+}
