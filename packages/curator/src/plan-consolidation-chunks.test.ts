@@ -84,13 +84,13 @@ describe("planConsolidationChunks", () => {
   });
 
   it("splits a group larger than a chunk, keeping its most similar members together", () => {
-    // Two tight trios of one wide topic (cosine ~0.4 between them): with room for three, each trio stays whole.
+    // Two tight trios of one wide topic, interleaved in arrival order: with room for three, each trio stays whole.
     const trios = [
       "When rounding money, round once at the end of the calculation.",
-      "When rounding money amounts, round only once, at the end of the calculation.",
-      "When rounding money in a long calculation, round at the end, once.",
       "When rounding intermediate results, keep full precision until the final answer.",
+      "When rounding money amounts, round only once, at the end of the calculation.",
       "When rounding intermediate values, keep them at full precision until the final answer.",
+      "When rounding money in a long calculation, round at the end, once.",
       "When rounding partial results, keep full precision and round only the final answer.",
     ];
     const suggestions: Suggestion[] = trios.map((text, index) => ({
@@ -131,8 +131,8 @@ describe("planConsolidationChunks", () => {
       groupSimilarity: 0.3,
     });
     expect(chunks.map((chunk) => chunk.items.map((item) => item.tempId))).toEqual([
-      ["P1", "P2", "P3"],
-      ["P4", "P5", "P6"],
+      ["P1", "P3", "P5"],
+      ["P2", "P4", "P6"],
     ]);
   });
 
