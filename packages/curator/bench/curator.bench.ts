@@ -126,6 +126,7 @@ for (const size of sizes) {
       maxPromptTokens: 6000,
       contextNeighbours: 4,
       indexSeed: 17,
+      groupSimilarity: 0.4,
     }),
   );
   // Conflict detection as consolidation runs it: the library plus ~the batch's new entries, focused on the new ones.

@@ -45,7 +45,10 @@ describe("chunkByPromptSize", () => {
     }));
     const chunks = chunk(items, 150);
     expect(chunks.length).toBeGreaterThan(3);
-    expect(chunks.flatMap((c) => c.items.map((item) => item.id))).toEqual(items.map((item) => item.id));
+    // Every item exactly once (first-fit may put a later item into an earlier chunk with room).
+    expect(chunks.flatMap((c) => c.items.map((item) => item.id)).sort()).toEqual(
+      items.map((item) => item.id).sort(),
+    );
     for (const piece of chunks) {
       expect(piece.tokens).toBeLessThanOrEqual(150);
       expect(piece.oversize).toBe(false);
@@ -72,9 +75,45 @@ describe("chunkByPromptSize", () => {
       120,
     );
     expect(chunks.map((c) => [c.items.map((i) => i.id), c.oversize])).toEqual([
-      [["small"], false],
+      [["small", "small2"], false],
       [["huge"], true],
-      [["small2"], false],
     ]);
+  });
+
+  it("keeps a group whole in one chunk whenever it fits one, filling earlier chunks' room first-fit", () => {
+    const item = (id: string, tokens: number): Item => ({ id, tokens });
+    const [a, b, c, d, e] = [item("a", 40), item("b", 40), item("c", 30), item("d", 30), item("e", 20)];
+    // Budget 150 - overhead 50 = 100 tokens of items per chunk.
+    const chunks = chunkByPromptSize({
+      items: [a, b, c, d, e],
+      groups: [[a, b], [c, d], [e]],
+      itemTokens: (it) => it.tokens,
+      contextOf: () => ({ required: [], optional: [] }),
+      contextTokens: () => 10,
+      allContext: Object.keys(library),
+      overhead: 50,
+      maxTokens: 150,
+    });
+    expect(chunks.map((piece) => piece.items.map((it) => it.id))).toEqual([
+      ["a", "b", "e"],
+      ["c", "d"],
+    ]);
+    for (const piece of chunks) expect(piece.tokens).toBeLessThanOrEqual(150);
+  });
+
+  it("places a group larger than a chunk item by item, never over the budget", () => {
+    const items: Item[] = Array.from({ length: 9 }, (_, index) => ({ id: `g${index}`, tokens: 30 }));
+    const chunks = chunkByPromptSize({
+      items,
+      groups: [items],
+      itemTokens: (it) => it.tokens,
+      contextOf: () => ({ required: [], optional: [] }),
+      contextTokens: () => 10,
+      allContext: Object.keys(library),
+      overhead: 50,
+      maxTokens: 150,
+    });
+    expect(chunks.map((piece) => piece.items.length)).toEqual([3, 3, 3]);
+    for (const piece of chunks) expect(piece.tokens).toBeLessThanOrEqual(150);
   });
 });

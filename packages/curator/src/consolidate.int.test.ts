@@ -314,3 +314,90 @@ describe("consolidation over the sim world with a noisy critic", () => {
     expect(opposite.conflictGroup).toBe(lesson.conflictGroup);
   });
 });
+
+/** `size` lessons of `texts` close to each other: the closest pair, then the lesson closest to all chosen so far. */
+function closestSet(texts: readonly string[], size: number): string[] {
+  const vectors = texts.map((text) => embedText(text));
+  const sim = (i: number, j: number) => cosineSimilarity(vectors[i]!, vectors[j]!);
+  let chosen: number[] = [];
+  let best = -Infinity;
+  for (let i = 0; i < texts.length; i++)
+    for (let j = i + 1; j < texts.length; j++) if (sim(i, j) > best) [best, chosen] = [sim(i, j), [i, j]];
+  while (chosen.length < size) {
+    let pick = -1;
+    let score = -Infinity;
+    for (let k = 0; k < texts.length; k++) {
+      if (chosen.includes(k)) continue;
+      const worst = Math.min(...chosen.map((c) => sim(c, k)));
+      if (worst > score) [score, pick] = [worst, k];
+    }
+    chosen.push(pick);
+  }
+  return chosen.map((index) => texts[index]!);
+}
+
+describe("consolidation by meaning over the sim world", () => {
+  it("gathers paraphrases spread through a first epoch's batch into one prompt: at most two entries per idea", async () => {
+    await using sim = await createSimServer({ seed: 21 });
+    // Two ideas, each proposed in six wordings (none a near duplicate of another), arriving far apart in a batch of
+    // unrelated lessons, as a first epoch's proposals do (one group per task, in task order).
+    const ideas = ["weighted-mean", "successive-percent-base"].map((id) => ({
+      id,
+      texts: closestSet(bank.pitfalls[id]!.correct, 6),
+    }));
+    const texts = bank.unrelated.slice(0, 36);
+    for (const [at, idea] of ideas.entries())
+      for (const [index, text] of idea.texts.entries()) texts.splice(index * 7 + at * 3, 0, text);
+    const proposals: Proposal[] = texts.map((text, index) => ({
+      proposalId: `p${index}`,
+      op: "add",
+      text,
+      reason: `group ${index} failed without this`,
+      groupId: `group-${index}`,
+      taskId: `task-${index}`,
+    }));
+    const curator = createCurator({
+      store,
+      models: modelsFor(sim),
+      // A budget that splits this batch into several prompts, as ~150 proposals split the default 6,000 tokens.
+      config: { maxPromptTokens: 1600, conflicts: { topicSimilarity: 0.4 } },
+    });
+    const result = await curator.consolidate({
+      runId: "run-paraphrases",
+      domain: "algebra",
+      baseVersion: null,
+      proposals,
+    });
+    expect(result.fallback).toBe(false);
+    expect(result.chunks).toBeGreaterThanOrEqual(3);
+    // No paraphrase was folded by the pre-pass (they are below the near-duplicate threshold): the chunks saw them all.
+    expect(result.prepass.collapsed).toBe(0);
+    const created = (await store.getVersion("algebra", result.version!))!.experiences;
+    // An entry stands for an idea when it opens with one of the idea's wordings (a merge keeps one wording, or joins
+    // two: "A; b"), however the merge shortened it.
+    const opening = (text: string) =>
+      text
+        .toLowerCase()
+        .replace(/[.!?]+$/, "")
+        .split(/\s+/)
+        .slice(0, 6)
+        .join(" ");
+    const perIdea = ideas.map(
+      ({ texts }) =>
+        created.filter((entry) => texts.some((text) => entry.text.toLowerCase().includes(opening(text))))
+          .length,
+    );
+    console.info(
+      `paraphrases: entries kept per idea ${perIdea.join(", ")}; chunks ${result.chunks}, reconcile calls ${result.reconcile.calls} (${result.reconcile.results} results), curator calls ${result.usage.calls}`,
+    );
+    if (process.env.DEBUG_PARAPHRASES) {
+      for (const idea of ideas) console.info(idea.id, idea.texts);
+      console.info(created.map((entry) => entry.text).join("\n"));
+      console.info(result.notes.join("\n"));
+    }
+    for (const [index, count] of perIdea.entries()) {
+      expect(count, ideas[index]!.id).toBeGreaterThanOrEqual(1);
+      expect(count, ideas[index]!.id).toBeLessThanOrEqual(2);
+    }
+  });
+});

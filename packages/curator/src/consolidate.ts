@@ -1,5 +1,4 @@
 import {
-  addUsage,
   emptyUsageTotals,
   type Operation,
   type Proposal,
@@ -7,14 +6,13 @@ import {
   type UsageTotals,
 } from "@tfgrpo/protocol";
 import { type ConflictSummary, checkConflicts, type UsageTally } from "./check-conflicts.js";
+import { consolidateChunk } from "./consolidate-chunk.js";
 import { consolidationPrepass, type PrepassResult } from "./consolidation-prepass.js";
-import { consolidationAnswerSchema, consolidationMessages } from "./consolidation-prompt.js";
-import { compareExperienceIds } from "./credit-deltas.js";
 import { type CuratorContext, loadLibrary, summarizeOperations } from "./curator-context.js";
-import { fnv1a } from "./hashing-embedder.js";
 import { limitLibraryEntries } from "./limit-library-entries.js";
-import { fallbackOperations, mapConsolidationAnswer } from "./map-consolidation-answer.js";
+import { fallbackOperations } from "./map-consolidation-answer.js";
 import { planConsolidationChunks } from "./plan-consolidation-chunks.js";
+import { type ChunkResult, reconcileChunkResults } from "./reconcile-chunk-results.js";
 import { reconcileOperations } from "./reconcile-operations.js";
 
 export interface ConsolidateInput {
@@ -35,6 +33,8 @@ export interface ConsolidateResult {
   /** True when the model's answer was unusable for at least one chunk and proposals were kept as candidates. */
   fallback: boolean;
   chunks: number;
+  /** Results of different chunks on one topic put to one more curator call (0 calls when none met). */
+  reconcile: { results: number; calls: number };
   prepass: PrepassResult["stats"];
   conflicts: ConflictSummary;
 }
@@ -48,7 +48,7 @@ export async function consolidate(
   context: CuratorContext,
   input: ConsolidateInput,
 ): Promise<ConsolidateResult> {
-  const { config, models, store, logger, now } = context;
+  const { config, store, logger, now } = context;
   const library = await loadLibrary(context, input.domain, input.baseVersion);
   const byId = new Map(library.map((entry) => [entry.id, entry]));
   const live = library.filter((entry) => entry.status !== "archived");
@@ -80,35 +80,22 @@ export async function consolidate(
     maxPromptTokens: config.maxPromptTokens,
     contextNeighbours: config.contextNeighbours,
     indexSeed: config.indexSeed,
+    groupSimilarity: config.consolidation.groupSimilarity,
   });
+  const results: ChunkResult[] = [];
   for (const [chunkIndex, chunk] of chunks.entries()) {
     const where = chunks.length > 1 ? `chunk ${chunkIndex + 1}/${chunks.length}: ` : "";
     if (chunk.oversize)
       notes.push(`${where}over the prompt budget even alone (${chunk.tokens} tokens); texts clipped`);
-    const contextEntries = chunk.context
-      .map((id) => byId.get(id)!)
-      .sort((a, b) => compareExperienceIds(a.id, b.id));
     try {
-      const result = await models.structured("curator", {
-        messages: consolidationMessages({
-          domain: input.domain,
-          wordLimit: config.wordLimit,
-          experiences: contextEntries,
-          suggestions: chunk.items,
-        }),
-        schema: consolidationAnswerSchema,
-        name: "consolidation",
-        description: "final operations on the experience library",
-        seed: fnv1a(`${input.runId}:${input.domain}:${chunkIndex}`) & 0x7fffffff,
-      });
-      usage.totals = addUsage(usage.totals, result.usage);
-      const mapped = mapConsolidationAnswer({
-        answer: result.value,
-        suggestions: chunk.items,
+      const mapped = await consolidateChunk(context, {
+        domain: input.domain,
+        chunk,
         library: byId,
-        wordLimit: config.wordLimit,
+        seedKey: `${input.runId}:${input.domain}:${chunkIndex}`,
+        usage,
       });
-      operations.push(...mapped.operations);
+      results.push({ chunk: chunkIndex, operations: mapped.operations });
       notes.push(...mapped.notes.map((note) => `${where}${note}`));
     } catch (error) {
       if (!TfgrpoError.hasCode(error, "model_error")) throw error;
@@ -119,16 +106,25 @@ export async function consolidate(
         chunk: chunkIndex,
         error: error.message,
       });
-      const details = error.details?.usage as UsageTotals | undefined;
-      if (details && typeof details.inputTokens === "number") usage.totals = addUsage(usage.totals, details);
       notes.push(
         `${where}${why} (${error.message.slice(0, 200)}): the chunk's proposals are kept as candidates`,
       );
       const kept = fallbackOperations(chunk.items, config.wordLimit, why);
-      operations.push(...kept.operations);
+      results.push({ chunk: chunkIndex, operations: kept.operations });
       notes.push(...kept.notes.map((note) => `${where}${note}`));
     }
   }
+  // Chunks were consolidated apart: results of different chunks on one topic get one more call together.
+  const reconciledChunks = await reconcileChunkResults(context, {
+    runId: input.runId,
+    domain: input.domain,
+    library: byId,
+    results,
+    vectors,
+    usage,
+  });
+  operations.push(...reconciledChunks.operations);
+  notes.push(...reconciledChunks.notes);
   operations.push(...prepass.libraryMerges);
   const reconciled = reconcileOperations(operations, byId, { minContentWords: config.minContentWords });
   notes.push(...reconciled.notes);
@@ -142,6 +138,7 @@ export async function consolidate(
     usage: usage.totals,
     fallback,
     chunks: chunks.length,
+    reconcile: { results: reconciledChunks.reconciled, calls: reconciledChunks.calls },
     prepass: prepass.stats,
     conflicts: checked.summary,
   };

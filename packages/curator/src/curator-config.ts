@@ -56,6 +56,15 @@ const duplicatesSchema = z.strictObject({
   nearDuplicateSimilarity: z.number().min(0).max(1).default(0.9),
 });
 
+const consolidationSchema = z.strictObject({
+  /**
+   * Suggestions at least this similar (cosine; a group's members also at least 3/4 of it on average) are put in one
+   * consolidation prompt, and chunk results this similar are reconciled in one more call. Well below the duplicate
+   * threshold: it gathers paraphrases of one idea, not copies.
+   */
+  groupSimilarity: z.number().min(0).max(1).default(0.4),
+});
+
 const conflictsSchema = z.strictObject({
   enabled: z.boolean().default(true),
   /** Pairs at least this similar (same topic) are conflict candidates for the model check. */
@@ -94,6 +103,7 @@ export const curatorConfigSchema = z.strictObject({
   creditAttribution: z.enum(["shown", "cited"]).default("shown"),
   lifecycle: lifecycleSchema.default(lifecycleSchema.parse({})),
   duplicates: duplicatesSchema.default(duplicatesSchema.parse({})),
+  consolidation: consolidationSchema.default(consolidationSchema.parse({})),
   conflicts: conflictsSchema.default(conflictsSchema.parse({})),
   /** Seed of the random hyperplanes of the similarity index (deterministic by default). */
   indexSeed: z.number().int().default(17),

@@ -7,6 +7,8 @@ import { enforceWordLimit } from "./word-limit.js";
 export interface MappedAnswer {
   operations: Operation[];
   notes: string[];
+  /** Suggestions the answer neither names nor writes out again (the model left them out). */
+  leftOut?: Suggestion[];
 }
 
 function sourcesNote(suggestions: readonly Suggestion[]): string {
@@ -161,7 +163,7 @@ export function mapConsolidationAnswer(input: {
       `the model left out ${left.length} suggestion(s), not applied: ${shown.join(", ")}${left.length > 12 ? ", ..." : ""}`,
     );
   }
-  return { operations, notes };
+  return { operations, notes, leftOut: left };
 }
 
 /**
