@@ -50,6 +50,18 @@ export const retrievalConfigSchema = z.object({
       "Size the system prompt may reach; experiences never take more than maxShareOfSystemPrompt of it",
     ),
   maxShareOfSystemPrompt: z.number().min(0).max(1).default(0.4),
+  scopeMinSimilarity: z
+    .number()
+    .min(-1)
+    .max(1)
+    .default(0.4)
+    .describe("Cosine of a task to an entry's whenNot clause before the entry can be left out of it"),
+  scopeMargin: z
+    .number()
+    .min(-2)
+    .max(2)
+    .default(0.1)
+    .describe("How much closer the task must be to the whenNot clause than to the entry's own text"),
   mostUsefulCount: z
     .number()
     .int()

@@ -23,6 +23,7 @@ import {
 import { applyExposure } from "./apply-exposure.js";
 import { assemblePrompt } from "./assemble-prompt.js";
 import { deriveSeed } from "./derive-seed.js";
+import { embedLibraryEntries, type LibraryEmbeddings } from "./embed-library-entries.js";
 import { createExperienceIndex, type ExperienceIndex, type ExperienceSelection } from "./experience-index.js";
 import { extractCitations } from "./extract-citations.js";
 import { createLibraryCache, type LibraryLoader } from "./library-cache.js";
@@ -147,12 +148,10 @@ export function createActor(options: CreateActorOptions): Actor {
     let entry = indexes.get(snapshot);
     if (!entry) {
       entry = (async () => {
-        let vectors: Map<string, Float32Array> | undefined;
+        let vectors: LibraryEmbeddings | undefined;
         if (embeddings) {
-          const live = snapshot.experiences.filter((experience) => experience.status !== "archived");
           try {
-            const list = await embeddings.embed(live.map((experience) => experience.text));
-            vectors = new Map(live.map((experience, index) => [experience.id, list[index]!]));
+            vectors = await embedLibraryEntries(embeddings, snapshot.experiences);
           } catch (error) {
             warn(taskId, `embedding library ${key} failed: ${(error as Error).message}`);
           }
@@ -160,7 +159,7 @@ export function createActor(options: CreateActorOptions): Actor {
         const index = createExperienceIndex({
           experiences: snapshot.experiences,
           config: config.retrieval,
-          embeddingOf: (experience) => vectors?.get(experience.id),
+          ...vectors,
         });
         return { index, embedded: vectors !== undefined };
       })();
@@ -219,11 +218,11 @@ export function createActor(options: CreateActorOptions): Actor {
       else taskVector = outcome.vector;
     }
     try {
-      return index.select(taskVector);
+      return index.select(taskVector, request.task.question);
     } catch (error) {
       // A task vector of another size means the embedder changed under us: rank by utility alone.
       warn(request.task.id, (error as Error).message);
-      return index.select(null);
+      return index.select(null, request.task.question);
     }
   };
 

@@ -14,6 +14,8 @@ import {
   learnedBlockOverheadTokens,
   mostUsefulBlockOverheadTokens,
 } from "./experience-block.js";
+import { createScopeFilter } from "./scope-filter.js";
+import { unitVector } from "./unit-vector.js";
 
 export interface ScoredExperience {
   id: string;
@@ -45,6 +47,8 @@ export interface ExperienceSelection {
   eligible: number;
   /** Entries left out because a better entry of their conflict group was shown. */
   droppedByConflictGroup: number;
+  /** Entries left out because the task matches where they do not apply (`scope.whenNot`); absent: none. */
+  droppedByScope?: number;
 }
 
 export interface ExperienceIndex {
@@ -54,9 +58,10 @@ export interface ExperienceIndex {
   readonly dimensions: number;
   /**
    * Picks the entries for one task. `taskEmbedding` must be unit-length with the index's dimensions; null means
-   * no similarity signal (utility alone ranks).
+   * no similarity signal (utility alone ranks). `taskText` lets entries whose `scope.whenNot` has no embedding
+   * still be matched, by their words.
    */
-  select(taskEmbedding: Float32Array | null): ExperienceSelection;
+  select(taskEmbedding: Float32Array | null, taskText?: string): ExperienceSelection;
 }
 
 export interface CreateExperienceIndexOptions {
@@ -64,6 +69,8 @@ export interface CreateExperienceIndexOptions {
   config: RetrievalConfig;
   /** Unit-length embedding of an entry's text; entries without one get similarity 0. */
   embeddingOf?: (experience: Experience) => Float32Array | undefined;
+  /** Embedding of an entry's `scope.whenNot` clause; without it the clause is matched by its words. */
+  whenNotEmbeddingOf?: (experience: Experience) => Float32Array | undefined;
 }
 
 const emptySelection = (budget: number, eligible: number): ExperienceSelection => ({
@@ -104,9 +111,14 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
   });
   const matrix = new Float32Array(n * dimensions);
   vectors.forEach((vector, row) => {
-    if (vector) matrix.set(normalized(vector), row * dimensions);
+    if (vector) matrix.set(unitVector(vector), row * dimensions);
   });
   const kernel = dimensions > 0 ? createDotProductKernel(matrix, n, dimensions) : undefined;
+  const scope = createScopeFilter(entries, options.whenNotEmbeddingOf, {
+    minSimilarity: config.scopeMinSimilarity,
+    margin: config.scopeMargin,
+  });
+  const outOfScope = new Uint8Array(n);
 
   let totalShown = 0;
   for (const experience of entries) totalShown += experience.stats.shown;
@@ -161,7 +173,7 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
   return {
     size: n,
     dimensions,
-    select(taskEmbedding) {
+    select(taskEmbedding, taskText) {
       if (n === 0) return emptySelection(budget, 0);
       if (taskEmbedding && dimensions > 0 && taskEmbedding.length !== dimensions) {
         throw new TfgrpoError(
@@ -177,17 +189,28 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
         score[row] = config.similarityWeight * Math.max(dot, 0) + config.utilityWeight * utility[row]!;
       }
 
+      // An entry whose `whenNot` matches the task is out before anything else: it does not compete for its
+      // conflict group, the candidate slot or the budget.
+      const droppedByScope = scope.mark(
+        taskEmbedding !== null && kernel ? taskEmbedding : null,
+        taskText,
+        similarity,
+        outOfScope,
+      );
+
       // One entry per conflict group: the best-scoring one.
       groupBest.fill(-1);
       for (let row = 0; row < n; row++) {
         const g = group[row]!;
+        if (outOfScope[row] === 1) continue;
         if (g >= 0 && (groupBest[g]! < 0 || score[row]! > score[groupBest[g]!]!)) groupBest[g] = row;
       }
       let droppedByConflictGroup = 0;
-      const alive = (row: number) => {
+      const inGroup = (row: number) => {
         const g = group[row]!;
         return g < 0 || groupBest[g] === row;
       };
+      const alive = (row: number) => outOfScope[row] === 0 && inGroup(row);
 
       // The best candidates come first so at least `minCandidates` new entries are tried on every task.
       const reserved = topRows(n, config.minCandidates, score, (row) => regular[row] === 0 && alive(row));
@@ -197,7 +220,8 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
       if (allMode) {
         ranked = [];
         for (let row = 0; row < n; row++) {
-          if (!alive(row)) droppedByConflictGroup++;
+          if (outOfScope[row] === 1) continue;
+          if (!inGroup(row)) droppedByConflictGroup++;
           else if (regular[row] === 1) ranked.push(row);
         }
         ranked.sort((a, b) => score[b]! - score[a]!);
@@ -212,7 +236,8 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
         ranked = [...reserved, ...ranked, ...extra];
         maxCount = Number.POSITIVE_INFINITY;
       } else {
-        for (let row = 0; row < n; row++) if (!alive(row)) droppedByConflictGroup++;
+        for (let row = 0; row < n; row++)
+          if (outOfScope[row] === 0 && !inGroup(row)) droppedByConflictGroup++;
         // A few times topK deep: enough to fill the budget even when some of the best entries are too long.
         const depth = config.topK * 4 + 32;
         const best = topRows(n, depth, score, (row) => alive(row) && !reservedSet.has(row));
@@ -229,7 +254,12 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
         used += cost;
         chosen.push(row);
       }
-      if (chosen.length === 0) return { ...emptySelection(budget, n), droppedByConflictGroup };
+      if (chosen.length === 0)
+        return {
+          ...emptySelection(budget, n),
+          droppedByConflictGroup,
+          ...(droppedByScope > 0 ? { droppedByScope } : {}),
+        };
 
       // Repeat the entries that have proven most useful (observed utility, no exploration bonus, no task
       // similarity): the choice then depends only on the library version, so with a small library the whole system
@@ -270,6 +300,7 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
         budget,
         eligible: n,
         droppedByConflictGroup,
+        ...(droppedByScope > 0 ? { droppedByScope } : {}),
       };
     },
   };
@@ -313,14 +344,4 @@ function topRows(n: number, k: number, score: Float64Array, accept: (row: number
     }
   }
   return heap.sort((a, b) => (worse(a, b) ? 1 : worse(b, a) ? -1 : 0));
-}
-
-function normalized(vector: Float32Array): Float32Array {
-  let sum = 0;
-  for (let index = 0; index < vector.length; index++) sum += vector[index]! * vector[index]!;
-  const norm = Math.sqrt(sum);
-  if (norm === 0 || Math.abs(norm - 1) < 1e-6) return vector;
-  const out = new Float32Array(vector.length);
-  for (let index = 0; index < vector.length; index++) out[index] = vector[index]! / norm;
-  return out;
 }

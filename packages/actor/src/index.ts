@@ -33,6 +33,7 @@ export {
 } from "./create-actor.js";
 export { deriveSeed } from "./derive-seed.js";
 export { createDotProductKernel, type DotProductKernel } from "./dot-product-kernel.js";
+export { embedLibraryEntries, type LibraryEmbeddings } from "./embed-library-entries.js";
 export {
   experienceLineTokens,
   formatExperienceLine,

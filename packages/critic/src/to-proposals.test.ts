@@ -82,3 +82,41 @@ describe("toProposals", () => {
     ]);
   });
 });
+
+describe("toProposals: where a lesson does not apply", () => {
+  it("carries when_not as the proposal's whenNot, without a repeated lead-in, and never on a delete", () => {
+    const { proposals } = toProposals(
+      [
+        {
+          option: "add",
+          experience: "When combining group means, weight each by its size.",
+          when_not: "  Not when every group has the same size. ",
+          reason: "won",
+        },
+        {
+          option: "modify",
+          experience_id: "G3",
+          experience: "For quadratics, check the discriminant before solving.",
+          when_not: "only complex roots are asked for",
+          reason: "won",
+        },
+        {
+          option: "add",
+          experience: "When rounding, keep full precision until the end.",
+          when_not: "none",
+          reason: "r",
+        },
+        { option: "add", experience: "When searching, use the full name.", when_not: null, reason: "r" },
+        { option: "delete", experience_id: "G0", when_not: "anything", reason: "misled" },
+      ],
+      { ...options, maxOperations: 5 },
+    );
+    expect(proposals.map((proposal) => proposal.whenNot)).toEqual([
+      "every group has the same size",
+      "only complex roots are asked for",
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+});

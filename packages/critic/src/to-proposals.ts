@@ -44,11 +44,13 @@ export function toProposals(
       return;
     }
     seen.add(key);
+    const whenNot = operation.option === "delete" ? "" : cleanClause(operation.when_not);
     proposals.push({
       proposalId: `${options.groupId}:P${proposals.length + 1}`,
       op: operation.option,
       ...(operation.option !== "add" ? { id: id! } : {}),
       ...(operation.option !== "delete" ? { text } : {}),
+      ...(whenNot !== "" ? { whenNot } : {}),
       reason: reason === "" ? "(no reason given)" : reason,
       groupId: options.groupId,
       taskId: options.taskId,
@@ -80,6 +82,21 @@ function problemWith(
 function normalizeId(value: string | undefined): string | null {
   const match = /^\s*\[?\s*G0*(\d+)\s*\]?\.?\s*$/i.exec(value ?? "");
   return match ? `G${Number(match[1])}` : null;
+}
+
+/**
+ * The scope clause as a clause: one line, no "Not when"/"Does not apply when" lead-in a model may repeat from the
+ * field's name (retrieval compares the situation itself with the task), no trailing period; empty when nothing
+ * is left or it merely says "none".
+ */
+function cleanClause(value: string | null | undefined): string {
+  const clause = (value ?? "")
+    .replace(/\s+/g, " ")
+    .trim()
+    .replace(/^(?:(?:it\s+)?does\s+not\s+apply\s+|not\s+)?(?:when|if|for)\s*:?\s+/i, "")
+    .replace(/[.;]+$/, "")
+    .trim();
+  return /^(?:none|n\/a|null|-|always applies)?$/i.test(clause) ? "" : clause;
 }
 
 /** Trims, and drops a leading id the model copied from the experience lines ("[G3]. When ..."). */

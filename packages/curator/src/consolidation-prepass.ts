@@ -14,6 +14,8 @@ export interface Suggestion {
   option: "add" | "modify" | "delete";
   targetId?: string;
   text?: string;
+  /** Where the lesson does not apply (the proposals' `whenNot`): carried onto the entry's `scope.whenNot`. */
+  whenNot?: string;
   reason: string;
   /**
    * Proposal ids this suggestion stands for (several when duplicates were collapsed); empty for the curator's own
@@ -58,9 +60,12 @@ interface Candidate {
   option: "add" | "modify";
   targetId?: string;
   text: string;
+  whenNot?: string;
   reason: string;
   sources: string[];
 }
+
+const scopeOf = (whenNot: string | undefined) => (whenNot ? { whenNot } : {});
 
 const conditionStart = /^(when|whenever|for|if|in|before|after|during|while|once|unless)\b/i;
 
@@ -116,7 +121,13 @@ export function consolidationPrepass(input: PrepassInput): PrepassResult {
         dropped++;
         continue;
       }
-      adds.push({ option: "add", text, reason: proposal.reason, sources: [proposal.proposalId] });
+      adds.push({
+        option: "add",
+        text,
+        ...scopeOf(proposal.whenNot),
+        reason: proposal.reason,
+        sources: [proposal.proposalId],
+      });
       continue;
     }
     const target = proposal.id ? byId.get(proposal.id) : undefined;
@@ -128,7 +139,13 @@ export function consolidationPrepass(input: PrepassInput): PrepassResult {
           : `${proposal.id} is archived`;
       if (proposal.op === "modify" && text) {
         notes.push(`${proposal.proposalId}: modify of ${what}: kept as a new entry`);
-        adds.push({ option: "add", text, reason: proposal.reason, sources: [proposal.proposalId] });
+        adds.push({
+          option: "add",
+          text,
+          ...scopeOf(proposal.whenNot),
+          reason: proposal.reason,
+          sources: [proposal.proposalId],
+        });
       } else {
         notes.push(`${proposal.proposalId}: ${proposal.op} of ${what}, dropped`);
         dropped++;
@@ -156,6 +173,7 @@ export function consolidationPrepass(input: PrepassInput): PrepassResult {
       option: "modify",
       targetId: target.id,
       text,
+      ...scopeOf(proposal.whenNot),
       reason: proposal.reason,
       sources: [proposal.proposalId],
     });
@@ -205,6 +223,7 @@ export function consolidationPrepass(input: PrepassInput): PrepassResult {
     const seen = exact.get(key);
     if (seen) {
       seen.sources.push(...candidate.sources);
+      seen.whenNot ??= candidate.whenNot;
       collapsed++;
       return;
     }
@@ -301,6 +320,7 @@ export function consolidationPrepass(input: PrepassInput): PrepassResult {
         op: "merge",
         ids,
         text: enforceWordLimit(entries[0]!.text, input.wordLimit).text,
+        ...(entries[0]!.scope ? { scope: entries[0]!.scope } : {}),
         reason: `near-duplicate entries (cosine ${similarity.toFixed(2)}): kept the wording of ${entries[0]!.id}`,
       });
     }
@@ -327,6 +347,8 @@ export function consolidationPrepass(input: PrepassInput): PrepassResult {
       option: chosen.option,
       ...(chosen.targetId ? { targetId: chosen.targetId } : {}),
       text: chosen.text,
+      // The chosen wording's own scope, else the first one its duplicates gave.
+      ...scopeOf(chosen.whenNot ?? groupCandidates.find((candidate) => candidate.whenNot)?.whenNot),
       reason: sources.length > 1 ? `${chosen.reason} (proposed by ${sources.length} groups)` : chosen.reason,
       sources,
     });

@@ -5,6 +5,10 @@ import { countWords } from "./word-limit.js";
 
 const reason = z.string().optional().describe("One line: why");
 const experienceText = z.string().min(1).describe("The experience text, at most the word limit");
+const whenNot = z
+  .string()
+  .nullish()
+  .describe("Optional: one short clause naming a situation where the experience does not apply");
 
 /**
  * The answer of a consolidation call (docs/prompt-contract.md, "Curator, stage 3"). Lenient on purpose: texts over
@@ -15,11 +19,12 @@ export const consolidationAnswerSchema = z.object({
   operations: z
     .array(
       z.discriminatedUnion("option", [
-        z.object({ option: z.literal("add"), experience: experienceText, reason }),
+        z.object({ option: z.literal("add"), experience: experienceText, when_not: whenNot, reason }),
         z.object({
           option: z.literal("modify"),
           experience_id: z.string().describe("Library id (G3) or suggestion id (P2)"),
           experience: experienceText,
+          when_not: whenNot,
           reason,
         }),
         z.object({
@@ -29,6 +34,7 @@ export const consolidationAnswerSchema = z.object({
             .min(1)
             .describe("Library ids and/or suggestion ids merged into one"),
           experience: experienceText,
+          when_not: whenNot,
           reason,
         }),
         z.object({ option: z.literal("delete"), experience_id: z.string(), reason }),
@@ -59,6 +65,7 @@ export function suggestionLine(suggestion: Suggestion, wordLimit: number): strin
   const line: Record<string, unknown> = { temp_id: suggestion.tempId, option: suggestion.option };
   if (suggestion.targetId) line.experience_id = suggestion.targetId;
   if (suggestion.text !== undefined) line.experience = clipWords(suggestion.text, wordLimit * 3);
+  if (suggestion.whenNot !== undefined) line.when_not = clipWords(suggestion.whenNot, wordLimit);
   line.reason = clipWords(suggestion.reason, 40);
   return JSON.stringify(line);
 }
@@ -72,15 +79,17 @@ function instructions(wordLimit: number, domain: string): string {
     '3. Start each experience with when it applies ("When ...", "For problems involving ...").',
     "4. Avoid duplication: merge experiences and suggestions that say the same thing.",
     "5. Remove vague, low-value or contradictory experiences; keep the library diverse.",
+    '6. Keep a suggestion\'s "when_not" (where the experience does not apply) on the experience it becomes; ' +
+      "write one for a merged experience when its sources name one.",
     "Options: add, modify, merge, delete, keep. Suggestions are referred to by their temp_id (P1), library entries by id (G3).",
   ].join("\n");
 }
 
 const answerFormat = [
   'Return a JSON object {"operations": [...]} where each operation is one of:',
-  '{"option": "add", "experience": "...", "reason": "..."}',
-  '{"option": "modify", "experience_id": "G3", "experience": "...", "reason": "..."}',
-  '{"option": "merge", "experience_ids": ["G1", "P4"], "experience": "...", "reason": "..."}',
+  '{"option": "add", "experience": "...", "when_not": "... (optional)", "reason": "..."}',
+  '{"option": "modify", "experience_id": "G3", "experience": "...", "when_not": "... (optional)", "reason": "..."}',
+  '{"option": "merge", "experience_ids": ["G1", "P4"], "experience": "...", "when_not": "... (optional)", "reason": "..."}',
   '{"option": "delete", "experience_id": "G3", "reason": "..."}',
   '{"option": "keep", "experience_id": "G3", "reason": "..."}',
 ].join("\n");

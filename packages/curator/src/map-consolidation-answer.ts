@@ -11,6 +11,19 @@ export interface MappedAnswer {
   leftOut?: Suggestion[];
 }
 
+/** `{ scope: { whenNot } }` for an operation, or nothing: the model's clause first, else the one its sources gave. */
+function scopeFrom(...clauses: (string | null | undefined)[]): { scope?: { whenNot: string } } {
+  const whenNot = clauses.map((clause) => clause?.replace(/\s+/g, " ").trim()).find((clause) => clause);
+  return whenNot ? { scope: { whenNot } } : {};
+}
+
+/** Share of content stems two texts have in common (Jaccard): how a rewritten-out suggestion is recognised. */
+function sharedStems(a: ReadonlySet<string>, b: ReadonlySet<string>): number {
+  let shared = 0;
+  for (const stem of a) if (b.has(stem)) shared++;
+  return shared / Math.max(1, new Set([...a, ...b]).size);
+}
+
 function sourcesNote(suggestions: readonly Suggestion[]): string {
   const sources = suggestions.flatMap((suggestion) => suggestion.sources);
   if (sources.length === 0) return "";
@@ -51,21 +64,32 @@ export function mapConsolidationAnswer(input: {
     if ("experience" in answer) answerTexts.push(new Set(contentStems(answer.experience)));
   }
   // A model may also take a suggestion by writing it out again (an add with its text) instead of naming its id.
-  const writtenOut = (suggestion: Suggestion) => {
-    if (suggestion.text === undefined) return false;
-    const stems = new Set(contentStems(suggestion.text));
-    return answerTexts.some((text) => {
-      let shared = 0;
-      for (const stem of stems) if (text.has(stem)) shared++;
-      return shared / Math.max(1, new Set([...stems, ...text]).size) >= 0.6;
-    });
+  const suggestionStems = new Map(
+    input.suggestions.map((suggestion) => [suggestion, new Set(contentStems(suggestion.text ?? ""))]),
+  );
+  const writtenOut = (suggestion: Suggestion) =>
+    suggestion.text !== undefined &&
+    answerTexts.some((text) => sharedStems(suggestionStems.get(suggestion)!, text) >= 0.6);
+  /** The suggestion an add writes out again, so the add keeps that suggestion's scope. */
+  const writtenOutOf = (text: string) => {
+    const stems = new Set(contentStems(text));
+    return input.suggestions.find(
+      (suggestion) =>
+        suggestion.text !== undefined && sharedStems(suggestionStems.get(suggestion)!, stems) >= 0.6,
+    );
   };
   input.answer.operations.forEach((answer, index) => {
     const where = `operation ${index + 1} (${answer.option})`;
     const reason = answer.reason?.trim() || `curator ${answer.option}`;
     switch (answer.option) {
       case "add": {
-        operations.push({ op: "add", text: fit(answer.experience, where), status: "candidate", reason });
+        operations.push({
+          op: "add",
+          text: fit(answer.experience, where),
+          status: "candidate",
+          ...scopeFrom(answer.when_not, writtenOutOf(answer.experience)?.whenNot),
+          reason,
+        });
         return;
       }
       case "keep":
@@ -86,10 +110,23 @@ export function mapConsolidationAnswer(input: {
           }
           const text = answer.option === "modify" ? answer.experience : suggestion.text!;
           const why = `${answer.option === "modify" ? reason : suggestion.reason}${sourcesNote([suggestion])}`;
+          const scope = scopeFrom(answer.option === "modify" ? answer.when_not : null, suggestion.whenNot);
           if (suggestion.option === "modify" && liveId(suggestion.targetId!)) {
-            operations.push({ op: "modify", id: suggestion.targetId!, text: fit(text, where), reason: why });
+            operations.push({
+              op: "modify",
+              id: suggestion.targetId!,
+              text: fit(text, where),
+              ...scope,
+              reason: why,
+            });
           } else {
-            operations.push({ op: "add", text: fit(text, where), status: "candidate", reason: why });
+            operations.push({
+              op: "add",
+              text: fit(text, where),
+              status: "candidate",
+              ...scope,
+              reason: why,
+            });
           }
           return;
         }
@@ -107,7 +144,7 @@ export function mapConsolidationAnswer(input: {
           notes.push(`${where}: ${id} text unchanged, ignored`);
           return;
         }
-        operations.push({ op: "modify", id, text, reason });
+        operations.push({ op: "modify", id, text, ...scopeFrom(answer.when_not), reason });
         return;
       }
       case "delete": {
@@ -141,9 +178,16 @@ export function mapConsolidationAnswer(input: {
         const text = fit(answer.experience, where);
         const why = `${reason}${sourcesNote(folded)}`;
         const list = [...ids];
-        if (list.length >= 2) operations.push({ op: "merge", ids: list, text, reason: why });
-        else if (list.length === 1) operations.push({ op: "modify", id: list[0]!, text, reason: why });
-        else operations.push({ op: "add", text, status: "candidate", reason: why });
+        // The merged entry keeps a scope its sources named: the model's clause, a suggestion's, a library entry's.
+        const scope = scopeFrom(
+          answer.when_not,
+          ...folded.map((suggestion) => suggestion.whenNot),
+          ...list.map((id) => liveId(id)?.scope?.whenNot),
+        );
+        if (list.length >= 2) operations.push({ op: "merge", ids: list, text, ...scope, reason: why });
+        else if (list.length === 1)
+          operations.push({ op: "modify", id: list[0]!, text, ...scope, reason: why });
+        else operations.push({ op: "add", text, status: "candidate", ...scope, reason: why });
         return;
       }
     }
@@ -193,6 +237,7 @@ export function fallbackOperations(
       op: "add",
       text: limited.text,
       status: "candidate",
+      ...scopeFrom(suggestion.whenNot),
       reason: `${what} kept as a candidate (${why}): ${suggestion.reason}${sourcesNote([suggestion])}`,
     });
   }

@@ -142,6 +142,8 @@ export const proposalSchema = z.object({
   op: z.enum(["add", "modify", "delete"]),
   id: experienceIdSchema.optional(),
   text: z.string().optional(),
+  /** Where the lesson does not apply (one short clause); becomes the entry's `scope.whenNot`. */
+  whenNot: z.string().optional(),
   reason: z.string(),
   groupId: z.string(),
   taskId: z.string(),

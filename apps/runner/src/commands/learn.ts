@@ -55,6 +55,8 @@ export interface LearnCommandOptions {
   resume?: string;
   runId?: string;
   seed: number;
+  stratifyBy?: string;
+  failureShare?: number;
   db?: string;
   valK: number;
   precheck: number;
@@ -150,6 +152,8 @@ export async function learn(
         batchSize: options.batchSize,
         concurrency: options.concurrency,
         seed: options.seed,
+        ...(options.stratifyBy !== undefined ? { stratifyBy: options.stratifyBy } : {}),
+        ...(options.failureShare !== undefined ? { failureShare: options.failureShare } : {}),
         temperature: options.temperature,
         exposure: options.exposure === false ? "off" : "varied",
         exposureActiveShare: options.exposureActiveShare,
@@ -487,6 +491,15 @@ export function registerLearnCommand(program: Command): void {
       "answer every model call from a cassette recorded with --record (no model endpoint)",
     )
     .option("--seed <n>", "seed of batch order and sampling", nonNegativeInteger, 1)
+    .option(
+      "--stratify-by <field>",
+      "task field each batch holds in proportion, e.g. meta.family or domain; none: a plain shuffle (default: meta.family when the tasks carry it)",
+    )
+    .option(
+      "--failure-share <share>",
+      "share of each batch given to tasks that failed earlier in the run (default: 0.2)",
+      probability,
+    )
     .addOption(databaseOption())
     .option("--val-k <n>", "samples per validation task", positiveInteger, 1)
     .option(

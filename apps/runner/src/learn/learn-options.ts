@@ -19,6 +19,19 @@ export const learnOptionsSchema = z.object({
     .describe("Tasks per learning step; default: the whole train set"),
   concurrency: z.number().int().min(1).default(16).describe("Rollouts and role calls in flight"),
   seed: z.number().int().default(1),
+  stratifyBy: z
+    .string()
+    .min(1)
+    .optional()
+    .describe(
+      'Task field batches are stratified by (e.g. meta.family); default meta.family when tasks carry it; "none"',
+    ),
+  failureShare: z
+    .number()
+    .min(0)
+    .max(1)
+    .default(0.2)
+    .describe("Share of each batch given to earlier failures of the run (latest group mean reward below 1)"),
   temperature: z.number().min(0).max(2).default(0.7).describe("Rollout temperature while learning"),
   exposure: z
     .enum(["varied", "off"])

@@ -132,6 +132,12 @@ export const runStateKeys = {
   step: family("step/", (step: number) => String(step), stepRecordSchema),
   /** What step N's learning cost and which entries it went to (or that it was dropped). */
   lessonCosts: family("lesson-costs/s", (step: number) => String(step), lessonCostsSchema),
+  /** Which of step N's tasks failed (group mean reward below 1) and which did not: the batches' failure share. */
+  batchOutcomes: family(
+    "batch-outcomes/s",
+    (step: number) => String(step),
+    z.object({ failed: z.array(z.string()), passed: z.array(z.string()) }),
+  ),
   /** An evaluation table (`eval`, `ablate`, the demo) as the report shows it. */
   evaluation: family("evaluation/", (id: string) => id, storedEvaluationSchema),
   directExperiences: family("direct-experiences/", () => "result", directExperiencesResultSchema),

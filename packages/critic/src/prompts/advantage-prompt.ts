@@ -11,6 +11,12 @@ export const advantageOperationSchema = z.object({
     .describe("add a new experience, modify or delete an existing one"),
   experience_id: z.string().optional().describe("Id of the existing experience (modify, delete), e.g. G3"),
   experience: z.string().optional().describe("Text of the new or rewritten experience (add, modify)"),
+  when_not: z
+    .string()
+    .nullish()
+    .describe(
+      "Optional (add, modify): one short clause naming the situation where the experience does not apply",
+    ),
   reason: z.string().min(1).describe("One line: what in the attempts supports this operation"),
 });
 export type AdvantageOperation = z.infer<typeof advantageOperationSchema>;
@@ -32,6 +38,15 @@ export interface AdvantagePromptInput {
   /** Longest experience text asked for (words). */
   maxWords?: number;
 }
+
+/**
+ * Seed 002 §5.1: a lesson written from one batch drifts onto tasks it does not fit unless its author says where it
+ * stops applying; retrieval leaves an entry out of tasks that match this clause. Shared by the online reflection.
+ */
+export const scopeInstruction =
+  '- For add and modify, optionally "when_not": one short clause naming a situation the experience does not ' +
+  'apply to, stated positively (e.g. "all groups have the same size"), not as a negation of its own context; ' +
+  "leave it out when you cannot name one.";
 
 const system =
   "You improve a library of short, reusable problem-solving experiences by comparing several attempts at the same " +
@@ -65,9 +80,10 @@ export function advantagePrompt(input: AdvantagePromptInput): ChatMessage[] {
     `- Each experience: at most ${maxWords} words, beginning with the context it applies to ("When ...", ` +
       '"For problems involving ..."), focused on a strategic pattern, not on this problem\'s numbers.',
     "- modify and delete name an existing experience id from the list below; add and modify give the full new text.",
+    scopeInstruction,
     "",
-    'Return JSON: {"operations": [{"option": "add", "experience": "...", "reason": "..."}, ' +
-      '{"option": "modify", "experience_id": "G3", "experience": "...", "reason": "..."}, ' +
+    'Return JSON: {"operations": [{"option": "add", "experience": "...", "when_not": "...", "reason": "..."}, ' +
+      '{"option": "modify", "experience_id": "G3", "experience": "...", "when_not": "...", "reason": "..."}, ' +
       '{"option": "delete", "experience_id": "G5", "reason": "..."}]}',
     "",
     `<problem>${escapeMarkers(input.question)}</problem>`,

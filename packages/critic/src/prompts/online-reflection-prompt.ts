@@ -1,7 +1,7 @@
 import type { ChatMessage } from "@tfgrpo/models";
 import type { ExperienceLine } from "@tfgrpo/protocol";
 import { z } from "zod";
-import { advantageOperationSchema } from "./advantage-prompt.js";
+import { advantageOperationSchema, scopeInstruction } from "./advantage-prompt.js";
 import { escapeMarkers } from "./escape-markers.js";
 import { experienceLine } from "./render-trajectory.js";
 
@@ -86,10 +86,11 @@ export function onlineReflectionPrompt(input: OnlineReflectionPromptInput): Chat
       '"For tasks involving ..."), then the concrete action to take or avoid.',
     '- Action level only: no advice that cannot be acted on ("be careful", "think harder", "double-check everything").',
     "- A rule may add a new experience, or modify or delete an existing one (name its id) when it misled the failures.",
+    scopeInstruction,
     "",
     'Return JSON: {"differences": [{"decision_point": "...", "successes": "cases 1, 3 ...", "failures": "case 2 ..."}], ' +
-      '"rules": [{"option": "add", "experience": "When ...", "reason": "..."}, ' +
-      '{"option": "modify", "experience_id": "G3", "experience": "...", "reason": "..."}, ' +
+      '"rules": [{"option": "add", "experience": "When ...", "when_not": "...", "reason": "..."}, ' +
+      '{"option": "modify", "experience_id": "G3", "experience": "...", "when_not": "...", "reason": "..."}, ' +
       '{"option": "delete", "experience_id": "G5", "reason": "..."}]}',
     "",
     "<outcomes>",

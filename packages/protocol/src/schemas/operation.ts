@@ -48,6 +48,7 @@ export const mergeOperationSchema = z.object({
   status: experienceStatusSchema
     .optional()
     .describe("Status of the merged entry; defaults to the best of its sources"),
+  scope: experienceScopeSchema.optional().describe("Scope of the merged entry; none by default"),
   reason,
 });
 

@@ -4,6 +4,7 @@ import {
   type ActorConfigInput,
   createEnvironmentRedactor,
   createExperienceIndex,
+  embedLibraryEntries,
   extractCitations,
   parseActorConfig,
   renderExperienceBlock,
@@ -77,16 +78,10 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
     load: (domain, version) => store.getVersion(domain, version),
     maxAgeMs: options.statsMaxAgeMs ?? 5_000,
     build: async (snapshot) => {
-      let vectors: Map<string, Float32Array> | undefined;
-      if (embeddings) {
-        const live = snapshot.experiences.filter((experience) => experience.status !== "archived");
-        const list = await embeddings.embed(live.map((experience) => experience.text));
-        vectors = new Map(live.map((experience, i) => [experience.id, list[i]!]));
-      }
       return createExperienceIndex({
         experiences: snapshot.experiences,
         config: config.retrieval,
-        embeddingOf: (experience) => vectors?.get(experience.id),
+        ...(embeddings ? await embedLibraryEntries(embeddings, snapshot.experiences) : {}),
       });
     },
   });
@@ -146,7 +141,7 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
         const { snapshot, index } = served;
         const taskVector =
           embeddings && index.dimensions > 0 ? ((await embeddings.embed([request.task]))[0] ?? null) : null;
-        const plan = withExplorationSlot(index.select(taskVector), snapshot.experiences, {
+        const plan = withExplorationSlot(index.select(taskVector, request.task), snapshot.experiences, {
           task: request.task,
           ...(request.k !== undefined ? { k: request.k } : {}),
         });

@@ -5,6 +5,8 @@ export interface CriticOperation {
   option: "add" | "modify" | "delete";
   experience_id?: string;
   experience?: string;
+  /** Where the lesson does not apply (written only when the prompt asks for it). */
+  when_not?: string;
   reason: string;
 }
 

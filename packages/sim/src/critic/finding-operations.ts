@@ -1,9 +1,14 @@
 import type { ExperienceLine } from "../text/experience-lines.js";
 import type { CriticOperation, TracedOperation } from "./critic-operation.js";
 import type { Finding } from "./finding.js";
-import { type Draw, writeLesson } from "./lesson-writer.js";
+import { type Draw, writeLesson, writeWhenNot } from "./lesson-writer.js";
 import { readLibrary } from "./library-reading.js";
 import type { AttemptEvidence } from "./summary-reading.js";
+
+/** The prompt's answer format has a `when_not` field: the critic then writes one where it can, as a model would. */
+export function asksScope(prompt: string): boolean {
+  return prompt.includes('"when_not"');
+}
 
 export function clip(text: string, limit = 400): string {
   return text.length <= limit ? text : `${text.slice(0, limit - 1)}…`;
@@ -22,14 +27,17 @@ export function operationsFor(
     losers: AttemptEvidence[];
     winners: AttemptEvidence[];
     draw: Draw;
+    /** The prompt asks for `when_not`: the lessons it writes say where they stop applying, when the critic can. */
+    asksScope?: boolean;
   },
 ): TracedOperation[] {
   const { problem, library, losers, winners, draw } = context;
   const lesson = writeLesson(finding, problem, draw);
+  const whenNot = context.asksScope ? writeWhenNot(problem, draw, finding.key) : undefined;
   const reason = clip(finding.evidence);
   const reading = readLibrary(library, finding.advice.cues, lesson);
   const traced = (operation: CriticOperation): TracedOperation => ({
-    operation,
+    operation: whenNot && operation.option !== "delete" ? { ...operation, when_not: whenNot } : operation,
     origin: "evidence",
     finding,
   });

@@ -1,7 +1,7 @@
 import { pick } from "../hash.js";
 import { wordCount } from "../text/experience-lines.js";
 import type { Finding } from "./finding.js";
-import { fallbackSituations, situationsOf, subjectOf } from "./problem-situation.js";
+import { exclusionsOf, fallbackSituations, situationsOf, subjectOf } from "./problem-situation.js";
 
 /**
  * The critic's lesson generator: a situation (from the problem's text, in the critic's words) and an action (from
@@ -96,6 +96,19 @@ export function writeLesson(finding: Finding, problem: string, draw: Draw): stri
   if (advice.because.length > 0 && draw("with-because", finding.key) < 0.6)
     parts.b = fillIn(pick(advice.because, draw("because", finding.key)), values);
   return compose(parts, draw, finding.key);
+}
+
+/** Share of lessons the critic gives a scope to when asked: a model names one when it sees one, not always. */
+export const whenNotRate = 0.75;
+
+/**
+ * Where the lesson does not apply, one short clause (the prompt's optional `when_not`): a neighbouring situation of
+ * the task family the critic saw, or nothing when it has no words for the task or does not bother.
+ */
+export function writeWhenNot(problem: string, draw: Draw, label: string): string | undefined {
+  const options = exclusionsOf(problem);
+  if (!options || options.length === 0 || draw("when-not", label) >= whenNotRate) return undefined;
+  return pick(options, draw("when-not-which", label));
 }
 
 /** Plausible advice pointing the wrong way (contradictory noise), in the same varied shapes. */

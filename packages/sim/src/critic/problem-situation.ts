@@ -8,6 +8,8 @@ import { normalizeText } from "../text/normalize-text.js";
 interface SituationRule {
   when: (question: string) => boolean;
   phrases: readonly string[];
+  /** Neighbouring situations a lesson for this kind of task does not fit, as a critic would name them. */
+  unlike: readonly string[];
 }
 
 const has = (pattern: RegExp) => (question: string) => pattern.test(question);
@@ -21,6 +23,7 @@ const rules: readonly SituationRule[] = [
       "working out how many calendar days a dated event lasts",
       "counting days across a date span",
     ],
+    unlike: ["both times fall on the same day", "the span is asked in whole weeks or months"],
   },
   {
     when: has(/\bmultiples? of\b|\bdivisible by\b/i),
@@ -29,6 +32,7 @@ const rules: readonly SituationRule[] = [
       "counting the integers in a stretch that a given number divides",
       "tallying multiples across an interval of integers",
     ],
+    unlike: ["a single number is tested for divisibility"],
   },
   {
     when: both(
@@ -40,6 +44,7 @@ const rules: readonly SituationRule[] = [
       "counting whole numbers over a stretch with given ends",
       "tallying numbers that lie between two limits",
     ],
+    unlike: ["the numbers are listed one by one in the question"],
   },
   {
     when: has(/\bsegment\b/i),
@@ -48,6 +53,7 @@ const rules: readonly SituationRule[] = [
       "counting lines that cross a segment between two points",
       "testing a family of lines against a finite segment",
     ],
+    unlike: ["the line extends without end in both directions"],
   },
   {
     when: has(/\breal (?:roots?|solutions?|zeros?)\b/i),
@@ -56,6 +62,7 @@ const rules: readonly SituationRule[] = [
       "counting distinct real roots of quadratic equations",
       "totalling real solutions over a list of equations",
     ],
+    unlike: ["complex roots count as well"],
   },
   {
     when: both(/%|\bpercent/i, /\bprice\b|\bcosts?\b|\$/i),
@@ -64,6 +71,7 @@ const rules: readonly SituationRule[] = [
       "applying a percentage rise and then a fall to a price",
       "computing a final price from chained percent changes",
     ],
+    unlike: ["only one percentage change is applied"],
   },
   {
     when: has(/\bmod\b|\bmodulo\b|\bremainder\b|\bresidue\b/i),
@@ -72,6 +80,7 @@ const rules: readonly SituationRule[] = [
       "reducing an integer expression modulo a number",
       "computing a remainder after a subtraction",
     ],
+    unlike: ["every number involved is already positive"],
   },
   {
     when: both(/\bmean\b|\baverage\b/i, /\bclass(?:es)?\b|\bgroups?\b|\bteams?\b|\bstudents\b/i),
@@ -80,6 +89,7 @@ const rules: readonly SituationRule[] = [
       "finding the mean of several groups taken together",
       "merging the averages of groups of different sizes",
     ],
+    unlike: ["every group has the same size"],
   },
   {
     when: both(
@@ -90,6 +100,7 @@ const rules: readonly SituationRule[] = [
       "finding the chance of drawing several items without putting them back",
       "computing a probability over draws that are not replaced",
     ],
+    unlike: ["each item is put back before the next draw"],
   },
   {
     when: both(/\bprobability\b|\bchance\b/i, /\bdraw|\bdrawn\b|\bpick|\bchosen\b|\bselected\b/i),
@@ -97,20 +108,33 @@ const rules: readonly SituationRule[] = [
       "finding the chance of drawing several items in turn",
       "computing a probability over successive draws",
     ],
+    unlike: ["only one item is drawn"],
   },
   {
     when: has(/\bcommittee\b|\bchoose\b|\bselect\b|\bteam of\b|\bsubsets?\b/i),
     phrases: ["counting ways to pick a group from a pool", "counting the selections of members for a group"],
+    unlike: ["the order of the chosen members matters"],
   },
   {
     when: has(/\barrange|\bin a row\b|\bline up\b|\bpodium\b|\bordered\b/i),
     phrases: ["counting arrangements of items in order", "counting the ways to line items up"],
+    unlike: ["the order of the items does not matter"],
   },
 ];
 
 /** Gerund phrases for the kind of task the question is, or null when the critic has no words for it. */
 export function situationsOf(question: string): readonly string[] | null {
   for (const rule of rules) if (rule.when(question)) return rule.phrases;
+  return null;
+}
+
+/**
+ * Situations next to the question's kind of task where a lesson about it would not fit ("every group has the same
+ * size" beside combining group means), or null when the critic has no words for the task. Read off the problem
+ * alone, as a model would: nothing here knows the world's pitfalls.
+ */
+export function exclusionsOf(question: string): readonly string[] | null {
+  for (const rule of rules) if (rule.when(question)) return rule.unlike;
   return null;
 }
 

@@ -413,3 +413,35 @@ describe("stage 2: noise at the configured rates", () => {
       ).toEqual(["evidence"]);
   });
 });
+
+describe("stage 2: where a lesson does not apply", () => {
+  const withScope = (prompt: string) =>
+    prompt.replace(
+      "<problem>",
+      'Return JSON: {"operations": [{"option": "add", "experience": "...", "when_not": "...", "reason": "..."}]}\n<problem>',
+    );
+
+  it("names a neighbouring situation of the task family in when_not, when the prompt asks for one", () => {
+    const clauses = new Map<string, number>();
+    for (let seed = 0; seed < 20; seed++) {
+      const [op] = critic(quietNoise, seed).advantage(withScope(evenGroup())).operations;
+      expect(op?.option).toBe("add");
+      if (op?.when_not !== undefined) clauses.set(op.when_not, (clauses.get(op.when_not) ?? 0) + 1);
+    }
+    const written = [...clauses.values()].reduce((a, b) => a + b, 0);
+    // Not always (a model names one when it sees one), but most of the time, in the situation's words.
+    expect(written).toBeGreaterThanOrEqual(10);
+    expect(written).toBeLessThan(20);
+    for (const clause of clauses.keys()) {
+      expect(clause).not.toMatch(/^(not|when)\b/i);
+      expect(wordCount(clause)).toBeLessThanOrEqual(12);
+    }
+  });
+
+  it("writes no when_not when the prompt does not ask for it", () => {
+    for (let seed = 0; seed < 10; seed++) {
+      for (const op of critic(quietNoise, seed).advantage(evenGroup()).operations)
+        expect(op).not.toHaveProperty("when_not");
+    }
+  });
+});

@@ -4,7 +4,7 @@ import { between, parseExperienceLines } from "../text/experience-lines.js";
 import { applyCriticNoise } from "./critic-noise.js";
 import type { CriticOperation, TracedOperation } from "./critic-operation.js";
 import type { Finding } from "./finding.js";
-import { operationsFor } from "./finding-operations.js";
+import { asksScope, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import { type Draw, writeVague } from "./lesson-writer.js";
 import { readAttempts } from "./summary-reading.js";
@@ -71,6 +71,7 @@ export function createSimCritic(options: SimCriticOptions) {
           losers: analysis.losers,
           winners: analysis.winners,
           draw,
+          asksScope: asksScope(prompt),
         }),
       );
     }

@@ -4,7 +4,7 @@ import { between, parseExperienceLines } from "../text/experience-lines.js";
 import { applyCriticNoise } from "./critic-noise.js";
 import type { CriticOperation, TracedOperation } from "./critic-operation.js";
 import type { Finding } from "./finding.js";
-import { clip, operationsFor } from "./finding-operations.js";
+import { asksScope, clip, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import type { Draw } from "./lesson-writer.js";
 import { type AttemptEvidence, readSummary } from "./summary-reading.js";
@@ -123,6 +123,7 @@ export function createSimOnlineCritic(options: { seed: number; noise: SimNoise }
           losers: losers.filter((l) => finding.attempts.includes(l.evidence.index)).map((l) => l.evidence),
           winners: winners.map((w) => w.evidence),
           draw: (label, ...extra) => draw(label, finding.key, ...extra),
+          asksScope: asksScope(prompt),
         }),
       );
     }

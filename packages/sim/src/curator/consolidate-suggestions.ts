@@ -7,10 +7,11 @@ import { compareDirections, polarWeight, type Relation } from "./lesson-polarity
 import { type TextView, topicLabel, topicSimilarity, viewText } from "./topic-similarity.js";
 import { contentWords, isVague, specificity } from "./vagueness.js";
 
+/** `when_not`: where the lesson does not apply, kept from the suggestions it came from (the prompt asks for it). */
 export type CuratorOperation =
-  | { option: "add"; experience: string; reason: string }
-  | { option: "modify"; experience_id: string; experience: string; reason: string }
-  | { option: "merge"; experience_ids: string[]; experience: string; reason: string }
+  | { option: "add"; experience: string; when_not?: string; reason: string }
+  | { option: "modify"; experience_id: string; experience: string; when_not?: string; reason: string }
+  | { option: "merge"; experience_ids: string[]; experience: string; when_not?: string; reason: string }
   | { option: "delete"; experience_id: string; reason: string }
   | { option: "keep"; experience_id: string; reason: string };
 
@@ -20,6 +21,7 @@ const suggestionSchema = z.array(
     option: z.string(),
     experience_id: z.string().optional().nullable(),
     experience: z.string().optional().nullable(),
+    when_not: z.string().optional().nullable(),
     reason: z.string().optional().nullable(),
   }),
 );
@@ -45,6 +47,7 @@ interface Item {
   /** A delete votes against its line's text. */
   flipped: boolean;
   index: number;
+  whenNot?: string;
 }
 
 function flip(relation: Relation): Relation {
@@ -159,6 +162,7 @@ export function consolidateSuggestions(
       view: viewText(text),
       flipped: false,
       index,
+      ...(s.when_not?.trim() ? { whenNot: s.when_not.trim() } : {}),
     });
   });
 
@@ -286,6 +290,11 @@ export function consolidateSuggestions(
     if (supporting.length === 0) continue;
     const topic = topicLabel(reference.view.text) || "one topic";
     const reason = `Consolidates ${supporting.length} suggestion(s) on ${topic}.`;
+    // A model asked to keep each suggestion's scope copies the first one the group gave.
+    const scope = (items: readonly Item[]) => {
+      const whenNot = items.find((item) => item.whenNot)?.whenNot;
+      return whenNot ? { when_not: whenNot } : {};
+    };
     const text = chooseMergedText(
       [...supporting.map((item) => item.view.text), ...sameLines.map((line) => line.view.text)],
       limit,
@@ -294,15 +303,26 @@ export function consolidateSuggestions(
     if (sameLines.length === 0) {
       if (supporting.length === 1) {
         const only = supporting[0]!;
-        operations.push({ option: "add", experience: fitWords(only.view.text, limit), reason });
+        operations.push({
+          option: "add",
+          experience: fitWords(only.view.text, limit),
+          ...scope([only]),
+          reason,
+        });
       } else if (draw("missed-merge", root) < noise.curator.missedMerge) {
         for (const item of supporting)
-          operations.push({ option: "add", experience: fitWords(item.view.text, limit), reason });
+          operations.push({
+            option: "add",
+            experience: fitWords(item.view.text, limit),
+            ...scope([item]),
+            reason,
+          });
       } else {
         operations.push({
           option: "merge",
           experience_ids: supporting.map((item) => item.tempId),
           experience: text,
+          ...scope(supporting),
           reason,
         });
       }
@@ -316,12 +336,18 @@ export function consolidateSuggestions(
         continue;
       }
       if (onlyModifies) {
-        operations.push({ option: "modify", experience_id: line.id, experience: text, reason });
+        operations.push({
+          option: "modify",
+          experience_id: line.id,
+          experience: text,
+          ...scope(supporting),
+          reason,
+        });
         continue;
       }
     }
     const ids = [...new Set([...sameLines.map((line) => line.id), ...supporting.map((item) => item.tempId)])];
-    operations.push({ option: "merge", experience_ids: ids, experience: text, reason });
+    operations.push({ option: "merge", experience_ids: ids, experience: text, ...scope(supporting), reason });
   }
 
   if (library.length > 0 && draw("wrong-id") < noise.curator.wrongId) {

@@ -147,7 +147,7 @@ export function planOperations(input: PlanOperationsInput): OperationPlan {
         const conflictGroup = groups.size === 1 ? sources[0]!.conflictGroup : undefined;
         const merged = create(
           index,
-          { text: op.text, status: op.status ?? best.status, scope: undefined, conflictGroup },
+          { text: op.text, status: op.status ?? best.status, scope: op.scope, conflictGroup },
           [...op.ids],
           op.reason,
         );

@@ -2,6 +2,7 @@ import type { Bus, Task } from "@tfgrpo/protocol";
 import type { Store } from "@tfgrpo/store";
 import type { LearnOptions } from "../learn-options.js";
 import { type RunState, runStateOf } from "../run-state.js";
+import { resolveStratifyField } from "../stratified-order.js";
 
 /** What a learning run is given: the Bus to reach roles, the store, its options and data, and where to report. */
 export interface LearnContext {
@@ -25,6 +26,8 @@ export interface LearnDependencies extends LearnContext {
   taskById: ReadonlyMap<string, Task>;
   batchSize: number;
   batchesPerEpoch: number;
+  /** The task field batches are stratified by (null: a plain shuffle). */
+  stratifyField: string | null;
   /** `{ signal }` when the run can be stopped, to spread into calls that take one. */
   stop: { signal?: AbortSignal };
 }
@@ -40,6 +43,7 @@ export function learnDependencies(context: LearnContext): LearnDependencies {
     taskById: new Map(train.map((task) => [task.id, task])),
     batchSize,
     batchesPerEpoch: Math.ceil(train.length / batchSize),
+    stratifyField: resolveStratifyField(train, options.stratifyBy),
     stop: context.signal ? { signal: context.signal } : {},
   };
 }
