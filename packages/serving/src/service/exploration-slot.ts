@@ -56,6 +56,7 @@ export function withExplorationSlot(
         utility: 0,
         score: 0,
         tokens: experienceLineTokens(pick),
+        contrasts: pick.stats.contrast?.n ?? 0,
       };
       tokens += added.tokens;
       // Over budget: the lowest-scoring proven entries make room.
