@@ -1,0 +1,148 @@
+import { writeFile } from "node:fs/promises";
+import path from "node:path";
+import { entryContrast, safeParseJson } from "@tfgrpo/protocol";
+import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
+import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
+import { loadLessonBank } from "@tfgrpo/sim/testing";
+import { createStore } from "@tfgrpo/store";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { runCli } from "../testing/spawn-cli.js";
+
+/*
+ * Credit that measures each lesson, end to end (issue 25's acceptance): a run starts from a planted library in which
+ * every entry is active — three correct lessons, three plausible harmful ones and three topic-word stubs, taken from
+ * the lesson bank an author wrote without reading the sim (test-data/lesson-bank-2) — and must end with the harmful
+ * ones out of the active set by evidence, the correct ones kept, and a better head. Without a per-entry contrast,
+ * every entry shown together shares one credit and nothing planted is ever demoted.
+ */
+
+const domain = "math";
+const seed = 31;
+/** Pitfalls of three task families of the math suite, and the bank's first lesson of each kind for them. */
+const pitfalls = ["negative-modulo", "successive-percent-base", "weighted-mean"] as const;
+
+let temporary: TemporaryDirectory | undefined;
+let directory: string;
+
+beforeAll(async () => {
+  temporary = await temporaryDirectory("tfgrpo-planted-");
+  directory = temporary.path;
+  for (const [split, size] of [
+    ["train", 40],
+    ["val", 30],
+    ["test", 40],
+  ] as const) {
+    await writeSuiteJsonl(path.join(directory, `${split}.jsonl`), createSuite({ domain, seed, size, split }));
+  }
+});
+afterAll(async () => {
+  await temporary?.[Symbol.asyncDispose]();
+});
+
+describe("a planted library under learning (SIMULATED)", () => {
+  it("demotes the harmful lessons by their contrast, keeps the correct ones, and ends above the planted library", async () => {
+    const bank = loadLessonBank(domain, "all", "lesson-bank-2");
+    const kinds = ["correct", "harmful", "stubs"] as const;
+    const planted: Record<string, string> = {};
+    const idsOf: Record<(typeof kinds)[number], string[]> = { correct: [], harmful: [], stubs: [] };
+    kinds.forEach((kind, k) => {
+      pitfalls.forEach((pitfall, p) => {
+        const id = `G${k * pitfalls.length + p}`;
+        planted[id] = bank.pitfalls[pitfall]![kind][0]!;
+        idsOf[kind].push(id);
+      });
+    });
+    const file = path.join(directory, "planted.json");
+    await writeFile(file, JSON.stringify(planted));
+    const db = path.join(directory, "tfgrpo.db");
+    const data = (split: string) => path.join(directory, `${split}.jsonl`);
+
+    const imported = await runCli(["library", "import", file, "--domain", domain, "--db", db]);
+    expect(imported.code, imported.stderr).toBe(0);
+    const learned = await runCli([
+      "learn",
+      "--sim",
+      "--seed",
+      String(seed),
+      "--domain",
+      domain,
+      "--train",
+      data("train"),
+      "--val",
+      data("val"),
+      "--epochs",
+      "2",
+      "--batch-size",
+      "20",
+      "--group-size",
+      "5",
+      "--concurrency",
+      "8",
+      "--db",
+      db,
+      "--run-id",
+      "planted",
+    ]);
+    expect(learned.code, learned.stderr).toBe(0);
+
+    const store = await createStore(db);
+    const head = (await store.getHead(domain))!;
+    const byId = new Map(head.experiences.map((entry) => [entry.id, entry]));
+    await store.close();
+
+    // At least two harmful lessons left the active set on their contrast, and their stored move says why.
+    const demoted = idsOf.harmful.filter((id) => {
+      const entry = byId.get(id)!;
+      const move = entry.history.findLast((event) => event.from === "active");
+      return entry.status !== "active" && move !== undefined && /contrast -\d/.test(move.reason);
+    });
+    expect(demoted.length, describe(head.experiences)).toBeGreaterThanOrEqual(2);
+    for (const id of demoted) expect(entryContrast(byId.get(id)!.stats).estimate).toBeLessThan(0);
+    // At least two correct lessons are still active, credited with a positive contrast.
+    const kept = idsOf.correct.filter((id) => byId.get(id)!.status === "active");
+    expect(kept.length, describe(head.experiences)).toBeGreaterThanOrEqual(2);
+    const positive = kept.filter((id) => entryContrast(byId.get(id)!.stats).estimate > 0);
+    expect(positive.length, describe(head.experiences)).toBeGreaterThanOrEqual(2);
+
+    // The head beats the planted library by at least 10 points on held-out tasks (the same seeds for both).
+    const evaluated = await runCli([
+      "eval",
+      "--sim",
+      "--domain",
+      domain,
+      "--library",
+      `${domain}@v1`,
+      "--library",
+      `${domain}@head`,
+      "--data",
+      data("test"),
+      "--k",
+      "2",
+      "--seed",
+      String(seed),
+      "--concurrency",
+      "8",
+      "--db",
+      db,
+      "--json",
+      "--no-trace",
+    ]);
+    expect(evaluated.code, evaluated.stderr).toBe(0);
+    const parsed = safeParseJson(evaluated.stdout);
+    if (!parsed.success) throw new Error(`eval --json printed no JSON: ${evaluated.stdout.slice(0, 400)}`);
+    const rows = (parsed.value as { rows: Array<{ meanAtK: { estimate: number } }> }).rows;
+    const gain = rows[1]!.meanAtK.estimate - rows[0]!.meanAtK.estimate;
+    expect(gain, `head ${rows[1]!.meanAtK.estimate} vs planted ${rows[0]!.meanAtK.estimate}`).toBeGreaterThanOrEqual(
+      0.1,
+    );
+  }, 600_000);
+});
+
+function describe(entries: ReadonlyArray<{ id: string; status: string; text: string; stats: unknown }>): string {
+  return entries
+    .map((entry) => {
+      const interval = entryContrast(entry.stats as Parameters<typeof entryContrast>[0]);
+      return `${entry.id} ${entry.status} ${interval.estimate.toFixed(3)} (n ${interval.n}) ${entry.text.slice(0, 60)}`;
+    })
+    .join("\n");
+}
