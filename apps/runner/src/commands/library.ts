@@ -214,7 +214,7 @@ export function registerLibraryCommand(program: Command): void {
             const view = await readLibraryEntryView(store, domain, entry);
             write(
               options.json
-                ? JSON.stringify({ domain, version: snapshot.version, ...libraryEntryJson(view) }, null, 2)
+                ? JSON.stringify({ version: snapshot.version, ...libraryEntryJson(view) }, null, 2)
                 : `${domain} v${snapshot.version}: ${describeLibraryEntry(view)}`,
             );
             return;
