@@ -40,6 +40,16 @@ try {
       shown: i % 40,
       success: (i % 40) * 0.6,
       sumDelta: ((i % 11) - 5) / 10,
+      // Two entries in three have a contrast (n groups whose differences average d), so the credit cells are drawn.
+      ...(i % 3 === 0
+        ? {}
+        : {
+            contrast: {
+              n: 1 + (i % 9),
+              sum: (1 + (i % 9)) * (((i % 11) - 5) / 20),
+              sumSquares: (1 + (i % 9)) * ((((i % 11) - 5) / 20) ** 2 + 0.05),
+            },
+          }),
     })),
   );
   const edits: Operation[] = Array.from({ length: 500 }, (_, i) => ({

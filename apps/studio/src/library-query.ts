@@ -1,9 +1,10 @@
 import {
+  type ContrastInterval,
   type Experience,
   type ExperienceStatus,
+  entryContrast,
   estimateTokens,
   experienceStatusSchema,
-  meanDelta,
   observedUtility,
   successRate,
 } from "@tfgrpo/protocol";
@@ -15,7 +16,7 @@ export const sortKeys = [
   "group",
   "shown",
   "success",
-  "delta",
+  "contrast",
   "utility",
   "tokens",
 ] as const;
@@ -33,7 +34,8 @@ export interface LibraryQuery {
 export interface EntryRow {
   entry: Experience;
   successRate: number;
-  meanDelta: number;
+  /** The entry's credit: mean reward shown minus withheld, with its interval (n = 0: no contrast yet). */
+  contrast: ContrastInterval;
   utility: number;
   /** What the entry costs in every prompt that shows it (estimated tokens). */
   tokens: number;
@@ -74,7 +76,7 @@ export function selectEntries(entries: readonly Experience[], query: LibraryQuer
     rows.push({
       entry,
       successRate: successRate(entry.stats),
-      meanDelta: meanDelta(entry.stats),
+      contrast: entryContrast(entry.stats),
       utility: observedUtility(entry.stats, "ucb"),
       tokens: estimateTokens(entry.text),
     });
@@ -87,7 +89,8 @@ export function selectEntries(entries: readonly Experience[], query: LibraryQuer
     group: (row) => row.entry.conflictGroup ?? "\uffff",
     shown: (row) => row.entry.stats.shown,
     success: (row) => row.successRate,
-    delta: (row) => row.meanDelta,
+    // By the estimate; entries without a contrast sort as 0, with what has no measurable effect.
+    contrast: (row) => row.contrast.estimate,
     utility: (row) => row.utility,
     tokens: (row) => row.tokens,
   };

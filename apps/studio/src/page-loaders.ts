@@ -126,7 +126,16 @@ export function createPageLoaders(store: StudioStore, rules: CheckRules, hasRepo
           } else events.push({ version, operation });
         }
       }
-      return entryPage({ domain, entry, head, events, wordLimit: rules.wordLimit, ...options });
+      const versionContrasts = await store.listVersionContrasts(domain, id);
+      return entryPage({
+        domain,
+        entry,
+        head,
+        events,
+        versionContrasts,
+        wordLimit: rules.wordLimit,
+        ...options,
+      });
     },
 
     async diff(

@@ -142,6 +142,63 @@ describe("studio app", () => {
   });
 });
 
+describe("credit on the pages", () => {
+  const page = async (route: string) =>
+    (await studio.app.request(`${origin}${route}`, { headers: { cookie } })).text();
+  const cell = (markup: string) =>
+    [
+      ...markup.matchAll(
+        /<span class="contrast contrast-(\w+)"[^>]*>([^<]*)<\/span>(?: <span class="meta">n = (\d+)<\/span>)?/g,
+      ),
+    ].map((match) => `${match[1]} ${match[2]}${match[3] ? ` n=${match[3]}` : ""}`);
+
+  it("the library table shows each entry's contrast with its interval where mean Δ was", async () => {
+    const markup = await page("/d/math");
+    expect(markup).not.toContain("mean Δ");
+    expect(markup).toContain("credit: contrast [interval]");
+    // Rows by id: G0 G1 G3 G4 G5 G6 G7.
+    expect(cell(markup)).toEqual([
+      "helps +0.250 [+0.027, +0.473] n=6",
+      "unclear +0.250 [-0.114, +0.614] n=3",
+      "none no contrast yet",
+      "hurts -0.250 [-0.473, -0.027] n=6",
+      "none no contrast yet",
+      "none no contrast yet",
+      "none no contrast yet",
+    ]);
+  });
+
+  it("the review queue shows each candidate's and conflict member's credit instead of mean Δ", async () => {
+    const markup = await page("/d/math/review");
+    expect(markup).not.toContain("mean Δ");
+    const candidate = markup.slice(
+      markup.indexOf('id="q-G1"'),
+      markup.indexOf("</article>", markup.indexOf('id="q-G1"')),
+    );
+    expect(cell(candidate)).toEqual(["unclear +0.250 [-0.114, +0.614] n=3"]);
+    expect(candidate).toContain('title="+0.250 [-0.114, +0.614] over 3 groups"');
+    const group = markup.slice(markup.indexOf('id="g-cg-rounding"'));
+    expect(cell(group.slice(0, group.indexOf("</article>")))).toEqual([
+      "hurts -0.250 [-0.473, -0.027] n=6",
+      "none no contrast yet",
+    ]);
+  });
+
+  it("the entry page shows the credit and the credit by library version", async () => {
+    const markup = await page("/d/math/e/G0");
+    const [overall, ...byVersion] = cell(markup);
+    expect(overall).toBe("helps +0.250 [+0.027, +0.473] n=6");
+    // Four groups read v1, two read v2: each alone is less certain than all six.
+    expect(byVersion).toEqual(["unclear +0.250 [-0.047, +0.547] n=4", "unclear +0.250 [-0.237, +0.737] n=2"]);
+    expect(markup).toMatch(
+      /<table class="grid version-credit">.*<a href="\/d\/math\?v=1">v1<\/a>.*<a href="\/d\/math\?v=2">v2<\/a>/s,
+    );
+    const none = await page("/d/math/e/G5");
+    expect(none).toContain('id="no-version-credit"');
+    expect(cell(none)).toEqual(["none no contrast yet"]);
+  });
+});
+
 describe("library table and head watcher", () => {
   it("filters by words and status and sorts with ties by id", async () => {
     const entries = (await store.getHead("math"))!.experiences;
@@ -154,6 +211,8 @@ describe("library table and head watcher", () => {
     expect(ids({ q: "cg-rounding" })).toEqual(["G4", "G5"]);
     expect(ids({ sort: "shown", dir: "desc" }).slice(0, 3)).toEqual(["G0", "G4", "G5"]);
     expect(ids({ sort: "bogus", status: "bogus" })).toEqual(ids({}));
+    // By credit: the two +0.250 estimates (ties by id), then the entries without a contrast, then G4 (-0.250).
+    expect(ids({ sort: "contrast", dir: "desc" })).toEqual(["G0", "G1", "G3", "G5", "G6", "G7", "G4"]);
   });
 
   it("reports a head that moves, once", async () => {

@@ -94,6 +94,13 @@ describe("studio in a browser", () => {
     ]);
     expect(await operations.nth(1).getByRole("link", { name: "run-seeded-1" }).count()).toBe(1);
     expect(await page.locator("table.history tbody tr").first().textContent()).toContain("new → active");
+    // Its credit with the interval, and the same split by the library version the rollouts read.
+    expect(await page.locator("dd.credit .contrast").textContent()).toBe("+0.250 [+0.027, +0.473]");
+    expect(await page.locator("table.version-credit tbody tr").allTextContents()).toEqual([
+      "v1+0.250 [-0.047, +0.547] n = 4",
+      "v2+0.250 [-0.237, +0.737] n = 2",
+    ]);
+    await shot("entry");
     await page.goto(`${studio.url}/d/math/e/G2`);
     expect(await page.locator("table.history").textContent()).toContain("never selected in 20 versions");
     expect(await page.locator("form.edit-form").count()).toBe(0);
@@ -125,6 +132,12 @@ describe("studio in a browser", () => {
   it("approves a candidate with a note: a new committed version whose reason is the note", async () => {
     await page.goto(`${studio.url}/d/math/review`);
     const item = page.locator("#q-G1");
+    // The candidate's credit is the contrast with its interval, not a mean Δ that is 0 for everything.
+    expect(await item.locator(".contrast").textContent()).toBe("+0.250 [-0.114, +0.614]");
+    expect(await item.locator(".contrast").getAttribute("title")).toBe(
+      "+0.250 [-0.114, +0.614] over 3 groups",
+    );
+    await shot("review");
     await item.getByRole("textbox").fill("right on the three percent tasks I checked");
     await item.getByRole("button", { name: "Approve" }).click();
     await expect.poll(() => page.locator(".flash.ok").textContent()).toContain("Committed v3");

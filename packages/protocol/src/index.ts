@@ -42,6 +42,7 @@ export {
   addContrast,
   type ContrastInterval,
   type ContrastOptions,
+  contrastDirection,
   contrastEstimate,
   contrastOf,
   contrastOptionsSchema,
@@ -49,6 +50,8 @@ export {
   emptyContrast,
   entryContrast,
   formatContrast,
+  formatContrastBounds,
+  formatSigned,
 } from "./kernel/experience-contrast.js";
 export {
   betaScore,

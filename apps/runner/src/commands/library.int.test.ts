@@ -65,4 +65,34 @@ describe("tfgrpo library (CLI, spawned)", () => {
     );
     expect(await snapshot()).toEqual(before);
   });
+
+  it("shows each entry's credit as a contrast with its interval, and one entry's credit by library version", async () => {
+    const db = path.join(cwd, ".tfgrpo", "tfgrpo.db");
+    const store = await createStore(db, { mustExist: true });
+    try {
+      // Nine groups on v1 whose differences (shown - withheld) are all -0.25: an entry that hurts.
+      await store.updateStats("math", [
+        {
+          id: "G3",
+          shown: 45,
+          success: 9,
+          lastUsedVersion: 1,
+          contrast: { n: 9, sum: -2.25, sumSquares: 0.5625 },
+        },
+      ]);
+    } finally {
+      await store.close();
+    }
+    const table = await tfgrpo(["library", "show", "--domain", "math"], { cwd });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toMatch(
+      /\nG3 +active +45 +20% +-0\.250 \[-0\.\d{3}, -0\.\d{3}\] +9 {2}Parallel lines/,
+    );
+    const entry = await tfgrpo(["library", "show", "--domain", "math", "--entry", "G3"], { cwd });
+    expect(entry.code, entry.stderr).toBe(0);
+    expect(entry.stdout).toMatch(
+      /\ncredit \(contrast, reward shown - withheld\): -0\.250 \[-0\.\d{3}, -0\.\d{3}\] over 9 groups\n/,
+    );
+    expect(entry.stdout).toMatch(/\nv1 +-0\.250 \[-0\.\d{3}, -0\.\d{3}\] +9\n/);
+  });
 });

@@ -62,8 +62,11 @@ describe("tfgrpo library", () => {
     const show = await run(["show", "--domain", "web", "--db", db]);
     const lines = show.stdout.split("\n");
     expect(lines[0]).toBe("web v1 (committed, head): 46 visible entries, 0 archived");
-    expect(lines[1]).toMatch(/^id\s+status\s+shown\s+success\s+text$/);
-    expect(lines[3]).toMatch(/^G0 {3}candidate {6}0 {8}- {2}Verification methods: /);
+    expect(lines[1]).toMatch(
+      /^id\s+status\s+shown\s+success\s+credit: contrast \[interval\]\s+groups\s+text$/,
+    );
+    // No contrast yet: a dash in the credit column, 0 groups.
+    expect(lines[3]).toMatch(/^G0 {3}candidate {6}0 {8}- {28}- {7}0 {2}Verification methods: /);
     expect(lines).toHaveLength(3 + 46 + 1);
 
     const out = path.join(dir, "web.json");
@@ -73,20 +76,83 @@ describe("tfgrpo library", () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ format: "tfgrpo-library", domain: "math", version: 1 });
   });
 
-  it("shows success rates, archived entries on request, and older versions", async () => {
+  it("shows success rates, credit as a contrast with its interval, archived entries on request, and older versions", async () => {
     await run(["import", math, "--db", db]);
     const store = await createStore(db);
-    await store.updateStats("math", [{ id: "G1", shown: 4, success: 3, sumDelta: 1, lastUsedVersion: 1 }]);
+    // Four groups read v1 (differences with mean 0.25), two more read v2: six in all.
+    await store.updateStats("math", [
+      {
+        id: "G1",
+        shown: 4,
+        success: 3,
+        sumDelta: 1,
+        lastUsedVersion: 1,
+        contrast: { n: 4, sum: 1, sumSquares: 0.5 },
+      },
+    ]);
     await store.applyOperations("math", [{ op: "delete", id: "G0", reason: "too vague" }], {
       parent: 1,
       state: "committed",
     });
+    await store.updateStats("math", [
+      { id: "G1", lastUsedVersion: 2, contrast: { n: 2, sum: 0.5, sumSquares: 0.25 } },
+    ]);
     await store.close();
     const head = await run(["show", "--domain", "math", "--db", db]);
     expect(head.stdout).toMatch(
       /^math v2 \(committed, head\): 26 visible entries, 1 archived \(--all shows them\)\n/,
     );
-    expect(head.stdout).toMatch(/\nG1 {3}active {6}4 {6}75% {2}Trigonometric/);
+    // Mean 0.25 over 6 groups; deviations 0.375, shrunk variance (0.375 + 2 * 0.2) / 7, bound 1.645 * sqrt(var / 6).
+    expect(head.stdout).toMatch(
+      /\nG1 {3}active {6}4 {6}75% {6}\+0\.250 \[\+0\.027, \+0\.473\] {7}6 {2}Trigonometric/,
+    );
+    expect(head.stdout).toMatch(/\nG2 {3}active {6}0 {8}- {28}- {7}0 {2}Geometry/);
+
+    const entry = (await run(["show", "--domain", "math", "--entry", "G1", "--db", db])).stdout.split("\n");
+    expect(entry[0]).toMatch(/^math v2: G1 \(active\): Trigonometric simplification: /);
+    expect(entry.slice(1, 4)).toEqual([
+      "shown 4, success 75%, last shown in v2",
+      "credit (contrast, reward shown - withheld): +0.250 [+0.027, +0.473] over 6 groups",
+      "credit by library version:",
+    ]);
+    // Per version: v1 alone is 4 groups, v2 alone 2, so both intervals are wider than the whole one.
+    expect(entry[4]).toMatch(/^version\s+credit: contrast \[interval\]\s+groups$/);
+    expect(entry[6]).toMatch(/^v1 {11}\+0\.250 \[-0\.047, \+0\.547\] {7}4$/);
+    expect(entry[7]).toMatch(/^v2 {11}\+0\.250 \[-0\.237, \+0\.737\] {7}2$/);
+    expect(entry[8]).toBe("history:");
+    expect(entry[9]).toMatch(/^ {2}v1: new -> active: /);
+
+    const json = JSON.parse((await run(["show", "--domain", "math", "--json", "--db", db])).stdout);
+    expect(json).toMatchObject({ domain: "math", version: 2, state: "committed", head: true });
+    expect(json.entries).toHaveLength(26);
+    const g1 = json.entries.find((e: { id: string }) => e.id === "G1");
+    expect(g1).toMatchObject({ status: "active", shown: 4, success: 3, contrast: { n: 6, estimate: 0.25 } });
+    expect(g1.contrast.lower).toBeCloseTo(0.027, 3);
+    expect(g1.contrast.upper).toBeCloseTo(0.473, 3);
+    expect(json.entries.find((e: { id: string }) => e.id === "G2").contrast).toBeNull();
+    const entryJson = JSON.parse(
+      (await run(["show", "--domain", "math", "--entry", "G1", "--json", "--db", db])).stdout,
+    );
+    expect(entryJson).toMatchObject({
+      domain: "math",
+      version: 2,
+      id: "G1",
+      contrast: { n: 6 },
+      stats: { contrast: { n: 6, sum: 1.5, sumSquares: 0.75 } },
+    });
+    expect(
+      entryJson.versionContrasts.map((row: { version: number; contrast: { n: number } }) => [
+        row.version,
+        row.contrast.n,
+      ]),
+    ).toEqual([
+      [1, 4],
+      [2, 2],
+    ]);
+    const none = (await run(["show", "--domain", "math", "--entry", "G2", "--db", db])).stdout;
+    expect(none).toContain(
+      "credit (contrast, reward shown - withheld): no contrast yet\nno credit by library version yet\n",
+    );
     expect(head.stdout).not.toMatch(/\nG0 /);
     expect((await run(["show", "--domain", "math", "--all", "--db", db])).stdout).toMatch(/\nG0 {3}archived/);
     expect((await run(["show", "--domain", "math", "--version", "v1", "--db", db])).stdout).toMatch(
@@ -153,6 +219,11 @@ describe("tfgrpo library", () => {
     await run(["import", math, "--db", db]);
     const domain = await run(["show", "--domain", "Math!", "--db", db]);
     expect((domain.error as Error).message).toMatch(/^--domain Math!: domain must be lowercase/);
+    const badEntry = await run(["show", "--domain", "math", "--entry", "3", "--db", db]);
+    expect((badEntry.error as Error).message).toBe("--entry 3: experience ids look like G0, G1, G17");
+    const missingEntry = await run(["show", "--domain", "math", "--entry", "G99", "--db", db]);
+    expect(TfgrpoError.hasCode(missingEntry.error, "not_found")).toBe(true);
+    expect((missingEntry.error as Error).message).toBe("library math v1 has no entry G99");
     const version = await run(["show", "--domain", "math", "--version", "latest", "--db", db]);
     expect((version.error as Error).message).toBe(
       'version "latest": expected a number like 3 or v3, or head',

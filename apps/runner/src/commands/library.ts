@@ -4,6 +4,8 @@ import {
   domainSchema,
   type Experience,
   type ExperienceStatus,
+  entryContrast,
+  experienceIdSchema,
   experienceStatusSchema,
   type LibraryVersion,
   TfgrpoError,
@@ -19,8 +21,11 @@ import {
 import { type Command, Option } from "commander";
 import { requireExistingDatabase } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
-import { renderTable } from "../cli-output/render-table.js";
+import { contrastColumns, contrastJson } from "../cli-output/contrast-columns.js";
+import { formatSuccessRate } from "../cli-output/format-success-rate.js";
+import { type Column, renderTable } from "../cli-output/render-table.js";
 import { domainLessonCosts } from "../learn/stored-lesson-costs.js";
+import { describeLibraryEntry, libraryEntryJson, readLibraryEntryView } from "./library-entry.js";
 
 interface DatabaseOptions {
   db?: string;
@@ -81,9 +86,15 @@ function oneLine(text: string, width: number): string {
   return flat.length <= width ? flat : `${flat.slice(0, Math.max(1, width - 1))}…`;
 }
 
-function successRate(experience: Experience): string {
-  const { shown, success } = experience.stats;
-  return shown === 0 ? "-" : `${Math.round((success / shown) * 100)}%`;
+/** `--entry G3`, checked before the store is opened. */
+function entryArgument(value: string): string {
+  const parsed = experienceIdSchema.safeParse(value);
+  if (!parsed.success)
+    throw new TfgrpoError(
+      "invalid_input",
+      `--entry ${value}: ${parsed.error.issues[0]?.message ?? "not an id"}`,
+    );
+  return parsed.data;
 }
 
 function describeOps(version: LibraryVersion): string {
@@ -158,27 +169,34 @@ export function registerLibraryCommand(program: Command): void {
 
   library
     .command("show")
-    .description("Show the entries of the head (or --version N) as a table")
+    .description(
+      "Show the entries of the head (or --version N) as a table, each with its contrast (reward shown minus withheld) and interval; --entry G3 for one entry's contrast by library version and its lifecycle moves",
+    )
     .addOption(dbOption())
     .requiredOption("--domain <domain>", "library domain, e.g. math")
     .option("--version <version>", "a version number instead of the head")
+    .option("--entry <id>", "one entry: its contrast by library version and its lifecycle moves, e.g. G3")
     .option("--all", "include archived entries")
     .option("--wide", "do not shorten texts")
+    .option("--json", "print JSON (the entries, or the one entry, with their contrasts as numbers)")
     .option(
       "--costs",
-      "what each entry cost to learn (its share of the critic and curator calls of the steps that wrote it) and its credit",
+      "what each entry cost to learn (its share of the critic and curator calls of the steps that wrote it)",
     )
     .action(
       async (
         options: DatabaseOptions & {
           domain: string;
           version?: string;
+          entry?: string;
           all?: boolean;
           wide?: boolean;
+          json?: boolean;
           costs?: boolean;
         },
-      ) =>
-        withStore(options, "existing", async (store) => {
+      ) => {
+        const entryId = options.entry === undefined ? undefined : entryArgument(options.entry);
+        await withStore(options, "existing", async (store) => {
           const domain = domainArgument(options.domain);
           const version = await resolveVersion(store, domain, options.version ?? "head");
           const snapshot = version === null ? null : await store.getVersion(domain, version);
@@ -186,54 +204,95 @@ export function registerLibraryCommand(program: Command): void {
           if (!snapshot || !info)
             throw new TfgrpoError("not_found", `library ${domain} has no version ${version}`);
           const head = await store.getHeadVersion(domain);
+          if (entryId !== undefined) {
+            const entry = snapshot.experiences.find((e) => e.id === entryId);
+            if (!entry)
+              throw new TfgrpoError(
+                "not_found",
+                `library ${domain} v${snapshot.version} has no entry ${entryId}`,
+              );
+            const view = await readLibraryEntryView(store, domain, entry);
+            write(
+              options.json
+                ? JSON.stringify({ version: snapshot.version, ...libraryEntryJson(view) }, null, 2)
+                : `${domain} v${snapshot.version}: ${describeLibraryEntry(view)}`,
+            );
+            return;
+          }
           const entries = snapshot.experiences.filter((e) => options.all || e.status !== "archived");
           const archived =
             snapshot.experiences.length - snapshot.experiences.filter((e) => e.status !== "archived").length;
+          const costs = options.costs ? await domainLessonCosts(store, domain) : null;
+          if (options.json) {
+            write(
+              JSON.stringify(
+                {
+                  domain,
+                  version: snapshot.version,
+                  state: info.state,
+                  head: snapshot.version === head,
+                  entries: entries.map((e) => ({
+                    id: e.id,
+                    status: e.status,
+                    text: e.text,
+                    ...(e.conflictGroup ? { conflictGroup: e.conflictGroup } : {}),
+                    shown: e.stats.shown,
+                    success: e.stats.success,
+                    contrast: contrastJson(entryContrast(e.stats)),
+                    ...(costs ? { costUsd: costs.byEntry.get(e.id)?.costUsd ?? null } : {}),
+                  })),
+                },
+                null,
+                2,
+              ),
+            );
+            return;
+          }
           write(
             `${domain} v${snapshot.version} (${info.state}${snapshot.version === head ? ", head" : ""}): ` +
               `${snapshot.experiences.length - archived} visible entries, ${archived} archived` +
               (options.all || archived === 0 ? "" : " (--all shows them)"),
           );
           if (entries.length === 0) return;
-          const costs = options.costs ? await domainLessonCosts(store, domain) : null;
+          const numbers: Column<Experience>[] = [
+            { header: "id", value: (e) => e.id },
+            { header: "status", value: (e) => e.status },
+            { header: "shown", value: (e) => e.stats.shown },
+            { header: "success", value: (e) => formatSuccessRate(e.stats), align: "right" },
+            ...(costs
+              ? [
+                  {
+                    header: "cost $",
+                    value: (e: Experience) => {
+                      const cost = costs.byEntry.get(e.id);
+                      return cost === undefined ? "-" : cost.costUsd.toFixed(5);
+                    },
+                    align: "right" as const,
+                  },
+                ]
+              : []),
+            // Its credit, what it earns (after what it cost): mean reward shown minus withheld, over the groups that
+            // had both arms.
+            ...contrastColumns((e: Experience) => entryContrast(e.stats)),
+          ];
+          // The text gets what the terminal has left once the other columns are laid out.
+          const used = Math.max(
+            ...renderTable(numbers, entries)
+              .split("\n")
+              .map((line) => line.length),
+          );
           const textWidth = options.wide
             ? Number.POSITIVE_INFINITY
-            : Math.max(30, (process.stdout.columns || 120) - (costs ? 65 : 45));
+            : Math.max(30, (process.stdout.columns || 120) - used - 2);
           write(
-            renderTable(
-              [
-                { header: "id", value: (e) => e.id },
-                { header: "status", value: (e) => e.status },
-                { header: "shown", value: (e) => e.stats.shown },
-                { header: "success", value: successRate, align: "right" },
-                ...(costs
-                  ? [
-                      {
-                        header: "cost $",
-                        value: (e: Experience) => {
-                          const cost = costs.byEntry.get(e.id);
-                          return cost === undefined ? "-" : cost.costUsd.toFixed(5);
-                        },
-                        align: "right" as const,
-                      },
-                      {
-                        // Credit: the summed reward advantage of the rollouts that were shown the entry.
-                        header: "credit",
-                        value: (e: Experience) => (e.stats.shown === 0 ? "-" : e.stats.sumDelta.toFixed(2)),
-                        align: "right" as const,
-                      },
-                    ]
-                  : []),
-                { header: "text", value: (e) => oneLine(e.text, textWidth) },
-              ],
-              entries,
-            ),
+            renderTable([...numbers, { header: "text", value: (e) => oneLine(e.text, textWidth) }], entries),
           );
           if (costs)
             write(
               `learning cost: $${[...costs.byEntry.values()].reduce((sum, c) => sum + c.costUsd, 0).toFixed(5)} on entries written over ${costs.steps} step(s), $${costs.droppedUsd.toFixed(5)} on proposals that were dropped (rejected candidates, nothing to change)`,
             );
-        }),
+        });
+      },
     );
 
   library

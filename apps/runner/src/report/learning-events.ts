@@ -94,26 +94,34 @@ export async function collectLearningEvents(
 
 const score = (value: number | null) => (value === null ? "-" : value.toFixed(3));
 
+/** One gate rejection as a line of text, with its scores, margin and validation size. */
+export function describeGateRejection(r: GateRejection): string {
+  return `gate rejected v${r.version} (parent ${r.parent === null ? "-" : `v${r.parent}`}): candidate ${score(r.candidateScore)} vs head ${score(r.headScore)} on ${r.tasks} validation tasks, margin ${r.margin}, ${r.stage} check — ${r.reason}`;
+}
+
+/** What a lifecycle move did, in one word: promoted, restored (back from probation), demoted or archived. */
+export function lifecycleMoveVerb(move: LifecycleMove): "promoted" | "restored" | "demoted" | "archived" {
+  if (move.to === "archived") return "archived";
+  if (move.to === "active") return move.from === "candidate" ? "promoted" : "restored";
+  return "demoted";
+}
+
+/** One lifecycle move as a line of text; its reason carries the numbers that decided it. */
+export function describeLifecycleMove(move: LifecycleMove): string {
+  return `lifecycle ${lifecycleMoveVerb(move)} ${move.id} at v${move.version} (${move.from} -> ${move.to}): ${move.reason} — "${truncate(move.text, 90)}"`;
+}
+
 /** The events as lines of text, or one plain sentence when there were none. */
 export function describeLearningEvents(events: LearningEvents, seed?: number): string[] {
   if (events.rejections.length === 0 && events.demotions.length === 0 && events.promotions.length === 0)
     return [
       `no gate rejection or lifecycle move happened${seed === undefined ? "" : ` for this seed (${seed})`}`,
     ];
-  const lines: string[] = [];
-  for (const r of events.rejections)
-    lines.push(
-      `gate rejected v${r.version} (parent ${r.parent === null ? "-" : `v${r.parent}`}): candidate ${score(r.candidateScore)} vs head ${score(r.headScore)} on ${r.tasks} validation tasks, margin ${r.margin}, ${r.stage} check — ${r.reason}`,
-    );
-  for (const d of events.demotions)
-    lines.push(
-      `lifecycle ${d.to === "archived" ? "archived" : "demoted"} ${d.id} at v${d.version} (${d.from} -> ${d.to}): ${d.reason} — "${truncate(d.text, 90)}"`,
-    );
-  for (const p of events.promotions)
-    lines.push(
-      `lifecycle ${p.from === "candidate" ? "promoted" : "restored"} ${p.id} at v${p.version} (${p.from} -> ${p.to}): ${p.reason} — "${truncate(p.text, 90)}"`,
-    );
-  return lines;
+  return [
+    ...events.rejections.map(describeGateRejection),
+    ...events.demotions.map(describeLifecycleMove),
+    ...events.promotions.map(describeLifecycleMove),
+  ];
 }
 
 function truncate(text: string, length: number): string {

@@ -1,11 +1,28 @@
-import { addUsage, cacheHitRate, emptyUsageTotals, type UsageTotals } from "@tfgrpo/protocol";
+import {
+  addUsage,
+  type ContrastInterval,
+  cacheHitRate,
+  contrastDirection,
+  type Experience,
+  emptyUsageTotals,
+  entryContrast,
+  formatContrast,
+  formatContrastBounds,
+  formatSigned,
+  type UsageTotals,
+} from "@tfgrpo/protocol";
 import { costsByEntry } from "../learn/lesson-costs.js";
 import type { StepRecord } from "../learn/step-record.js";
 import type { EvaluationRow } from "../learn/summarize-evaluation.js";
 import { onlineReportSection } from "../online/online-report-section.js";
-import { describeLearningEvents } from "./learning-events.js";
+import {
+  describeGateRejection,
+  describeLearningEvents,
+  type LifecycleMove,
+  lifecycleMoveVerb,
+} from "./learning-events.js";
 import type { ReportData } from "./report-data.js";
-import { escapeXml as esc, lineChart, stackedBarChart } from "./svg-charts.js";
+import { escapeXml as esc, intervalBar, lineChart, stackedBarChart } from "./svg-charts.js";
 
 const colors = {
   train: "#2563eb",
@@ -23,6 +40,9 @@ const colors = {
   curator: "#0891b2",
   judge: "#65a30d",
   embedder: "#a16207",
+  helps: "#16a34a",
+  hurts: "#dc2626",
+  unclear: "#6b7280",
 };
 
 const pct = (v: number | null | undefined) =>
@@ -63,6 +83,8 @@ th{background:#f9fafb}td.n{text-align:right;font-variant-numeric:tabular-nums}.s
 .meta{color:#4b5563;font-size:13px}.charts{display:flex;flex-wrap:wrap;gap:16px}.chart{max-width:100%;height:auto;background:#fff}
 .status-active{color:#15803d}.status-candidate{color:#b45309}.status-probation{color:#c2410c}.status-archived{color:#6b7280}
 details{font-size:12px;color:#374151}.commit{color:#15803d;font-weight:600}.reject{color:#b91c1c;font-weight:600}
+td.contrast{white-space:nowrap;font-variant-numeric:tabular-nums}.contrast svg{vertical-align:middle;margin-left:6px}
+td.states{white-space:nowrap}.contrast-helps{color:#15803d}.contrast-hurts{color:#b91c1c}.contrast-unclear{color:#374151}
 </style></head><body>
 ${sections.join("\n")}
 </body></html>
@@ -164,12 +186,12 @@ function lessonCostSection(data: ReportData): string {
     .sort((a, b) => b[1].costUsd - a[1].costUsd)
     .map(([id, cost]) => {
       const entry = current.get(id);
-      const credit = entry && entry.stats.shown > 0 ? num(entry.stats.sumDelta, 2) : "-";
-      return `<tr><td>${esc(id)}</td><td class="${entry ? `status-${entry.status}` : ""}">${entry ? esc(entry.status) : "not in head"}</td><td class="n">${usd(cost.costUsd)}</td><td class="n">${entry ? entry.stats.shown : "-"}</td><td class="n">${credit}</td><td>${entry ? esc(entry.text) : ""}</td></tr>`;
+      const credit = entry ? contrastText(entryContrast(entry.stats)) : "-";
+      return `<tr><td>${esc(id)}</td><td class="${entry ? `status-${entry.status}` : ""}">${entry ? esc(entry.status) : "not in head"}</td><td class="n">${usd(cost.costUsd)}</td><td class="n">${entry ? entry.stats.shown : "-"}</td><td class="contrast">${credit}</td><td>${entry ? esc(entry.text) : ""}</td></tr>`;
     })
     .join("");
   const spent = [...byEntry.values()].reduce((sum, cost) => sum + cost.costUsd, 0);
-  return `<h2>What each lesson cost and earned</h2><p class="meta">A step's critic and curator calls are shared by the operations of its committed candidate (each entry gets the share of the operation that wrote it); a step whose candidate was rejected, or that changed nothing, spent its cost on dropped proposals. Credit is the summed reward advantage of the rollouts shown the entry.</p>
+  return `<h2>What each lesson cost and earned</h2><p class="meta">A step's critic and curator calls are shared by the operations of its committed candidate (each entry gets the share of the operation that wrote it); a step whose candidate was rejected, or that changed nothing, spent its cost on dropped proposals. Credit is the entry's contrast: mean reward of the attempts shown it minus the attempts of the same groups it was withheld from, with its interval and the number of groups.</p>
 <p>${usd(spent)} on ${byEntry.size} entries · ${usd(dropped)} on dropped proposals</p>
 <table id="lesson-costs"><tr><th>entry</th><th>status</th><th>cost</th><th>shown</th><th>credit</th><th>text</th></tr>${rows}</table>`;
 }
@@ -203,13 +225,64 @@ function hitRate(usage: { inputTokens: number; cachedInputTokens: number }): str
   return rate === null ? "-" : pct(rate);
 }
 
+/** Gate rejections as lines, then every lifecycle move (promotions and demotions) with the reason that holds its numbers. */
 function eventsSection(data: ReportData): string {
   if (!data.events) return "";
+  const events = data.events;
   const seed = typeof data.run.config.seed === "number" ? data.run.config.seed : undefined;
-  const items = describeLearningEvents(data.events, seed)
-    .map((line) => `<li>${esc(line)}</li>`)
-    .join("");
-  return `<h2>Gate rejections and lifecycle demotions</h2><ul id="learning-events">${items}</ul>`;
+  const moves = [...events.promotions, ...events.demotions].sort(
+    (a, b) => a.version - b.version || Number(a.id.slice(1)) - Number(b.id.slice(1)),
+  );
+  // With no event at all, the one sentence the demo prints too.
+  const lines =
+    events.rejections.length > 0
+      ? events.rejections.map(describeGateRejection)
+      : moves.length > 0
+        ? ["The gate rejected no candidate."]
+        : describeLearningEvents(events, seed);
+  const items = lines.map((line) => `<li>${esc(line)}</li>`).join("");
+  const rows = moves.map(moveRow).join("");
+  return `<h2>Gate rejections and lifecycle moves</h2><ul id="learning-events">${items}</ul>${
+    moves.length > 0
+      ? `<p class="meta">${events.promotions.length} promoted or restored, ${events.demotions.length} demoted or archived; each move's reason holds the evidence that decided it (the contrast, its interval and the groups it rests on).</p>
+<table id="lifecycle-moves"><tr><th>version</th><th>entry</th><th>move</th><th>from → to</th><th>reason</th><th>lesson</th></tr>${rows}</table>`
+      : ""
+  }`;
+}
+
+function moveRow(move: LifecycleMove): string {
+  const verb = lifecycleMoveVerb(move);
+  const up = verb === "promoted" || verb === "restored";
+  return `<tr class="move move-${verb}"><td class="n">v${move.version}</td><td><code>${esc(move.id)}</code></td><td class="${up ? "commit" : "reject"}">${verb}</td><td class="states">${esc(move.from ?? "new")} → <span class="status-${move.to}">${esc(move.to)}</span></td><td>${esc(move.reason)}</td><td>${esc(move.text)}</td></tr>`;
+}
+
+/** An entry's contrast as text: "+0.240 [+0.050, +0.430] n = 9", coloured by the way its interval points. */
+function contrastText(contrast: ContrastInterval): string {
+  if (contrast.n === 0) return `<span class="meta">no contrast yet</span>`;
+  return `<span class="contrast-${contrastDirection(contrast)}" title="${esc(formatContrast(contrast))}">${formatSigned(contrast.estimate)} ${formatContrastBounds(contrast)}</span> <span class="meta">n = ${contrast.n}</span>`;
+}
+
+/** The contrast's text and its interval bar, on the axis the whole table shares. */
+function contrastCell(contrast: ContrastInterval, range: number): string {
+  if (contrast.n === 0) return contrastText(contrast);
+  const direction = contrastDirection(contrast);
+  return `${contrastText(contrast)}${intervalBar({
+    estimate: contrast.estimate,
+    lower: contrast.lower,
+    upper: contrast.upper,
+    range,
+    color: colors[direction === "none" ? "unclear" : direction],
+    label: formatContrast(contrast),
+  })}`;
+}
+
+/** The half-width of the axis the interval bars of some entries share: their widest bound, rounded up to 0.25. */
+function contrastRange(entries: readonly Experience[]): number {
+  const bounds = entries
+    .map((entry) => entryContrast(entry.stats))
+    .filter((contrast) => contrast.n > 0)
+    .flatMap((contrast) => [Math.abs(contrast.lower), Math.abs(contrast.upper)]);
+  return Math.min(1, Math.max(0.25, Math.ceil(Math.max(0, ...bounds) * 4) / 4));
 }
 
 function ci(row: EvaluationRow["meanAtK"]): string {
@@ -263,15 +336,15 @@ function groupsTable(evaluation: ReportData["evaluations"][number]): string {
 
 function librarySection(data: ReportData): string {
   if (!data.library) return `<h2>Final library</h2><p class="empty">The domain has no committed library.</p>`;
+  const range = contrastRange(data.library.experiences);
   const rows = [...data.library.experiences]
     .sort((a, b) => Number(a.id.slice(1)) - Number(b.id.slice(1)))
     .map((e) => {
       const rate = e.stats.shown > 0 ? e.stats.success / e.stats.shown : null;
-      const meanDelta = e.stats.shown > 0 ? e.stats.sumDelta / e.stats.shown : null;
       const history = e.history
         .map((h) => `<li>v${h.version}: ${esc(h.from ?? "new")} → ${esc(h.to)} — ${esc(h.reason)}</li>`)
         .join("");
-      return `<tr class="experience"><td><code>${esc(e.id)}</code></td><td class="status-${e.status}">${e.status}</td><td>${esc(e.text)}${e.conflictGroup ? ` <span class="meta">(exclusion group ${esc(e.conflictGroup)})</span>` : ""}${history ? `<details><summary>history</summary><ul>${history}</ul></details>` : ""}</td><td class="n">${e.stats.shown}</td><td class="n">${pct(rate)}</td><td class="n">${meanDelta === null ? "-" : meanDelta.toFixed(3)}</td></tr>`;
+      return `<tr class="experience"><td><code>${esc(e.id)}</code></td><td class="status-${e.status}">${e.status}</td><td>${esc(e.text)}${e.conflictGroup ? ` <span class="meta">(exclusion group ${esc(e.conflictGroup)})</span>` : ""}${history ? `<details><summary>history</summary><ul>${history}</ul></details>` : ""}</td><td class="n">${e.stats.shown}</td><td class="n">${pct(rate)}</td><td class="contrast">${contrastCell(entryContrast(e.stats), range)}</td></tr>`;
     })
     .join("");
   const gates = data.versions
@@ -282,6 +355,7 @@ function librarySection(data: ReportData): string {
     )
     .join("");
   return `<h2>Final library (v${data.library.version})</h2>
-<table id="library-table"><tr><th>id</th><th>status</th><th>text</th><th>shown</th><th>success</th><th>mean Δ vs group</th></tr>${rows}</table>
+<p class="meta">Credit is each entry's contrast: mean reward of the attempts shown it minus the attempts of the same groups it was withheld from, with a one-sided 95% bound on each side and the number of groups (n). The bars share one axis, from −${range} to +${range}; the grey tick is 0.</p>
+<table id="library-table"><tr><th>id</th><th>status</th><th>text</th><th>shown</th><th>success</th><th>credit: contrast [interval]</th></tr>${rows}</table>
 ${gates ? `<h2>Gate decisions</h2><table id="gate-table"><tr><th>version</th><th>parent</th><th>decision</th><th>candidate</th><th>head</th><th>stage</th><th>reason</th></tr>${gates}</table>` : ""}`;
 }

@@ -17,7 +17,7 @@ export interface ReportData {
   usage: UsageReport;
   /** What each step's learning cost and which entries it went to (learning runs). */
   lessonCosts: LessonCosts[];
-  /** Gate rejections and lifecycle demotions/archivals of a learning run (absent for other runs). */
+  /** Gate rejections and lifecycle moves (promotions, demotions, archivals) of a learning run (absent for other runs). */
   events?: LearningEvents;
   /** True when the run talked to the simulated world (packages/sim), so every page says so. */
   simulated: boolean;

@@ -44,6 +44,11 @@ function step(stepNumber: number, decision: StepRecord["decision"], score: numbe
   };
 }
 
+// Lifecycle reasons as the curator writes them: the contrast with its interval and groups.
+const promotedReason =
+  "promoted: safe: contrast +0.240 [+0.120, +0.360] over 9 groups; ranks 1 within the active budget";
+const demotedReason = "hurts: contrast -0.250 [-0.423, -0.077] over 8 groups (upper bound below -0.100)";
+
 const data: ReportData = {
   run: {
     id: "run-report-test",
@@ -87,7 +92,14 @@ const data: ReportData = {
         domain: "math",
         text: "When counting integers in a closed range, include both endpoints <b>not bold</b>.",
         status: "active",
-        stats: { shown: 40, success: 31, sumDelta: 6.2, lastUsedVersion: 3 },
+        // Nine groups with differences (shown - withheld) 0.24 on average: an entry that helps.
+        stats: {
+          shown: 40,
+          success: 31,
+          sumDelta: 6.2,
+          lastUsedVersion: 3,
+          contrast: { n: 9, sum: 2.16, sumSquares: 0.6 },
+        },
         provenance: { runId: "run-report-test", version: 1, fromOps: ["P1"] },
         history: [
           { at: "2026-11-30T06:01:00.000Z", version: 1, from: null, to: "candidate", reason: "added" },
@@ -96,11 +108,85 @@ const data: ReportData = {
             version: 3,
             from: "candidate",
             to: "active",
-            reason: "UCB above threshold",
+            reason: promotedReason,
           },
         ],
         createdAt: "2026-11-30T06:01:00.000Z",
         updatedAt: "2026-11-30T06:03:00.000Z",
+      },
+      {
+        id: "G1",
+        domain: "math",
+        text: "Take the plain average of the group means; the group sizes do not matter.",
+        status: "probation",
+        // Eight groups, -0.25 on average: an entry that hurts.
+        stats: {
+          shown: 30,
+          success: 9,
+          sumDelta: 0,
+          lastUsedVersion: 3,
+          contrast: { n: 8, sum: -2, sumSquares: 0.9 },
+        },
+        provenance: { runId: "run-report-test", version: 1, fromOps: ["P2"] },
+        history: [
+          { at: "2026-11-30T06:01:00.000Z", version: 1, from: null, to: "active", reason: "added" },
+          {
+            at: "2026-11-30T06:03:00.000Z",
+            version: 3,
+            from: "active",
+            to: "probation",
+            reason: demotedReason,
+          },
+        ],
+        createdAt: "2026-11-30T06:01:00.000Z",
+        updatedAt: "2026-11-30T06:03:00.000Z",
+      },
+      {
+        id: "G2",
+        domain: "math",
+        text: "When a table is given, read its units first.",
+        status: "candidate",
+        stats: { shown: 0, success: 0, sumDelta: 0, lastUsedVersion: null },
+        provenance: { runId: "run-report-test", version: 3, fromOps: ["P3"] },
+        history: [
+          { at: "2026-11-30T06:03:00.000Z", version: 3, from: null, to: "candidate", reason: "added" },
+        ],
+        createdAt: "2026-11-30T06:03:00.000Z",
+        updatedAt: "2026-11-30T06:03:00.000Z",
+      },
+    ],
+  },
+  events: {
+    rejections: [
+      {
+        version: 2,
+        parent: 1,
+        candidateScore: 0.45,
+        headScore: 0.5,
+        margin: 0.02,
+        tasks: 30,
+        stage: "full",
+        reason: "worse than head",
+      },
+    ],
+    promotions: [
+      {
+        id: "G0",
+        text: "When counting integers in a closed range, include both endpoints <b>not bold</b>.",
+        version: 3,
+        from: "candidate",
+        to: "active",
+        reason: promotedReason,
+      },
+    ],
+    demotions: [
+      {
+        id: "G1",
+        text: "Take the plain average of the group means; the group sizes do not matter.",
+        version: 3,
+        from: "active",
+        to: "probation",
+        reason: demotedReason,
       },
     ],
   },
@@ -166,9 +252,66 @@ describe("run report", () => {
       // What each lesson cost, beside its credit.
       expect(await page.locator("#lesson-costs tr").count()).toBe(2);
       expect(await page.locator("#lesson-costs").textContent()).toContain("$0.020");
+      expect(await page.locator("#lesson-costs td.contrast").textContent()).toBe(
+        "+0.240 [+0.120, +0.360] n = 9",
+      );
       expect(await page.locator(".evaluation-table tr").count()).toBe(3);
       expect(await page.locator("#step-table tr").count()).toBe(4);
-      expect(await page.locator("#library-table tr.experience").count()).toBe(1);
+      expect(await page.locator("#library-table tr.experience").count()).toBe(3);
+      // Each entry's credit: its contrast with the interval and n as text, and an interval bar on a shared axis.
+      const row = (id: string) => page.locator("#library-table tr.experience", { hasText: id });
+      const text = (id: string) => row(id).locator("td.contrast > span").allTextContents();
+      expect(await text("G0")).toEqual(["+0.240 [+0.120, +0.360]", "n = 9"]);
+      expect(await text("G1")).toEqual(["-0.250 [-0.423, -0.077]", "n = 8"]);
+      expect(await row("G0").locator("svg.interval-bar title").textContent()).toBe(
+        "+0.240 [+0.120, +0.360] over 9 groups",
+      );
+      expect(await row("G2").locator("td.contrast").textContent()).toBe("no contrast yet");
+      expect(await page.locator("#library-table svg.interval-bar").count()).toBe(2);
+      expect(await row("G2").locator("svg").count()).toBe(0);
+      // The bar of the entry that helps lies right of zero, the one that hurts left of it.
+      const bar = (id: string) =>
+        row(id)
+          .locator("svg.interval-bar")
+          .evaluate((svg) => {
+            const x = (selector: string, attribute: string) =>
+              Number(svg.querySelector(selector)!.getAttribute(attribute));
+            return {
+              zero: x("line.zero", "x1"),
+              lower: x("line.interval", "x1"),
+              upper: x("line.interval", "x2"),
+              estimate: x("circle.estimate", "cx"),
+              width: svg.getBoundingClientRect().width,
+            };
+          });
+      const helps = await bar("G0");
+      const hurts = await bar("G1");
+      expect(helps.zero).toBeLessThan(helps.lower);
+      expect(helps.lower).toBeLessThan(helps.estimate);
+      expect(helps.estimate).toBeLessThan(helps.upper);
+      expect(hurts.upper).toBeLessThan(hurts.zero);
+      expect(hurts.lower).toBeLessThan(hurts.estimate);
+      // One axis for the table: equal contrasts sit at equal places, so the two zeros coincide.
+      expect(hurts.zero).toBe(helps.zero);
+      expect(helps.width).toBeGreaterThan(50);
+      expect(await page.locator("body").textContent()).not.toContain("mean Δ");
+      // The lifecycle moves, promotions and demotions, each with the numbers in its reason.
+      expect(await page.locator("#learning-events li").allTextContents()).toEqual([
+        expect.stringMatching(/^gate rejected v2 \(parent v1\): candidate 0\.450 vs head 0\.500/),
+      ]);
+      const moves = page.locator("#lifecycle-moves tr.move");
+      expect(await moves.count()).toBe(2);
+      expect(await moves.nth(0).locator("td").allTextContents()).toEqual([
+        "v3",
+        "G0",
+        "promoted",
+        "candidate → active",
+        promotedReason,
+        "When counting integers in a closed range, include both endpoints <b>not bold</b>.",
+      ]);
+      expect(await moves.nth(1).locator("td").nth(2).textContent()).toBe("demoted");
+      expect(await moves.nth(1).locator("td").nth(4).textContent()).toBe(demotedReason);
+      expect(await page.locator("#lifecycle-moves b").count()).toBe(0);
       // Text from the store is escaped, never interpreted as markup.
       expect(await page.locator("#library-table b").count()).toBe(0);
       expect(await page.locator("#library-table").innerText()).toContain("<b>not bold</b>");

@@ -168,3 +168,31 @@ export function stackedBarChart(options: BarChartOptions): string {
   });
   return `<svg class="chart bar-chart" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(options.title)}">${axes(width, height, options.xLabels, yMin, yMax, options.title, options.yLabel, x)}${bars.join("")}${legend(width, options.series)}</svg>`;
 }
+
+export interface IntervalBarOptions {
+  estimate: number;
+  lower: number;
+  upper: number;
+  /** The axis runs from -range to +range; the bars of one table share it so they compare at a glance. */
+  range: number;
+  color: string;
+  /** What the bar says in words (its tooltip and accessible name). */
+  label: string;
+  width?: number;
+  height?: number;
+}
+
+/**
+ * A small inline interval: the axis with its zero line, the interval as a bar, the estimate as a dot. Drawn for a table
+ * cell (an entry's contrast), so no title, legend or ticks; the numbers stand beside it as text.
+ */
+export function intervalBar(options: IntervalBarOptions): string {
+  const width = options.width ?? 120;
+  const height = options.height ?? 14;
+  const pad = 4;
+  const range = options.range > 0 ? options.range : 1;
+  const clip = (value: number) => Math.min(range, Math.max(-range, value));
+  const x = (value: number) => (pad + ((clip(value) + range) / (2 * range)) * (width - 2 * pad)).toFixed(1);
+  const middle = height / 2;
+  return `<svg class="interval-bar" xmlns="http://www.w3.org/2000/svg" viewBox="0 0 ${width} ${height}" width="${width}" height="${height}" role="img" aria-label="${escapeXml(options.label)}"><title>${escapeXml(options.label)}</title><line x1="${pad}" x2="${width - pad}" y1="${middle}" y2="${middle}" stroke="#e5e7eb"/><line class="zero" x1="${x(0)}" x2="${x(0)}" y1="1" y2="${height - 1}" stroke="#9ca3af"/><line class="interval" x1="${x(options.lower)}" x2="${x(options.upper)}" y1="${middle}" y2="${middle}" stroke="${options.color}" stroke-width="4" stroke-linecap="round" opacity="0.55"/><circle class="estimate" cx="${x(options.estimate)}" cy="${middle}" r="3.5" fill="${options.color}"/></svg>`;
+}

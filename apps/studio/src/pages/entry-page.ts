@@ -1,6 +1,14 @@
-import type { Experience, LibraryVersion, Operation } from "@tfgrpo/protocol";
-import { type Html, html } from "../html.js";
+import {
+  contrastEstimate,
+  type Experience,
+  entryContrast,
+  type LibraryVersion,
+  type Operation,
+} from "@tfgrpo/protocol";
+import type { VersionContrast } from "@tfgrpo/store";
+import { type Html, html, raw } from "../html.js";
 import { wordDiff } from "../word-diff.js";
+import { contrastMarkup } from "./contrast-markup.js";
 import { renderWordDiff } from "./diff-page.js";
 import { type Flash, formatNumber, formGuard, layout } from "./layout.js";
 
@@ -17,6 +25,8 @@ export interface EntryPageData {
   head: number | null;
   /** Every operation of every version that named this entry, oldest first. */
   events: readonly EntryEvent[];
+  /** The entry's contrast split by the library version its rollouts read, oldest first. */
+  versionContrasts: readonly VersionContrast[];
   csrf: string;
   wordLimit: number;
   /** A text the person submitted that was refused: shown again in the form so nothing they typed is lost. */
@@ -60,12 +70,23 @@ export function entryPage(data: EntryPageData): Html {
 <dl class="facts">
 <dt>status</dt><dd>${entry.status}</dd>
 <dt>conflict group</dt><dd>${entry.conflictGroup ?? "none"}</dd>
-<dt>stats</dt><dd>shown ${entry.stats.shown}, success ${formatNumber(entry.stats.shown ? entry.stats.success / entry.stats.shown : 0)}, Σ delta ${formatNumber(entry.stats.sumDelta, 3)}, last used in ${entry.stats.lastUsedVersion === null ? "—" : `v${entry.stats.lastUsedVersion}`}</dd>
+<dt>stats</dt><dd>shown ${entry.stats.shown}, success ${formatNumber(entry.stats.shown ? entry.stats.success / entry.stats.shown : 0)}, last used in ${entry.stats.lastUsedVersion === null ? "—" : `v${entry.stats.lastUsedVersion}`}</dd>
+<dt>credit</dt><dd class="credit">${raw(contrastMarkup(entryContrast(entry.stats)))} <span class="meta">(contrast: mean reward of the attempts shown this entry minus those of the same groups it was withheld from)</span></dd>
 <dt>created</dt><dd>in <a href="${base}?v=${provenance.version}">v${provenance.version}</a>${provenance.runId ? html` by run <a href="/runs/${provenance.runId}">${provenance.runId}</a>` : " by hand or import"}${provenance.fromOps.length ? html`, from: ${provenance.fromOps.join("; ")}` : ""} (${entry.createdAt.slice(0, 19).replace("T", " ")})</dd>
 ${entry.scope?.when ? html`<dt>applies when</dt><dd>${entry.scope.when}</dd>` : null}
 ${entry.scope?.whenNot ? html`<dt>not when</dt><dd>${entry.scope.whenNot}</dd>` : null}
 </dl>
 </article>
+<h2>Credit by library version</h2>
+${
+  data.versionContrasts.length === 0
+    ? html`<p class="meta" id="no-version-credit">No contrast recorded yet: the entry has not been shown to some attempts of a group and withheld from the others.</p>`
+    : html`<table class="grid version-credit"><thead><tr><th>version read</th><th>credit: contrast [interval]</th></tr></thead><tbody>
+${data.versionContrasts.map(
+  (row) =>
+    html`<tr><td><a href="${base}?v=${row.version}">v${row.version}</a></td><td class="credit">${raw(contrastMarkup(contrastEstimate(row.contrast)))}</td></tr>`,
+)}</tbody></table>`
+}
 <h2>Lifecycle</h2>
 <table class="grid history"><thead><tr><th>version</th><th>at</th><th>move</th><th>reason</th></tr></thead><tbody>
 ${entry.history.map(

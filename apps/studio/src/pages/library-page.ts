@@ -1,6 +1,7 @@
 import type { LibraryVersion } from "@tfgrpo/protocol";
 import { escapeHtml, type Html, html, raw } from "../html.js";
 import type { EntryRow, LibraryQuery, SortKey } from "../library-query.js";
+import { contrastMarkup } from "./contrast-markup.js";
 import { type Flash, formatNumber, layout } from "./layout.js";
 
 export interface LibraryPageData {
@@ -21,7 +22,7 @@ const columns: Array<[SortKey, string]> = [
   ["group", "conflict group"],
   ["shown", "shown"],
   ["success", "success"],
-  ["delta", "mean Δ"],
+  ["contrast", "credit: contrast [interval]"],
   ["utility", "utility"],
   ["tokens", "tokens"],
 ];
@@ -51,9 +52,9 @@ export function libraryPage(data: LibraryPageData): Html {
   const baseAttribute = escapeHtml(base);
   const rows = raw(
     data.rows
-      .map(({ entry, successRate, meanDelta, utility, tokens }) => {
+      .map(({ entry, successRate, contrast, utility, tokens }) => {
         const id = escapeHtml(entry.id);
-        return `<tr class="${entry.status}"><td><a href="${baseAttribute}/e/${id}">${id}</a></td><td class="text">${escapeHtml(entry.text)}</td><td>${entry.status}</td><td>${escapeHtml(entry.conflictGroup ?? "")}</td><td>${entry.stats.shown}</td><td>${formatNumber(successRate)}</td><td>${formatNumber(meanDelta, 3)}</td><td>${formatNumber(utility)}</td><td>${tokens}</td></tr>`;
+        return `<tr class="${entry.status}"><td><a href="${baseAttribute}/e/${id}">${id}</a></td><td class="text">${escapeHtml(entry.text)}</td><td>${entry.status}</td><td>${escapeHtml(entry.conflictGroup ?? "")}</td><td>${entry.stats.shown}</td><td>${formatNumber(successRate)}</td><td class="credit">${contrastMarkup(contrast)}</td><td>${formatNumber(utility)}</td><td>${tokens}</td></tr>`;
       })
       .join(""),
   );

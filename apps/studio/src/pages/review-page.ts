@@ -1,5 +1,6 @@
-import type { Experience } from "@tfgrpo/protocol";
-import { type Html, html } from "../html.js";
+import { type Experience, entryContrast } from "@tfgrpo/protocol";
+import { type Html, html, raw } from "../html.js";
+import { contrastMarkup } from "./contrast-markup.js";
 import { type Flash, formatNumber, formGuard, layout } from "./layout.js";
 
 export interface CheckFailure {
@@ -21,8 +22,9 @@ export interface ReviewPageData {
   mergeDraft?: { ids: string; text: string } | undefined;
 }
 
+/** What the evidence says of an entry: its showings, success and credit (the contrast with its interval). */
 const stats = (entry: Experience) =>
-  `shown ${entry.stats.shown}, success ${formatNumber(entry.stats.shown ? entry.stats.success / entry.stats.shown : 0)}, mean Δ ${formatNumber(entry.stats.shown ? entry.stats.sumDelta / entry.stats.shown : 0, 3)}`;
+  html`<span class="stats">shown ${entry.stats.shown}, success ${formatNumber(entry.stats.shown ? entry.stats.success / entry.stats.shown : 0)}, credit ${raw(contrastMarkup(entryContrast(entry.stats)))}</span>`;
 
 /**
  * The review queue: candidates awaiting promotion, conflict groups the curator flagged for a person, entries the

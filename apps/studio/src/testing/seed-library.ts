@@ -6,7 +6,8 @@ export const seededRunId = "run-seeded-1";
 /**
  * A small library with everything the studio shows, written through the store API as a run would: v1 (entries in
  * every state, a conflict group the curator flagged, an entry whose text is markup), then v2 made by a learning run
- * (a rewrite, an addition, an archival) with its step record and gate decision. Returns the versions.
+ * (a rewrite, an addition, an archival) with its step record and gate decision; entries carry credit as contrasts (one
+ * that helps, read under both versions, one unclear, one that hurts, the rest none). Returns the versions.
  */
 export async function seedStudioLibrary(
   store: Store,
@@ -64,9 +65,26 @@ export async function seedStudioLibrary(
     message: "seeded library",
     now,
   });
+  // Credit as the contrast (shown minus withheld, one difference per group): G0 helps (4 groups on v1, 2 more on v2
+  // below), the candidate G1 is still unclear, G4 hurts, the rest have none yet.
   await store.updateStats("math", [
-    { id: "G0", shown: 12, success: 9, sumDelta: 1.8, lastUsedVersion: 1 },
-    { id: "G4", shown: 6, success: 3, sumDelta: 0.1 },
+    {
+      id: "G0",
+      shown: 12,
+      success: 9,
+      sumDelta: 1.8,
+      lastUsedVersion: 1,
+      contrast: { n: 4, sum: 1, sumSquares: 0.5 },
+    },
+    { id: "G1", shown: 5, success: 4, lastUsedVersion: 1, contrast: { n: 3, sum: 0.75, sumSquares: 0.375 } },
+    {
+      id: "G4",
+      shown: 6,
+      success: 3,
+      sumDelta: 0.1,
+      lastUsedVersion: 1,
+      contrast: { n: 6, sum: -1.5, sumSquares: 0.75 },
+    },
     { id: "G5", shown: 6, success: 4, sumDelta: 0.2 },
   ]);
   await store.createRun({
@@ -110,6 +128,9 @@ export async function seedStudioLibrary(
     },
     now: new Date(now.getTime() + 60_000),
   });
+  await store.updateStats("math", [
+    { id: "G0", lastUsedVersion: v2.version.version, contrast: { n: 2, sum: 0.5, sumSquares: 0.25 } },
+  ]);
   await store.putRunState(seededRunId, "step/1", {
     epoch: 1,
     step: 1,

@@ -1,5 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { addContrast, contrastEstimate, emptyContrast, formatContrast } from "./experience-contrast.js";
+import {
+  addContrast,
+  contrastDirection,
+  contrastEstimate,
+  emptyContrast,
+  formatContrast,
+  formatContrastBounds,
+  formatSigned,
+} from "./experience-contrast.js";
 import { seededRandom } from "./seeded-random.js";
 
 const fromDifferences = (differences: number[]) => differences.reduce(addContrast, emptyContrast());
@@ -45,5 +53,18 @@ describe("contrastEstimate", () => {
     expect(
       formatContrast(contrastEstimate(fromDifferences([0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2, 0.2]))),
     ).toMatch(/^\+0\.200 \[\+0\.\d{3}, \+0\.\d{3}\] over 9 groups$/);
+  });
+
+  it("says which way an interval points, and writes its bounds with their signs", () => {
+    expect(contrastDirection(contrastEstimate(emptyContrast()))).toBe("none");
+    const helps = contrastEstimate(fromDifferences(Array.from({ length: 20 }, () => 0.4)));
+    const hurts = contrastEstimate(fromDifferences(Array.from({ length: 20 }, () => -0.4)));
+    const unclear = contrastEstimate(fromDifferences([0.5, -0.5, 0.5, -0.5]));
+    expect([helps, hurts, unclear].map(contrastDirection)).toEqual(["helps", "hurts", "unclear"]);
+    expect(formatSigned(0)).toBe("+0.000");
+    expect(formatSigned(-0.05)).toBe("-0.050");
+    expect(formatContrastBounds({ n: 3, estimate: 0, lower: -0.25, upper: 0.5, standardError: 0.1 })).toBe(
+      "[-0.250, +0.500]",
+    );
   });
 });

@@ -87,9 +87,29 @@ export function entryContrast(
   return contrastEstimate(contrastOf(stats), options);
 }
 
+/** A reward difference with its sign always written: "+0.240", "-0.050". */
+export function formatSigned(value: number): string {
+  return value >= 0 ? `+${value.toFixed(3)}` : value.toFixed(3);
+}
+
+/** The interval alone: "[+0.050, +0.430]". */
+export function formatContrastBounds(interval: ContrastInterval): string {
+  return `[${formatSigned(interval.lower)}, ${formatSigned(interval.upper)}]`;
+}
+
+/**
+ * Which way the interval points, for displays: "helps" (lower bound above 0), "hurts" (upper bound below 0),
+ * "unclear" (it straddles 0) or "none" (no contrast yet). The lifecycle's own margins decide moves, not this.
+ */
+export function contrastDirection(interval: ContrastInterval): "helps" | "hurts" | "unclear" | "none" {
+  if (interval.n === 0) return "none";
+  if (interval.lower > 0) return "helps";
+  if (interval.upper < 0) return "hurts";
+  return "unclear";
+}
+
 /** "+0.240 [+0.050, +0.430] over 9 groups", or "no contrast yet". */
 export function formatContrast(interval: ContrastInterval): string {
   if (interval.n === 0) return "no contrast yet";
-  const signed = (value: number) => (value >= 0 ? `+${value.toFixed(3)}` : value.toFixed(3));
-  return `${signed(interval.estimate)} [${signed(interval.lower)}, ${signed(interval.upper)}] over ${interval.n} group${interval.n === 1 ? "" : "s"}`;
+  return `${formatSigned(interval.estimate)} ${formatContrastBounds(interval)} over ${interval.n} group${interval.n === 1 ? "" : "s"}`;
 }
