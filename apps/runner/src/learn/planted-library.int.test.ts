@@ -96,13 +96,13 @@ describe("a planted library under learning (SIMULATED)", () => {
       const move = entry.history.findLast((event) => event.from === "active");
       return entry.status !== "active" && move !== undefined && /contrast -\d/.test(move.reason);
     });
-    expect(demoted.length, describe(head.experiences)).toBeGreaterThanOrEqual(2);
+    expect(demoted.length, listEntries(head.experiences)).toBeGreaterThanOrEqual(2);
     for (const id of demoted) expect(entryContrast(byId.get(id)!.stats).estimate).toBeLessThan(0);
     // At least two correct lessons are still active, credited with a positive contrast.
     const kept = idsOf.correct.filter((id) => byId.get(id)!.status === "active");
-    expect(kept.length, describe(head.experiences)).toBeGreaterThanOrEqual(2);
+    expect(kept.length, listEntries(head.experiences)).toBeGreaterThanOrEqual(2);
     const positive = kept.filter((id) => entryContrast(byId.get(id)!.stats).estimate > 0);
-    expect(positive.length, describe(head.experiences)).toBeGreaterThanOrEqual(2);
+    expect(positive.length, listEntries(head.experiences)).toBeGreaterThanOrEqual(2);
 
     // The head beats the planted library by at least 10 points on held-out tasks (the same seeds for both).
     const evaluated = await runCli([
@@ -132,13 +132,16 @@ describe("a planted library under learning (SIMULATED)", () => {
     if (!parsed.success) throw new Error(`eval --json printed no JSON: ${evaluated.stdout.slice(0, 400)}`);
     const rows = (parsed.value as { rows: Array<{ meanAtK: { estimate: number } }> }).rows;
     const gain = rows[1]!.meanAtK.estimate - rows[0]!.meanAtK.estimate;
-    expect(gain, `head ${rows[1]!.meanAtK.estimate} vs planted ${rows[0]!.meanAtK.estimate}`).toBeGreaterThanOrEqual(
-      0.1,
-    );
+    expect(
+      gain,
+      `head ${rows[1]!.meanAtK.estimate} vs planted ${rows[0]!.meanAtK.estimate}`,
+    ).toBeGreaterThanOrEqual(0.1);
   }, 600_000);
 });
 
-function describe(entries: ReadonlyArray<{ id: string; status: string; text: string; stats: unknown }>): string {
+function listEntries(
+  entries: ReadonlyArray<{ id: string; status: string; text: string; stats: unknown }>,
+): string {
   return entries
     .map((entry) => {
       const interval = entryContrast(entry.stats as Parameters<typeof entryContrast>[0]);
