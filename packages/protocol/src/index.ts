@@ -52,12 +52,19 @@ export {
 } from "./kernel/experience-utility.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
+  type MeanDifference,
+  type MeanDifferenceOptions,
+  pairedMeanDifference,
+  twoSampleMeanDifference,
+} from "./kernel/mean-difference.js";
+export {
   isInfrastructureFailure,
   type RolloutOutcome,
   sandboxUnavailablePrefix,
 } from "./kernel/infrastructure-failure.js";
 export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
+export { normalCdf, studentTCdf, studentTQuantile } from "./kernel/student-t.js";
 export { type DatasetProblem, type LoadDatasetOptions, loadDataset, parseDataset } from "./load-dataset.js";
 export { mapWithConcurrency } from "./map-with-concurrency.js";
 export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from "./safe-parse-json.js";
