@@ -52,16 +52,16 @@ export {
 } from "./kernel/experience-utility.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
+  isInfrastructureFailure,
+  type RolloutOutcome,
+  sandboxUnavailablePrefix,
+} from "./kernel/infrastructure-failure.js";
+export {
   type MeanDifference,
   type MeanDifferenceOptions,
   pairedMeanDifference,
   twoSampleMeanDifference,
 } from "./kernel/mean-difference.js";
-export {
-  isInfrastructureFailure,
-  type RolloutOutcome,
-  sandboxUnavailablePrefix,
-} from "./kernel/infrastructure-failure.js";
 export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
 export { normalCdf, studentTCdf, studentTQuantile } from "./kernel/student-t.js";

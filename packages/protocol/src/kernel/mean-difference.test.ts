@@ -70,8 +70,8 @@ describe("twoSampleMeanDifference", () => {
     const candidate = [1, 1, 0, 1, 1, 0, 1, 1];
     const reference = [1, 0, 0, 1, 0, 0, 1, 0, 0, 1];
     const result = twoSampleMeanDifference(candidate, reference, { alpha: 0.05 });
-    const a = 0.75 * 0.25 * (8 / 7) / 8;
-    const b = 0.4 * 0.6 * (10 / 9) / 10;
+    const a = (0.75 * 0.25 * (8 / 7)) / 8;
+    const b = (0.4 * 0.6 * (10 / 9)) / 10;
     expect(result.estimate).toBeCloseTo(0.35, 12);
     expect(result.standardError).toBeCloseTo(Math.sqrt(a + b), 12);
     expect(result.degreesOfFreedom).toBeCloseTo((a + b) ** 2 / (a ** 2 / 7 + b ** 2 / 9), 10);

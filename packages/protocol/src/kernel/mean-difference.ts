@@ -50,7 +50,8 @@ function finish(
   options: MeanDifferenceOptions,
 ): MeanDifference {
   const { alpha } = options;
-  if (!(alpha > 0 && alpha < 0.5)) throw new RangeError(`mean difference: alpha must be in (0, 0.5), got ${alpha}`);
+  if (!(alpha > 0 && alpha < 0.5))
+    throw new RangeError(`mean difference: alpha must be in (0, 0.5), got ${alpha}`);
   const against = options.against ?? 0;
   if (!(standardError > 0) || !Number.isFinite(standardError)) {
     // No spread (every difference equal) gives a point, infinite spread (too few units) gives no information.

@@ -52,9 +52,7 @@ function betaContinuedFraction(a: number, b: number, x: number): number {
 export function incompleteBeta(x: number, a: number, b: number): number {
   if (x <= 0) return 0;
   if (x >= 1) return 1;
-  const front = Math.exp(
-    logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x),
-  );
+  const front = Math.exp(logGamma(a + b) - logGamma(a) - logGamma(b) + a * Math.log(x) + b * Math.log(1 - x));
   // The continued fraction converges fast only below the mean; above it, use the symmetry I_x(a,b) = 1 - I_{1-x}(b,a).
   return x < (a + 1) / (a + b + 2)
     ? (front * betaContinuedFraction(a, b, x)) / a
