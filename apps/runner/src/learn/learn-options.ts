@@ -1,3 +1,4 @@
+import { defaultValidationSamples } from "@tfgrpo/curator";
 import { z } from "zod";
 
 export const learnOptionsSchema = z.object({
@@ -20,7 +21,14 @@ export const learnOptionsSchema = z.object({
   seed: z.number().int().default(1),
   temperature: z.number().min(0).max(2).default(0.7).describe("Rollout temperature while learning"),
   evalTemperature: z.number().min(0).max(2).default(0.3),
-  valK: z.number().int().min(1).default(1).describe("Samples per validation task"),
+  valK: z
+    .number()
+    .int()
+    .min(1)
+    .default(defaultValidationSamples)
+    .describe(
+      "Samples per validation task (the gate's error rates at this budget: bench/gate-error-rates.bench.ts in packages/curator)",
+    ),
   precheckSize: z
     .number()
     .int()
