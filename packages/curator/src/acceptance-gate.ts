@@ -156,6 +156,8 @@ export function decideGate(input: GateInput): GateDecision {
     config.mode === "better-by-margin"
       ? `better by ${tieKeepsHead ? "more than" : "at least"} ${show(config.margin)}`
       : `not worse by more than ${show(config.tolerance)}`;
+  const failedRule =
+    config.mode === "better-by-margin" ? `not ${rule}` : `worse by more than ${show(config.tolerance)}`;
   const compared = `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks${input.samplesPerTask ? ` (${input.samplesPerTask} samples each)` : ""}`;
   if (input.samplesPerTask !== undefined) details.samplesPerTask = input.samplesPerTask;
   if (test.kind === "none") {
@@ -165,7 +167,7 @@ export function decideGate(input: GateInput): GateDecision {
       margin,
       reason: pointPass
         ? `${compared}: ${rule} (difference ${show(difference)}): commit`
-        : `${compared}: not ${rule} (difference ${show(difference)}): keeping the head`,
+        : `${compared}: ${failedRule} (difference ${show(difference)}): keeping the head`,
       details,
     };
   }
@@ -175,7 +177,7 @@ export function decideGate(input: GateInput): GateDecision {
   const pass = pointPass && ruledOut;
   const evidence = `gain ${signed(measured.estimate)}, ${show(1 - test.alpha)} lower bound ${signed(measured.lower)}, p(loss >= ${show(test.harm)}) = ${measured.pAbove.toPrecision(2)}`;
   const why = !pointPass
-    ? `not ${rule}${tieKeepsHead && Math.abs(difference - margin) <= 1e-12 ? " (a tie keeps the head)" : ""}`
+    ? `${failedRule}${tieKeepsHead && Math.abs(difference - margin) <= 1e-12 ? " (a tie keeps the head)" : ""}`
     : `${rule}, but a loss of ${show(test.harm)} is not ruled out at alpha ${test.alpha}`;
   return {
     ...base,

@@ -105,7 +105,7 @@ describe("online learner (real store, SIMULATED critic and curator)", () => {
     const restored = await store.getVersionInfo("math", rollback.restoredAs!);
     expect(restored).toMatchObject({ state: "committed", runId: "learner-test" });
     expect(restored!.message).toMatch(
-      /online rollback: v\d+ succeeded on 0\.000 of its 6 tasks vs 0\.\d+ of the previous version's \d+: difference -0\.\d+, upper 0\.\d+ bound -0\.\d+ below -0\.000/,
+      /online rollback: v\d+ succeeded on 0\.000 of its 6 tasks vs 0\.\d+ of the previous version's \d+: difference -0\.\d+, 0\.\d+ upper bound -0\.\d+ below -0\.000/,
     );
     const head = await store.getHead("math");
     expect(head!.version).toBe(rollback.restoredAs);

@@ -405,7 +405,7 @@ function rollbackEvidence(check: RollbackCheck, referenceOutcomes: number, margi
   const served = test ? test.n : 0;
   return (
     `succeeded on ${show(check.servedRate)} of its ${served} tasks vs ${show(check.referenceRate)} of the previous ` +
-    `version's ${referenceOutcomes}: difference ${show(test?.estimate ?? null)}, upper ${show(1 - (test?.alpha ?? 0))} ` +
+    `version's ${referenceOutcomes}: difference ${show(test?.estimate ?? null)}, ${show(1 - (test?.alpha ?? 0))} upper ` +
     `bound ${show(test?.upper ?? null)} below -${show(margin)}`
   );
 }
