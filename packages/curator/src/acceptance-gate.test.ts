@@ -152,3 +152,96 @@ describe("decideGate (pre-check)", () => {
     expect(decision.reason).toContain("disabled");
   });
 });
+
+describe("decideGate (paired test, the default rule)", () => {
+  const tested = config({
+    margin: 0,
+    test: { kind: "paired-t", alpha: 0.05, harm: 0.1 },
+  });
+  const repeat = (values: number[], times: number) => Array.from({ length: times }, () => values).flat();
+
+  it("is the default of the curator's settings", async () => {
+    const { resolveCuratorConfig } = await import("./curator-config.js");
+    expect(resolveCuratorConfig().gate).toMatchObject({
+      mode: "better-by-margin",
+      margin: 0,
+      test: { kind: "paired-t", alpha: 0.05, harm: 0.1 },
+    });
+  });
+
+  it("commits a clearly better candidate and stores the test's numbers", () => {
+    // 30 tasks, 2 samples each: the candidate wins 12 tasks by half a point and loses 2.
+    const head = repeat([0, 0.5, 1, 0.5, 0], 6);
+    const candidate = head.map((score, index) =>
+      index < 12 ? Math.min(1, score + 0.5) : index < 14 ? Math.max(0, score - 0.5) : score,
+    );
+    const decision = decideGate({
+      candidateScores: candidate,
+      headScores: head,
+      stage: "full",
+      config: tested,
+      samplesPerTask: 2,
+    });
+    expect(decision.decision).toBe("commit");
+    const test = decision.details?.test as Record<string, number>;
+    expect(test).toMatchObject({ kind: "paired-t", alpha: 0.05, harm: 0.1, tasks: 30, samplesPerTask: 2 });
+    expect(test.estimate).toBeCloseTo((decision.candidateScore ?? 0) - (decision.headScore ?? 0), 12);
+    expect(test.lower).toBeGreaterThan(-0.1);
+    expect(test.pValue).toBeLessThan(0.05);
+    expect(decision.details?.samplesPerTask).toBe(2);
+    expect(decision.reason).toContain("(2 samples each)");
+    expect(decision.reason).toContain("ruled out");
+  });
+
+  it("rejects a clearly worse candidate", () => {
+    const head = repeat([1, 0.5, 1, 0.5, 0], 6);
+    const candidate = head.map((score, index) => (index % 3 === 0 ? Math.max(0, score - 0.5) : score));
+    const decision = decideGate({
+      candidateScores: candidate,
+      headScores: head,
+      stage: "full",
+      config: tested,
+    });
+    expect(decision.decision).toBe("reject");
+    expect((decision.details!.test as { upper: number }).upper).toBeLessThan(0);
+  });
+
+  it("keeps the head on a tie (no evidence of improvement), even with a tight interval", () => {
+    const head = repeat([1, 0.5, 0, 0.5], 8);
+    const decision = decideGate({ candidateScores: head, headScores: head, stage: "full", config: tested });
+    expect(decision.decision).toBe("reject");
+    expect(decision.reason).toContain("a tie keeps the head");
+    // The same tie commits under the paper's rule (no test), as before.
+    expect(
+      decideGate({ candidateScores: head, headScores: head, stage: "full", config: config({ margin: 0 }) })
+        .decision,
+    ).toBe("commit");
+  });
+
+  it("rejects a small gain whose interval does not rule out the stated loss", () => {
+    // 8 tasks: +1, +1, -1, +1, -1, 0, 0, 0 -> gain 0.125, but the spread leaves a loss of 0.1 possible.
+    const head = [0, 0, 1, 0, 1, 0.5, 0.5, 0.5];
+    const candidate = [1, 1, 0, 1, 0, 0.5, 0.5, 0.5];
+    const decision = decideGate({
+      candidateScores: candidate,
+      headScores: head,
+      stage: "full",
+      config: tested,
+    });
+    expect(decision.decision).toBe("reject");
+    expect(decision.reason).toContain("is not ruled out");
+    expect((decision.details!.test as { lower: number }).lower).toBeLessThan(-0.1);
+  });
+
+  it("in not-worse mode commits a tie within the tolerance when the loss is ruled out", () => {
+    const head = repeat([1, 0.5, 0, 0.5], 8);
+    const candidate = head.map((score, index) => (index === 0 ? 0.5 : score));
+    const decision = decideGate({
+      candidateScores: candidate,
+      headScores: head,
+      stage: "full",
+      config: { ...tested, mode: "not-worse-within-tolerance", tolerance: 0.05 },
+    });
+    expect(decision.decision).toBe("commit");
+  });
+});

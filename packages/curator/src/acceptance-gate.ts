@@ -1,10 +1,21 @@
-import { type GateDecision, TfgrpoError } from "@tfgrpo/protocol";
+import { type GateDecision, type MeanDifference, pairedMeanDifference, TfgrpoError } from "@tfgrpo/protocol";
+
+export interface GateTest {
+  /** paired-t: the mode's rule and a one-sided paired t test over tasks; none: the mode's rule only. */
+  kind: "paired-t" | "none";
+  /** The test's one-sided level: the chance of committing a candidate `harm` worse than the head. */
+  alpha: number;
+  /** The loss the test rules out before a commit. */
+  harm: number;
+}
 
 export interface GateConfig {
   mode: "better-by-margin" | "not-worse-within-tolerance" | "always";
   margin: number;
   tolerance: number;
   precheck: { enabled: boolean; tasks: number; tolerance: number };
+  /** Absent: `none` (the rule on the means only), for callers that predate the test. */
+  test?: GateTest;
 }
 
 export interface GateInput {
@@ -14,6 +25,8 @@ export interface GateInput {
   headScores: readonly number[];
   stage: "precheck" | "full";
   config: GateConfig;
+  /** Samples behind each task's score (recorded with the decision; the scores are already their means). */
+  samplesPerTask?: number;
 }
 
 const mean = (values: readonly number[]) =>
@@ -26,6 +39,14 @@ const show = (value: number) => value.toFixed(4);
  * The pre-check is the cheap first look on a minibatch: it rejects clear losers only, and a pass means "run the full
  * validation", never a commit by itself (its decision carries `details.final = false`).
  * Scores are paired task by task, so the decision also reports wins, losses and ties.
+ *
+ * With `test.kind` paired-t (the default) a commit needs two things: the mode's rule on the estimated gain (in
+ * better-by-margin strictly above the margin: a tie is no evidence of improvement and keeps the head), and a
+ * one-sided paired t test over the tasks' differences that rules out a loss of `test.harm` at level `test.alpha`
+ * (the lower (1 - alpha) bound of the gain above -harm). So a candidate `harm` or more worse than the head is
+ * committed with probability at most alpha; the chance of rejecting a better one depends on the validation budget
+ * (tasks x samples) and is measured by bench/gate-error-rates.bench.ts. The decision carries the test's numbers in
+ * `details.test`.
  */
 export function decideGate(input: GateInput): GateDecision {
   const { config, stage } = input;
@@ -128,18 +149,64 @@ export function decideGate(input: GateInput): GateDecision {
     };
   }
   // The epsilon keeps float noise (0.1 + 0.2) from flipping a decision that is exactly at the margin.
-  const pass = difference >= margin - 1e-12;
+  const test = config.test ?? { kind: "none", alpha: 0.05, harm: 0.1 };
+  const tieKeepsHead = test.kind === "paired-t" && config.mode === "better-by-margin";
+  const pointPass = tieKeepsHead ? difference > margin + 1e-12 : difference >= margin - 1e-12;
   const rule =
     config.mode === "better-by-margin"
-      ? `better by at least ${show(config.margin)}`
+      ? `better by ${tieKeepsHead ? "more than" : "at least"} ${show(config.margin)}`
       : `not worse by more than ${show(config.tolerance)}`;
+  const failedRule =
+    config.mode === "better-by-margin" ? `not ${rule}` : `worse by more than ${show(config.tolerance)}`;
+  const compared = `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks${input.samplesPerTask ? ` (${input.samplesPerTask} samples each)` : ""}`;
+  if (input.samplesPerTask !== undefined) details.samplesPerTask = input.samplesPerTask;
+  if (test.kind === "none") {
+    return {
+      ...base,
+      decision: pointPass ? "commit" : "reject",
+      margin,
+      reason: pointPass
+        ? `${compared}: ${rule} (difference ${show(difference)}): commit`
+        : `${compared}: ${failedRule} (difference ${show(difference)}): keeping the head`,
+      details,
+    };
+  }
+  const measured = pairedMeanDifference(candidate, head, { alpha: test.alpha, against: -test.harm });
+  details.test = testDetails(measured, test, input.samplesPerTask);
+  const ruledOut = measured.lower > -test.harm;
+  const pass = pointPass && ruledOut;
+  const evidence = `gain ${signed(measured.estimate)}, ${show(1 - test.alpha)} lower bound ${signed(measured.lower)}, p(loss >= ${show(test.harm)}) = ${measured.pAbove.toPrecision(2)}`;
+  const why = !pointPass
+    ? `${failedRule}${tieKeepsHead && Math.abs(difference - margin) <= 1e-12 ? " (a tie keeps the head)" : ""}`
+    : `${rule}, but a loss of ${show(test.harm)} is not ruled out at alpha ${test.alpha}`;
   return {
     ...base,
     decision: pass ? "commit" : "reject",
     margin,
     reason: pass
-      ? `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks: ${rule} (difference ${show(difference)}): commit`
-      : `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks: not ${rule} (difference ${show(difference)}): keeping the head`,
+      ? `${compared}: ${rule} and a loss of ${show(test.harm)} ruled out at alpha ${test.alpha} (${evidence}): commit`
+      : `${compared}: ${why} (${evidence}): keeping the head`,
     details,
   };
 }
+
+/** The test's numbers as stored with the decision (JSON-safe: infinite bounds become null). */
+function testDetails(measured: MeanDifference, test: GateTest, samplesPerTask: number | undefined) {
+  const finite = (value: number) => (Number.isFinite(value) ? value : null);
+  return {
+    kind: test.kind,
+    alpha: test.alpha,
+    harm: test.harm,
+    estimate: measured.estimate,
+    standardError: finite(measured.standardError),
+    lower: finite(measured.lower),
+    upper: finite(measured.upper),
+    degreesOfFreedom: measured.degreesOfFreedom,
+    pValue: measured.pAbove,
+    tasks: measured.n,
+    samplesPerTask: samplesPerTask ?? null,
+  };
+}
+
+const signed = (value: number) =>
+  Number.isFinite(value) ? `${value >= 0 ? "+" : ""}${show(value)}` : String(value);

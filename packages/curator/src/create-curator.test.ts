@@ -328,6 +328,8 @@ describe("curator.gate", () => {
       }),
     });
 
+  const fiveTimes = (scores: number[]) => [...scores, ...scores, ...scores, ...scores, ...scores];
+
   it("commits a better candidate and stores the decision with its numbers", async () => {
     const curator = createCurator({ store, models: keepAll(), now, config: { gate: { margin: 0.1 } } });
     const version = await propose(curator, "When a graph problem appears, draw small cases first.");
@@ -335,16 +337,24 @@ describe("curator.gate", () => {
       domain: "math",
       candidateVersion: version,
       headVersion: base,
-      candidateScores: [1, 1, 0, 1],
-      headScores: [1, 0, 0, 1],
+      // 20 tasks: the paired test needs enough of them to rule out a loss.
+      candidateScores: fiveTimes([1, 1, 0, 1]),
+      headScores: fiveTimes([1, 0, 0, 1]),
       stage: "full",
+      samplesPerTask: 2,
     });
     expect(decision).toMatchObject({ decision: "commit", candidateScore: 0.75, headScore: 0.5, margin: 0.1 });
     const info = await store.getVersionInfo("math", version);
     expect(info!.state).toBe("committed");
     expect(info!.gate).toMatchObject({
       decision: "commit",
-      details: { wins: 1, losses: 0, candidateVersion: version, headVersion: base },
+      details: {
+        wins: 5,
+        losses: 0,
+        candidateVersion: version,
+        headVersion: base,
+        test: { kind: "paired-t", tasks: 20, samplesPerTask: 2, estimate: 0.25 },
+      },
     });
     expect((await store.getHead("math"))!.version).toBe(version);
   });
@@ -389,8 +399,8 @@ describe("curator.gate", () => {
       domain: "math",
       candidateVersion: version,
       headVersion: base,
-      candidateScores: [1, 1, 0, 1],
-      headScores: [1, 1, 0, 1],
+      candidateScores: fiveTimes([1, 1, 0, 1]),
+      headScores: fiveTimes([1, 0, 0, 1]),
       stage: "full",
       precheck,
     });
@@ -428,16 +438,16 @@ describe("curator.gate", () => {
       domain: "math",
       candidateVersion: first,
       headVersion: base,
-      candidateScores: [1],
-      headScores: [0],
+      candidateScores: fiveTimes([1]),
+      headScores: fiveTimes([0]),
       stage: "full",
     });
     const decision = await curator.gate({
       domain: "math",
       candidateVersion: second,
       headVersion: base,
-      candidateScores: [1],
-      headScores: [0],
+      candidateScores: fiveTimes([1]),
+      headScores: fiveTimes([0]),
       stage: "full",
     });
     expect(decision.decision).toBe("reject");

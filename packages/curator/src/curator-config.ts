@@ -30,6 +30,20 @@ const gateSchema = z.strictObject({
       tolerance: z.number().min(0).max(1).default(0.1),
     })
     .default({ enabled: true, tasks: 8, tolerance: 0.1 }),
+  test: z
+    .strictObject({
+      /**
+       * paired-t: besides the mode's rule on the estimate, a one-sided paired t test over tasks must rule out a loss
+       * of `harm` at level `alpha`, and in better-by-margin a tie keeps the head; none: the mode's rule on the means
+       * only (the paper's rule, every tie commits).
+       */
+      kind: z.enum(["paired-t", "none"]).default("paired-t"),
+      /** Chance of committing a candidate that is `harm` worse than the head (the test's level, one-sided). */
+      alpha: z.number().gt(0).lt(0.5).default(0.05),
+      /** The loss (mean score, 0..1) the test guards against. */
+      harm: z.number().min(0).max(1).default(0.1),
+    })
+    .default({ kind: "paired-t", alpha: 0.05, harm: 0.1 }),
 });
 
 const lifecycleSchema = z.strictObject({

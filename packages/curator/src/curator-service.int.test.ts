@@ -86,11 +86,18 @@ describe("curator service over NATS", () => {
         domain: "math",
         candidateVersion: consolidated.version!,
         headVersion: head,
-        candidateScores: [1, 1, 0],
-        headScores: [1, 0, 0],
+        // 15 tasks: enough for the paired test to rule out a 10-point loss.
+        candidateScores: Array.from({ length: 5 }, () => [1, 1, 0]).flat(),
+        headScores: Array.from({ length: 5 }, () => [1, 0, 0]).flat(),
         stage: "full",
+        samplesPerTask: 2,
       });
-      expect(gate).toMatchObject({ decision: "commit", candidateScore: 2 / 3, headScore: 1 / 3 });
+      expect(gate).toMatchObject({
+        decision: "commit",
+        candidateScore: 2 / 3,
+        headScore: 1 / 3,
+        details: { samplesPerTask: 2, test: { kind: "paired-t", tasks: 15, samplesPerTask: 2 } },
+      });
       expect((await store.getHeadVersion("math"))!).toBe(consolidated.version);
 
       const lifecycle = await clientBus.request(curatorLifecycle, { domain: "math" });

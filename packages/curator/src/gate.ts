@@ -9,6 +9,8 @@ export interface GateInput {
   candidateScores: readonly number[];
   headScores: readonly number[];
   stage: "precheck" | "full";
+  /** Samples behind each task's score, recorded with the decision. */
+  samplesPerTask?: number;
   /**
    * Stage full: the pre-check decision that led to this full validation, as the pre-check call returned it. It is
    * stored with the final decision; the curator keeps nothing between the two calls, so any worker can take either.
@@ -30,6 +32,7 @@ export async function gate(
     headScores: input.headScores,
     stage: input.stage,
     config: config.gate,
+    ...(input.samplesPerTask === undefined ? {} : { samplesPerTask: input.samplesPerTask }),
   });
   const details: Record<string, unknown> = {
     ...decision.details,

@@ -1,4 +1,9 @@
-export { decideGate, type GateConfig, type GateInput as GateDecisionInput } from "./acceptance-gate.js";
+export {
+  decideGate,
+  type GateConfig,
+  type GateInput as GateDecisionInput,
+  type GateTest,
+} from "./acceptance-gate.js";
 export { type ActiveBudget, fitActiveBudget } from "./active-budget.js";
 export type { ConflictSummary } from "./check-conflicts.js";
 export { type Chunk, type ChunkInput, chunkByPromptSize } from "./chunk-by-prompt-size.js";
@@ -50,4 +55,5 @@ export { type LifecyclePolicy, type LifecycleTransition, planLifecycle } from ".
 export { createSimilarityIndex, type SimilarityIndex, type SimilarPair } from "./similarity-index.js";
 export type { LifecycleOptions, LifecycleResult } from "./update-lifecycle.js";
 export { isVagueLesson } from "./vague-lesson.js";
+export { defaultValidationSamples } from "./validation-budget.js";
 export { countWords, enforceWordLimit } from "./word-limit.js";

@@ -82,8 +82,15 @@ export {
   sandboxUnavailablePrefix,
 } from "./kernel/infrastructure-failure.js";
 export { defaultLibraryBudget, type LibraryBudget } from "./kernel/library-budget.js";
+export {
+  type MeanDifference,
+  type MeanDifferenceOptions,
+  pairedMeanDifference,
+  twoSampleMeanDifference,
+} from "./kernel/mean-difference.js";
 export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
+export { normalCdf, studentTCdf, studentTQuantile } from "./kernel/student-t.js";
 export { type DatasetProblem, type LoadDatasetOptions, loadDataset, parseDataset } from "./load-dataset.js";
 export { mapWithConcurrency } from "./map-with-concurrency.js";
 export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from "./safe-parse-json.js";

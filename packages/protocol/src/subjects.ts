@@ -253,6 +253,12 @@ export const curatorGate = defineSubject(
     candidateScores: z.array(z.number()),
     headScores: z.array(z.number()),
     stage: z.enum(["precheck", "full"]),
+    samplesPerTask: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe("Samples behind each task's score (each score is their mean), recorded with the decision"),
     precheck: gateDecisionSchema
       .optional()
       .describe(

@@ -5,6 +5,7 @@ export {
   versionResourceUri,
 } from "./mcp/create-mcp-server.js";
 export { type McpHttpHandle, type McpHttpOptions, serveMcpHttp, serveMcpStdio } from "./mcp/serve-mcp.js";
+export { canaryGateConfig, canaryLooks } from "./online/canary-gate-config.js";
 export { cosine, type NeighbourhoodGroup, neighbourhoodGroups } from "./online/neighbourhood-groups.js";
 export {
   type OnlineConfig,

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { defaultValidationSamples } from "@tfgrpo/curator";
 import { createStore } from "@tfgrpo/store";
 import type { CommandOutput } from "../cli-options/command-output.js";
 import { type LearnCommandOptions, learn } from "../commands/learn.js";
@@ -52,7 +53,7 @@ export async function learnVariant(
         groundTruth: true,
         seed: settings.seed,
         db: database,
-        valK: 1,
+        valK: defaultValidationSamples,
         precheck: 0,
         mode: settings.mode,
         baseline: variant === "full",

@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import path from "node:path";
+import { defaultValidationSamples } from "@tfgrpo/curator";
 import { loadDataset } from "@tfgrpo/protocol";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { type Command, InvalidArgumentError } from "commander";
@@ -77,9 +78,9 @@ export async function demo(
       groundTruth: true,
       seed: options.seed,
       db,
-      // Two samples per validation task: a gate that reads one sample per task saturates at the first good library
-      // and cannot tell a noisy candidate from its head.
-      valK: 2,
+      // The default samples per validation task: a gate that reads one sample per task saturates at the first good
+      // library and cannot tell a noisy candidate from its head.
+      valK: defaultValidationSamples,
       precheck: 0,
       mode: "tools",
       baseline: true,

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { defaultValidationSamples } from "@tfgrpo/curator";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, parseStoreUrl } from "@tfgrpo/store";
 import { type Command, InvalidArgumentError } from "commander";
@@ -501,7 +502,12 @@ export function registerLearnCommand(program: Command): void {
       probability,
     )
     .addOption(databaseOption())
-    .option("--val-k <n>", "samples per validation task", positiveInteger, 1)
+    .option(
+      "--val-k <n>",
+      "samples per validation task (at least 3 for tasks without answers, with --no-ground-truth)",
+      positiveInteger,
+      defaultValidationSamples,
+    )
     .option(
       "--precheck <n>",
       "validation tasks of a cheap pre-check before the full gate (0 = off)",

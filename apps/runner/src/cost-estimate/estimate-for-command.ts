@@ -1,4 +1,5 @@
 import { existsSync } from "node:fs";
+import { defaultValidationSamples } from "@tfgrpo/curator";
 import { loadModelsConfig } from "@tfgrpo/models";
 import { loadDataset, type Task } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
@@ -77,7 +78,7 @@ export async function estimateForCommand(options: EstimateForCommandOptions): Pr
           epochs: options.epochs ?? 3,
           groupSize,
           ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
-          valK: options.valK ?? 1,
+          valK: options.valK ?? defaultValidationSamples,
           mode: options.mode,
           startingEntries,
         }

@@ -2,7 +2,13 @@ import { type Bus, mapWithConcurrency, type RolloutRequest, seedFrom, type Task 
 import type { RunStore, TrajectoryStore } from "@tfgrpo/store";
 import type { CircuitBreaker } from "./infrastructure-failures.js";
 import type { LibraryEvaluation, LibraryUnderTest } from "./library-evaluation.js";
-import { rewardGroup, rolloutJobs, runRollouts } from "./rollouts.js";
+import {
+  type RewardedRollouts,
+  rewardGroup,
+  rewardPooledGroups,
+  rolloutJobs,
+  runRollouts,
+} from "./rollouts.js";
 
 export type { LibraryEvaluation, LibraryUnderTest, TaskEvaluation } from "./library-evaluation.js";
 
@@ -20,7 +26,12 @@ export interface EvaluateOptions {
   seed: number;
   purpose: RolloutRequest["purpose"];
   mode?: RolloutRequest["mode"];
-  groundTruth?: "required" | "none";
+  /**
+   * required (default): every task's answer; none: each library's group votes its own majority label; when-answered:
+   * a task's answer when it carries one, else one majority label per task from the pooled samples of all libraries
+   * (each library scored against the same label: the comparison validation needs).
+   */
+  groundTruth?: "required" | "none" | "when-answered";
   epoch?: number;
   step?: number;
   concurrency: number;
@@ -58,17 +69,37 @@ export async function evaluateLibraries(options: EvaluateOptions): Promise<Libra
   );
   await runRollouts({ ...options, jobs });
 
-  const results: LibraryEvaluation[] = [];
-  for (const library of libraries) {
-    const evaluations = await mapWithConcurrency(tasks, options.concurrency, async (task) => {
-      const { rewarded, infrastructureFailures } = await rewardGroup({
+  const groundTruth = options.groundTruth ?? "required";
+  const pooled = (task: Task) => groundTruth === "when-answered" && task.answer === undefined;
+  // Pooled tasks are rewarded once for all libraries (one shared label), before the per-library pass reads them.
+  const pooledRewards = new Map<string, RewardedRollouts[]>();
+  await mapWithConcurrency(tasks.filter(pooled), options.concurrency, async (task) => {
+    pooledRewards.set(
+      task.id,
+      await rewardPooledGroups({
         bus,
         store,
         runId,
         task,
-        groupId: groupIdOf(library, task),
-        groundTruth: options.groundTruth ?? "required",
-      });
+        poolId: `${runId}/${evaluationId}/pooled:${libraries.map((library) => library.label).join("+")}/${task.id}`,
+        groupIds: libraries.map((library) => groupIdOf(library, task)),
+      }),
+    );
+  });
+
+  const results: LibraryEvaluation[] = [];
+  for (const [index, library] of libraries.entries()) {
+    const evaluations = await mapWithConcurrency(tasks, options.concurrency, async (task) => {
+      const { rewarded, infrastructureFailures } =
+        pooledRewards.get(task.id)?.[index] ??
+        (await rewardGroup({
+          bus,
+          store,
+          runId,
+          task,
+          groupId: groupIdOf(library, task),
+          groundTruth: groundTruth === "none" ? "none" : "required",
+        }));
       const group = [...rewarded, ...infrastructureFailures].sort((a, b) => a.attempt - b.attempt);
       return {
         taskId: task.id,

@@ -1,3 +1,4 @@
+import { defaultValidationSamples } from "@tfgrpo/curator";
 import { defaultActiveExposureShare } from "@tfgrpo/protocol";
 import { z } from "zod";
 
@@ -48,7 +49,14 @@ export const learnOptionsSchema = z.object({
       "Share of groups in which an active entry is varied (candidates and probation entries always are)",
     ),
   evalTemperature: z.number().min(0).max(2).default(0.3),
-  valK: z.number().int().min(1).default(1).describe("Samples per validation task"),
+  valK: z
+    .number()
+    .int()
+    .min(1)
+    .default(defaultValidationSamples)
+    .describe(
+      "Samples per validation task (the gate's error rates at this budget: bench/gate-error-rates.bench.ts in packages/curator)",
+    ),
   precheckSize: z
     .number()
     .int()

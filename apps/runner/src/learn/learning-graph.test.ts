@@ -58,6 +58,8 @@ interface Calls {
   /** `<rollout id> <stats revision>` of every rollout under a library. */
   revisions: string[];
   rewards: number;
+  /** Every reward request: its task, how many trajectories it sent, and whether it had ground truth. */
+  rewardRequests: { taskId: string; trajectories: number; groundTruth: string | undefined }[];
   advantage: string[];
   consolidate: number;
   credit: number[];
@@ -97,6 +99,7 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
     rollouts: [],
     revisions: [],
     rewards: 0,
+    rewardRequests: [],
     advantage: [],
     consolidate: 0,
     credit: [],
@@ -113,15 +116,25 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
     if (script.fail(request)) return modelErrorOf(request);
     if (request.library)
       calls.revisions.push(`${request.groupId}/${request.attempt} ${request.library.statsRevision}`);
-    return trajectoryOf(request, policy(request) ? request.task.answer! : "a wrong answer");
+    return trajectoryOf(
+      request,
+      policy(request) ? (request.task.answer ?? `right-${request.task.id}`) : "a wrong answer",
+    );
   });
   // The critic is sent trajectory ids; the scripted one reads them from the store the runner writes.
   const read = (ids: string[]) => store.listTrajectories({ ids });
-  await bus.handle(criticReward, async ({ task, trajectoryIds }) => {
+  await bus.handle(criticReward, async ({ task, trajectoryIds, groundTruth }) => {
     calls.rewards++;
+    calls.rewardRequests.push({ taskId: task.id, trajectories: trajectoryIds.length, groundTruth });
+    const trajectories = await read(trajectoryIds);
+    // Without ground truth, as the real critic: the majority answer of the trajectories sent is the label.
+    const votes = new Map<string, number>();
+    for (const t of trajectories) votes.set(t.finalAnswer ?? "", (votes.get(t.finalAnswer ?? "") ?? 0) + 1);
+    const majority = [...votes].sort((a, b) => b[1] - a[1])[0]?.[0];
+    const label = groundTruth === "none" ? majority : task.answer;
     return {
-      rewards: (await read(trajectoryIds)).map(({ id: trajectoryId, finalAnswer }) => {
-        const right = finalAnswer === task.answer;
+      rewards: trajectories.map(({ id: trajectoryId, finalAnswer }) => {
+        const right = finalAnswer === label;
         return {
           trajectoryId,
           reward: right ? 1 : 0,
@@ -257,7 +270,7 @@ function modelErrorOf(request: RolloutRequest): Trajectory {
   };
 }
 
-function graphOf(world: World, options: Record<string, unknown> = {}) {
+function graphOf(world: World, { valTasks = val, ...options }: Record<string, unknown> = {}) {
   const checkpointer = SqliteSaver.fromConnString(world.checkpoints);
   const graph = createLearningGraph(
     {
@@ -274,7 +287,7 @@ function graphOf(world: World, options: Record<string, unknown> = {}) {
         ...options,
       }),
       train,
-      val,
+      val: valTasks as Task[],
       progress: () => ({ update: () => {}, done: () => {} }),
       log: (line) => world.log.push(line),
     },
@@ -382,8 +395,9 @@ describe("the learning graph with scripted roles", () => {
       });
       expect(final.headVersion).toBe(1);
       expect(await world.store.getHeadVersion(domain)).toBe(1);
-      // Candidate and head ran on both validation tasks, one sample each.
-      expect(world.calls.rollouts.filter((id) => id.includes("/validation/"))).toHaveLength(4);
+      // Candidate and head ran on both validation tasks, two samples each (the default).
+      expect(world.calls.rollouts.filter((id) => id.includes("/validation/"))).toHaveLength(8);
+      expect(world.calls.gateRequests[0]).toMatchObject({ samplesPerTask: 2 });
       // The empty library has no entries to credit or move.
       expect(world.calls.credit).toEqual([]);
       expect(world.calls.lifecycle).toBe(0);
@@ -391,6 +405,53 @@ describe("the learning graph with scripted roles", () => {
       expect(await runState.get(runStateKeys.gate(1))).toMatchObject({ gate: { decision: "commit" } });
       expect(await runState.list(runStateKeys.step)).toEqual(final.history);
       expect(world.log).toContain("step 1: 4 proposal(s) -> 4 operation(s), candidate v1");
+    } finally {
+      await world.close();
+    }
+  });
+
+  it("without ground truth, scores validation tasks that carry answers against their answers", async () => {
+    // Both versions answer each validation task the same way on every sample: each version's own majority would
+    // score every answer 1 and the candidate could not win; the answers tell the library helps.
+    const world = await startWorld("no-gt-answers");
+    try {
+      const final = await learn(world, { groundTruth: "none" });
+      expect(final.history[0]).toMatchObject({ candidateScore: 1, headScore: 0, decision: "commit" });
+      const validation = world.calls.rewardRequests.filter((r) => val.some((task) => task.id === r.taskId));
+      expect(validation).toHaveLength(4);
+      for (const request of validation)
+        expect(request).toMatchObject({ trajectories: 2, groundTruth: "required" });
+      // Training had no ground truth.
+      expect(world.calls.rewardRequests.filter((r) => r.groundTruth === "none")).toHaveLength(4);
+    } finally {
+      await world.close();
+    }
+  });
+
+  it("without answers, takes 3 samples per task and scores both versions against one pooled majority label", async () => {
+    // The candidate answers right on every sample, the head only on its first: pooled, the right answer has 4 votes
+    // of 6, so the head scores 1/3 (its own majority would have scored it 2/3, the wrong answer agreeing with itself).
+    const world = await startWorld("no-answers", {
+      policy: (request) =>
+        request.purpose === "train"
+          ? request.attempt === 0
+          : request.library !== null || request.attempt === 0,
+    });
+    const unanswered = ["v1", "v2"].map((id) => ({ ...task(id), answer: undefined }));
+    try {
+      const final = await learn(world, { groundTruth: "none", valTasks: unanswered });
+      expect(world.calls.rollouts.filter((id) => id.includes("/validation/"))).toHaveLength(12);
+      const [request] = world.calls.gateRequests;
+      expect(request).toMatchObject({ candidateScores: [1, 1], samplesPerTask: 3 });
+      expect(request!.headScores[0]).toBeCloseTo(1 / 3, 12);
+      expect(request!.headScores[1]).toBeCloseTo(1 / 3, 12);
+      const validation = world.calls.rewardRequests.filter((r) => r.taskId === "v1" || r.taskId === "v2");
+      // One reward request per task for both versions together.
+      expect(validation).toEqual([
+        { taskId: "v1", trajectories: 6, groundTruth: "none" },
+        { taskId: "v2", trajectories: 6, groundTruth: "none" },
+      ]);
+      expect(final.history[0]).toMatchObject({ decision: "commit" });
     } finally {
       await world.close();
     }
@@ -465,12 +526,12 @@ describe("the learning graph with scripted roles", () => {
   it("stops cleanly before a step once the run has spent its budget", async () => {
     const world = await startWorld("budget");
     try {
-      // Step 1 spends 8 training and 4 validation rollouts at $0.01 each: past $0.10, so step 2 never starts.
+      // Step 1 spends 8 training and 8 validation rollouts at $0.01 each: past $0.10, so step 2 never starts.
       const final = await learn(world, { epochs: 3, budgetUsd: 0.1 });
       expect(final.stoppedBy).toBe("budget");
       expect(final.done).toBe(true);
       expect(final.history).toHaveLength(1);
-      expect(world.log).toContain("budget reached ($0.1200 of $0.1): stopping before step 2");
+      expect(world.log).toContain("budget reached ($0.1600 of $0.1): stopping before step 2");
       expect(world.calls.rollouts.every((id) => !id.includes("/s2/"))).toBe(true);
     } finally {
       await world.close();

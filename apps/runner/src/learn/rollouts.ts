@@ -4,6 +4,7 @@ import {
   criticReward,
   isInfrastructureFailure,
   type RolloutRequest,
+  seedFrom,
   serializeError,
   type Task,
   type Trajectory,
@@ -170,12 +171,62 @@ export async function rewardGroup(options: {
   groupId: string;
   groundTruth: "required" | "none";
 }): Promise<RewardedRollouts> {
-  const { bus, store, runId, task, groupId } = options;
+  const { store, runId, groupId } = options;
   const { taskLevel: group, infrastructureFailures } = splitRollouts(
     await store.listTrajectories({ runId, groupId }),
   );
   if (group.length === 0 || group.every((t) => t.reward !== undefined))
     return { rewarded: group, infrastructureFailures };
+  return { rewarded: await rewardTrajectories({ ...options, group }), infrastructureFailures };
+}
+
+/**
+ * Rewards the task-level rollouts of several groups of one task (one group per library compared) as ONE group: without
+ * ground truth, one majority label formed from all their samples, so every library is scored against the same label
+ * (a label per library would score each against its own majority, and every library would look right). Always
+ * re-rewarded: the label depends on which groups are compared. Returns each group's rollouts, in `groupIds` order.
+ */
+export async function rewardPooledGroups(options: {
+  bus: Bus;
+  store: TrajectoryStore & RunStore;
+  runId: string;
+  task: Task;
+  /** Names the pooled reward (usage record, pseudo-label). */
+  poolId: string;
+  groupIds: readonly string[];
+}): Promise<RewardedRollouts[]> {
+  const { store, runId } = options;
+  const groups = await Promise.all(
+    options.groupIds.map(async (groupId) => splitRollouts(await store.listTrajectories({ runId, groupId }))),
+  );
+  // A neutral order for the vote: a tie between answers must not go to whichever library is listed first.
+  const pooled = groups
+    .flatMap((group) => group.taskLevel)
+    .sort((a, b) => seedFrom(a.id) - seedFrom(b.id) || a.id.localeCompare(b.id));
+  const rewarded =
+    pooled.length === 0
+      ? []
+      : await rewardTrajectories({ ...options, groupId: options.poolId, group: pooled, groundTruth: "none" });
+  const byId = new Map(rewarded.map((trajectory) => [trajectory.id, trajectory]));
+  return groups.map((group) => ({
+    rewarded: group.taskLevel
+      .map((trajectory) => byId.get(trajectory.id)!)
+      .sort((a, b) => a.attempt - b.attempt),
+    infrastructureFailures: group.infrastructureFailures,
+  }));
+}
+
+/** One critic reward call on `group` (task-level rollouts), its rewards written onto the stored trajectories. */
+async function rewardTrajectories(options: {
+  bus: Bus;
+  store: TrajectoryStore & RunStore;
+  runId: string;
+  task: Task;
+  groupId: string;
+  group: readonly Trajectory[];
+  groundTruth: "required" | "none";
+}): Promise<Trajectory[]> {
+  const { bus, store, runId, task, groupId, group } = options;
   const reply = await bus.request(criticReward, {
     task,
     groupId,
@@ -213,7 +264,7 @@ export async function rewardGroup(options: {
       { id: `reward/${groupId}`, role: "judge", model: "judge", ...withoutCalls(reply.usage) },
     ]);
   }
-  return { rewarded, infrastructureFailures };
+  return rewarded;
 }
 
 /** A rewarded group: its task-level rollouts (rewarded) and its infrastructure failures (no reward). */

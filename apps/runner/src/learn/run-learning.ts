@@ -74,7 +74,12 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
       domain: learnOptions.domain,
       requireAnswer: learnOptions.groundTruth === "required",
     }),
-    loadDataset(data.val, { domain: learnOptions.domain, requireAnswer: true }),
+    // Validation answers are used whenever present; without ground truth a task may lack one (a pooled majority
+    // label then scores it).
+    loadDataset(data.val, {
+      domain: learnOptions.domain,
+      requireAnswer: learnOptions.groundTruth === "required",
+    }),
   ]);
   const fingerprint = await datasetFingerprint([data.train, data.val]);
   const runId = learnOptions.runId;

@@ -5,3 +5,12 @@ export { makeTask } from "./make-task.js";
 export { type CodeTrajectoryInput, makeCodeTrajectory, makeTrajectory } from "./make-trajectory.js";
 export { type RealLibraryName, readRealLibrary, realLibraryFile } from "./real-libraries.js";
 export { type TemporaryDirectory, temporaryDirectory } from "./temporary-directory.js";
+export {
+  betaSampler,
+  heterogeneousDifficulty,
+  logitShiftFor,
+  sampledScore,
+  type TaskDifficulty,
+  type VersionPairWorld,
+  versionPairWorld,
+} from "./version-pair-world.js";

@@ -42,21 +42,33 @@ export const onlineConfigSchema = z.strictObject({
     .strictObject({
       /** Share of traffic a new version serves while it is a canary. */
       canaryShare: z.number().gt(0).max(1).default(0.3),
-      /** Canary outcomes the gate waits for before it decides. */
-      canaryOutcomes: z.number().int().positive().default(20),
-      /** Gate rule (the offline gate's statistics): promote when canary mean - head mean >= -tolerance. */
+      /** Canary outcomes the gate waits for before it decides (the budget behind its error rates). */
+      canaryOutcomes: z.number().int().positive().default(80),
+      /** Gate rule (the offline gate's): promote when canary mean - head mean >= -tolerance and the test holds. */
       tolerance: z.number().min(0).max(1).default(0.05),
-      /** Roll back the served version when its window success is below the previous version's by more than this. */
-      rollbackMargin: z.number().min(0).max(1).default(0.15),
-      /** Outcomes of a version (canary or head) needed before the rollback rule looks at it. */
-      rollbackWindow: z.number().int().positive().default(12),
+      /** One-sided level of the canary gate's and the rollback's tests (the rollback splits it over its looks). */
+      alpha: z.number().gt(0).lt(0.5).default(0.05),
+      /** The loss the canary gate's test must rule out before a promotion. */
+      harm: z.number().min(0).max(1).default(0.1),
+      /** Roll back when the served version is worse than the previous one by more than this, with confidence. */
+      rollbackMargin: z.number().min(0).max(1).default(0),
+      /** Outcomes per window: the rollback rule judges a version each time it completes one. */
+      rollbackWindow: z.number().int().positive().default(20),
+      /** Reference outcomes (the previous version's) needed before any rollback judgement. */
+      minReference: z.number().int().positive().default(30),
+      /** Windows a promoted version stays on probation (rollback watch) after its promotion. */
+      probationWindows: z.number().int().positive().default(3),
     })
     .default({
       canaryShare: 0.3,
-      canaryOutcomes: 20,
+      canaryOutcomes: 80,
       tolerance: 0.05,
-      rollbackMargin: 0.15,
-      rollbackWindow: 12,
+      alpha: 0.05,
+      harm: 0.1,
+      rollbackMargin: 0,
+      rollbackWindow: 20,
+      minReference: 30,
+      probationWindows: 3,
     }),
 });
 export type OnlineConfig = z.infer<typeof onlineConfigSchema>;

@@ -65,8 +65,9 @@ describe("online learner (real store, SIMULATED critic and curator)", () => {
           canaryShare: 0.5,
           canaryOutcomes: 6,
           tolerance: 0.05,
-          rollbackMargin: 0.2,
+          rollbackMargin: 0,
           rollbackWindow: 6,
+          minReference: 6,
         },
       },
     });
@@ -74,9 +75,8 @@ describe("online learner (real store, SIMULATED critic and curator)", () => {
     let promotedAt: number | null = null;
     for (let index = 0; index < 80 && !learner.events.some((e) => e.type === "rollback"); index++) {
       const { version, arm } = learner.route();
-      // Before any version: 3 in 10 succeed; the canary does well; once promoted, the version fails (drift in it).
-      const success =
-        promotedAt === null ? (arm === "canary" ? index % 5 !== 0 : index % 10 < 3) : index % 6 === 0;
+      // Before any version: 6 in 10 succeed; the canary always does; once promoted, the version fails (drift in it).
+      const success = promotedAt === null ? arm === "canary" || index % 10 < 6 : false;
       await learner.observe(counting(index, success, version));
       if (
         promotedAt === null &&
@@ -88,16 +88,25 @@ describe("online learner (real store, SIMULATED critic and curator)", () => {
     expect(types.slice(0, 3)).toEqual(["reflection", "canary-start", "gate"]);
     const gate = learner.events.find((e) => e.type === "gate")!;
     if (gate.type !== "gate") throw new Error("unreachable");
-    expect(gate.decision).toMatchObject({ decision: "commit", mode: "not-worse-within-tolerance", tasks: 6 });
+    expect(gate.decision).toMatchObject({
+      decision: "commit",
+      mode: "not-worse-within-tolerance",
+      details: { test: { kind: "paired-t", samplesPerTask: 1 } },
+    });
+    // The gate waited for its budget (6 canary outcomes) and the minimum reference (6 head outcomes).
+    expect(gate.decision.tasks).toBeGreaterThanOrEqual(6);
     expect(gate.decision.details).toMatchObject({ pairing: expect.stringMatching(/nearest task/) });
     const rollback = learner.events.find((e) => e.type === "rollback")!;
     if (rollback.type !== "rollback") throw new Error("unreachable");
     expect(rollback).toMatchObject({ stage: "head", from: gate.version, to: null });
     expect(rollback.referenceRate - rollback.servedRate).toBeGreaterThan(0.2);
+    expect(rollback.window).toBe(6);
     // The rollback is a committed version with nothing visible, its numbers in the version's message.
     const restored = await store.getVersionInfo("math", rollback.restoredAs!);
     expect(restored).toMatchObject({ state: "committed", runId: "learner-test" });
-    expect(restored!.message).toMatch(/online rollback: v\d+ succeeded on 0\.\d+ of its last 6 tasks/);
+    expect(restored!.message).toMatch(
+      /online rollback: v\d+ succeeded on 0\.000 of its 6 tasks vs 0\.\d+ of the previous version's \d+: difference -0\.\d+, 0\.\d+ upper bound -0\.\d+ below -0\.000/,
+    );
     const head = await store.getHead("math");
     expect(head!.version).toBe(rollback.restoredAs);
     expect(head!.experiences.filter((e) => e.status !== "archived")).toEqual([]);

@@ -2,13 +2,14 @@ import { type CuratorConfigInput, createCurator, decideGate } from "@tfgrpo/cura
 import type { Models } from "@tfgrpo/models";
 import { createEmbeddingCache, type GateDecision, type Operation, seededRandom } from "@tfgrpo/protocol";
 import type { LibraryStore } from "@tfgrpo/store";
+import { canaryGateConfig, canaryLooks } from "./canary-gate-config.js";
 import { type OnlineConfig, type OnlineConfigInput, resolveOnlineConfig } from "./online-config.js";
 import type { OnlineEvent } from "./online-events.js";
 import type { OnlineOutcome, SummarizeOutcome } from "./online-outcome.js";
 import { reflectOnline } from "./online-reflection.js";
 import { pairByTask } from "./pair-by-task.js";
 import { createReflectionTrigger, type TriggerFiring } from "./reflection-trigger.js";
-import { checkRollback } from "./rollback-rule.js";
+import { checkRollback, type RollbackCheck } from "./rollback-rule.js";
 
 export interface CreateOnlineLearnerOptions {
   domain: string;
@@ -66,12 +67,7 @@ interface Canary {
 export function createOnlineLearner(options: CreateOnlineLearnerOptions): OnlineLearner {
   const config = resolveOnlineConfig(options.config);
   const { domain, runId, store, models } = options;
-  const gateConfig = {
-    mode: "not-worse-within-tolerance" as const,
-    margin: 0,
-    tolerance: config.rollout.tolerance,
-    precheck: { enabled: false, tasks: 1, tolerance: 1 },
-  };
+  const gateConfig = canaryGateConfig(config.rollout);
   const curator = createCurator({
     store,
     models,
@@ -179,9 +175,17 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
       served: current.outcomes.map((o) => o.success),
       reference: current.headOutcomes.map((o) => o.success),
       window: rollout.rollbackWindow,
+      looks: canaryLooks(rollout),
+      minReference: rollout.minReference,
+      alpha: rollout.alpha,
       margin: rollout.rollbackMargin,
     });
-    const due = current.outcomes.length >= rollout.canaryOutcomes;
+    // The gate waits for its budget and a minimum reference; a canary that cannot get one (a head with almost no
+    // traffic) is decided at three times its budget on what there is.
+    const due =
+      current.outcomes.length >= rollout.canaryOutcomes &&
+      (current.headOutcomes.length >= rollout.minReference ||
+        current.outcomes.length >= 3 * rollout.canaryOutcomes);
     if (!early.rollback && !due) return;
     const vectors = await embed([...current.outcomes, ...current.headOutcomes].map((o) => o.task));
     const pairing = pairByTask(current.outcomes, current.headOutcomes, vectors);
@@ -204,8 +208,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
         ...measured,
         decision: "reject",
         reason:
-          `rollback: canary v${current.version} succeeded on ${show(early.servedRate)} of its last ${early.window} ` +
-          `tasks, below the head's ${show(early.referenceRate)} by more than ${show(rollout.rollbackMargin)}: ` +
+          `rollback: canary v${current.version} ${rollbackEvidence(early, current.headOutcomes.length, rollout.rollbackMargin)}: ` +
           `canary stopped (paired gate numbers: ${measured.reason})`,
         details: {
           ...measured.details,
@@ -214,6 +217,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
           servedRate: early.servedRate,
           referenceRate: early.referenceRate,
           rollbackMargin: rollout.rollbackMargin,
+          rollbackTest: early.test,
           headVersion: current.parent,
           candidateVersion: current.version,
         },
@@ -247,6 +251,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
       candidateScores: pairing.candidateScores,
       headScores: pairing.headScores,
       stage: "full",
+      samplesPerTask: 1,
     });
     const decision: GateDecision = { ...gated, details: { ...gated.details, ...pairingDetails } };
     if (decision.decision === "commit") {
@@ -256,7 +261,9 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
         previous: current.parent,
         versions: new Set([current.version]),
         reference: current.headOutcomes.map((o) => o.success),
-        served: current.outcomes.map((o) => o.success),
+        // Only outcomes since the promotion: the canary's are what the gate already judged, and would hide a version
+        // that does worse on full traffic than it did as a canary.
+        served: [],
       };
     }
     emit(
@@ -279,18 +286,19 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
       served: probation.served,
       reference: probation.reference,
       window: rollout.rollbackWindow,
+      looks: rollout.probationWindows,
+      minReference: rollout.minReference,
+      alpha: rollout.alpha,
       margin: rollout.rollbackMargin,
     });
     if (!check.rollback) {
       // Probation ends after a few windows: later drops are drift, for reflection to answer, not the version's fault.
-      if (probation.served.length >= rollout.rollbackWindow * 3) probation = null;
+      if (probation.served.length >= rollout.rollbackWindow * rollout.probationWindows) probation = null;
       return;
     }
     const from = head;
     const to = probation.previous;
-    const message =
-      `online rollback: v${from} succeeded on ${show(check.servedRate)} of its last ${check.window} tasks, below ` +
-      `${to === null ? "the empty library" : `v${to}`}'s ${show(check.referenceRate)} by more than ${show(rollout.rollbackMargin)}`;
+    const message = `online rollback: v${from} ${rollbackEvidence(check, probation.reference.length, rollout.rollbackMargin)} (${to === null ? "the empty library" : `v${to}`})`;
     let restored: number;
     if (to === null) {
       const snapshot = await store.getVersion(domain, from);
@@ -389,6 +397,17 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
     },
     events,
   };
+}
+
+/** The numbers behind a rollback, for its stored reason. */
+function rollbackEvidence(check: RollbackCheck, referenceOutcomes: number, margin: number): string {
+  const test = check.test;
+  const served = test ? test.n : 0;
+  return (
+    `succeeded on ${show(check.servedRate)} of its ${served} tasks vs ${show(check.referenceRate)} of the previous ` +
+    `version's ${referenceOutcomes}: difference ${show(test?.estimate ?? null)}, ${show(1 - (test?.alpha ?? 0))} upper ` +
+    `bound ${show(test?.upper ?? null)} below -${show(margin)}`
+  );
 }
 
 function show(value: number | null): string {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { canaryGateConfig, canaryLooks } from "./canary-gate-config.js";
 import { neighbourhoodGroups } from "./neighbourhood-groups.js";
 import { resolveOnlineConfig } from "./online-config.js";
 import type { OnlineOutcome } from "./online-outcome.js";
@@ -113,12 +114,38 @@ describe("pairing and rollback", () => {
     expect(pairing.reused).toBe(0);
   });
 
-  it("rolls back only with a full window below the reference by more than the margin", () => {
-    const reference = [true, true, true, false];
-    expect(checkRollback({ served: [false, false], reference, window: 4, margin: 0.2 }).rollback).toBe(false);
-    const bad = checkRollback({ served: [true, false, false, false], reference, window: 4, margin: 0.2 });
-    expect(bad).toMatchObject({ rollback: true, servedRate: 0.25, referenceRate: 0.75 });
-    const close = checkRollback({ served: [true, true, false, false], reference, window: 4, margin: 0.25 });
-    expect(close.rollback).toBe(false);
+  it("judges rollback per window, with a minimum reference, on the Welch test of served - reference", () => {
+    const rule = { window: 10, looks: 3, minReference: 20, alpha: 0.05, margin: 0 };
+    const reference = Array.from({ length: 30 }, (_, index) => index % 10 < 8);
+    const bad = [true, true, false, false, false, false, false, false, false, false];
+    // Between windows nothing is decided, however bad the outcomes.
+    expect(checkRollback({ ...rule, served: bad.slice(0, 9), reference })).toMatchObject({
+      rollback: false,
+      judged: false,
+    });
+    const judged = checkRollback({ ...rule, served: bad, reference });
+    expect(judged).toMatchObject({ rollback: true, judged: true, servedRate: 0.2, referenceRate: 0.8 });
+    expect(judged.test!.upper).toBeLessThan(0);
+    // alpha is split over the looks: the bound is that of a one-sided 0.05 / 3 test.
+    expect(judged.test!.alpha).toBeCloseTo(0.05 / 3, 12);
+    // Too little reference: no judgement.
+    expect(checkRollback({ ...rule, served: bad, reference: reference.slice(0, 19) }).judged).toBe(false);
+    // A window a little below the reference is not evidence enough.
+    const close = [true, true, true, true, true, true, true, false, false, false];
+    expect(checkRollback({ ...rule, served: close, reference }).rollback).toBe(false);
+    // A margin asks for confidence that the loss is larger than it.
+    const worse = [true, true, true, false, false, false, false, false, false, false];
+    expect(checkRollback({ ...rule, served: worse, reference }).rollback).toBe(true);
+    expect(checkRollback({ ...rule, served: worse, reference, margin: 0.3 }).rollback).toBe(false);
+  });
+
+  it("gates the canary with the offline gate's paired test", () => {
+    const rollout = resolveOnlineConfig().rollout;
+    expect(canaryGateConfig(rollout)).toMatchObject({
+      mode: "not-worse-within-tolerance",
+      tolerance: 0.05,
+      test: { kind: "paired-t", alpha: 0.05, harm: 0.1 },
+    });
+    expect(canaryLooks(rollout)).toBe(4);
   });
 });

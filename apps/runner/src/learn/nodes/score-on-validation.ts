@@ -14,13 +14,24 @@ export interface ValidationScores {
   /** Validation rollouts in all, and how many of them failed on the infrastructure. */
   rollouts: number;
   infrastructureFailures: number;
+  /** Samples per task each version was run with. */
+  samplesPerTask: number;
 }
+
+/**
+ * Samples per task, per version, when a validation task has no answer: its label is the majority of the pooled
+ * samples of the versions compared, and fewer than 3 per version make that label mostly one version's own answer.
+ */
+export const minSamplesWithoutAnswers = 3;
 
 /**
  * Each version's per-task mean reward on held-out tasks, after this step's credit (the stats at `statsRevision`),
  * with the same tasks and seeds for every version (a paired comparison). Results are keyed by library, not by step
  * (`name` + label): the head's score on the same tasks and seeds is measured once and reused. Too many
  * infrastructure failures trip the circuit breaker (the run stops, resumable).
+ * Tasks are scored against their answers whenever they carry one, in learning without ground truth too (the
+ * training set has no answers there, the validation set may); a task without an answer is scored against one
+ * majority label of the pooled samples of all versions compared, with at least `minSamplesWithoutAnswers` each.
  */
 export async function scoreOnValidation(
   { bus, store, options, runId, domain, progress, stop }: LearnDependencies,
@@ -30,6 +41,8 @@ export async function scoreOnValidation(
   name: "precheck" | "validation",
 ): Promise<ValidationScores> {
   const bar = progress(`step ${step} ${name}`);
+  const unanswered = options.groundTruth === "none" && tasks.some((task) => task.answer === undefined);
+  const samplesPerTask = unanswered ? Math.max(options.valK, minSamplesWithoutAnswers) : options.valK;
   const evaluations = await evaluateLibraries({
     bus,
     store,
@@ -41,12 +54,12 @@ export async function scoreOnValidation(
       library:
         version === null ? null : { domain, version, statsRevision: statsRevisionFor(runId, statsRevision) },
     })),
-    k: options.valK,
+    k: samplesPerTask,
     temperature: options.evalTemperature,
     seed: seedFrom(options.seed, "validation"),
     purpose: "validate",
     mode: options.mode,
-    groundTruth: options.groundTruth,
+    groundTruth: options.groundTruth === "required" ? "required" : "when-answered",
     concurrency: options.concurrency,
     onProgress: bar.update,
     circuitBreaker: {
@@ -65,5 +78,6 @@ export async function scoreOnValidation(
     ),
     rollouts: all.reduce((sum, t) => sum + t.rewards.length, 0),
     infrastructureFailures: all.reduce((sum, t) => sum + t.infrastructureFailures, 0),
+    samplesPerTask,
   };
 }

@@ -141,6 +141,7 @@ function validateAndGateOnce(deps: LearnDependencies) {
         candidateScores,
         headScores,
         stage,
+        samplesPerTask: validation.samplesPerTask,
         ...(precheck ? { precheck } : {}),
       });
       return { gate: decision, ...scores };
