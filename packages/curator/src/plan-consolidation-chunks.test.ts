@@ -71,7 +71,7 @@ describe("planConsolidationChunks", () => {
 
   it("never exceeds the budget and places every suggestion exactly once", () => {
     const suggestions = batch();
-    for (const budget of [1100, 1400, 2000]) {
+    for (const budget of [1300, 1600, 2200]) {
       const chunks = plan(suggestions, budget);
       for (const chunk of chunks) {
         expect(chunk.oversize).toBe(false);
