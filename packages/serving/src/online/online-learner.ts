@@ -10,6 +10,9 @@ import { pairByTask } from "./pair-by-task.js";
 import { createReflectionTrigger, type TriggerFiring } from "./reflection-trigger.js";
 import { checkRollback } from "./rollback-rule.js";
 
+/** No count of showings is evidence online (see the curator settings in `createOnlineLearner`). */
+export const onlineMinEvidence = Number.MAX_SAFE_INTEGER;
+
 export interface CreateOnlineLearnerOptions {
   domain: string;
   /** Recorded on every version and decision this learner writes. */
@@ -56,7 +59,8 @@ interface Canary {
 }
 
 /**
- * Online learning while serving (seed 002 §3.2, §5): outcomes stream in; the trigger starts a reflection every B
+ * Online learning while serving (seed 002 §3.2, §5): outcomes stream in (each settling the contrasts of the entries
+ * its request varied, in the store); the trigger starts a reflection every B
  * outcomes or at once on a success drop; the reflection's proposals go through the curator (the same
  * consolidation, conflicts, lifecycle and ids as offline) into a proposed version; that version serves a canary
  * share of traffic and the same gate as offline (paired by nearest task) decides whether it becomes the head; a
@@ -75,7 +79,15 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
   const curator = createCurator({
     store,
     models,
-    config: { ...options.curator, gate: gateConfig },
+    config: {
+      ...options.curator,
+      gate: gateConfig,
+      // Online, the lifecycle decides on contrasts only (the service's varied exposure, settled within strata of
+      // similar tasks). Its fallback for entries without one, the mean of reward - baseline over a few showings, is
+      // shared by everything shown together and follows the traffic: a candidate must never be archived (or
+      // promoted) on it, so it never has enough evidence here.
+      lifecycle: { ...options.curator?.lifecycle, minEvidence: onlineMinEvidence },
+    },
   });
   const cache = createEmbeddingCache({ embed: (texts) => models.embed([...texts]) });
   const embed = async (texts: readonly string[]) => {
