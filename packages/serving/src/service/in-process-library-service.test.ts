@@ -206,7 +206,11 @@ describe("in-process library service", () => {
     const arms = { G1: [0, 0], G2: [0, 0] } as Record<string, [shown: number, withheld: number]>;
     let activeVaried = 0;
     for (let i = 0; i < 60; i++) {
-      const reply = await service.getExperiences({ domain: "math", task: `Solve ${i}x = 4.`, family: "linear" });
+      const reply = await service.getExperiences({
+        domain: "math",
+        task: `Solve ${i}x = 4.`,
+        family: "linear",
+      });
       const { selection } = (await store.getSelection(reply.selectionId))!;
       const withheld = selection.withheldIds ?? [];
       expect(reply.explorationIds).toEqual(selection.explorationIds);

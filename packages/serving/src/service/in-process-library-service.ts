@@ -10,8 +10,8 @@ import {
 } from "@tfgrpo/actor";
 import {
   createEmbeddingCache,
-  type EmbeddingCache,
   defaultActiveExposureShare,
+  type EmbeddingCache,
   type EmbedFunction,
   formatZodIssues,
   seededRandom,
