@@ -12,6 +12,7 @@ export {
   onlineConfigSchema,
   resolveOnlineConfig,
 } from "./online/online-config.js";
+export { onlineCuratorConfig, onlineMinEvidence } from "./online/online-curator-config.js";
 export type { OnlineEvent } from "./online/online-events.js";
 export {
   type CreateOnlineLearnerOptions,
@@ -56,3 +57,8 @@ export {
   type ServedExperience,
   servedExperienceSchema,
 } from "./service/library-service.js";
+export {
+  createTaskStratifier,
+  type TaskStratifier,
+  type TaskStratifierOptions,
+} from "./service/task-stratum.js";

@@ -3,15 +3,13 @@ import type { Models } from "@tfgrpo/models";
 import { createEmbeddingCache, type GateDecision, type Operation, seededRandom } from "@tfgrpo/protocol";
 import type { LibraryStore } from "@tfgrpo/store";
 import { type OnlineConfig, type OnlineConfigInput, resolveOnlineConfig } from "./online-config.js";
+import { onlineCuratorConfig } from "./online-curator-config.js";
 import type { OnlineEvent } from "./online-events.js";
 import type { OnlineOutcome, SummarizeOutcome } from "./online-outcome.js";
 import { reflectOnline } from "./online-reflection.js";
 import { pairByTask } from "./pair-by-task.js";
 import { createReflectionTrigger, type TriggerFiring } from "./reflection-trigger.js";
 import { checkRollback } from "./rollback-rule.js";
-
-/** No count of showings is evidence online (see the curator settings in `createOnlineLearner`). */
-export const onlineMinEvidence = Number.MAX_SAFE_INTEGER;
 
 export interface CreateOnlineLearnerOptions {
   domain: string;
@@ -79,15 +77,8 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
   const curator = createCurator({
     store,
     models,
-    config: {
-      ...options.curator,
-      gate: gateConfig,
-      // Online, the lifecycle decides on contrasts only (the service's varied exposure, settled within strata of
-      // similar tasks). Its fallback for entries without one, the mean of reward - baseline over a few showings, is
-      // shared by everything shown together and follows the traffic: a candidate must never be archived (or
-      // promoted) on it, so it never has enough evidence here.
-      lifecycle: { ...options.curator?.lifecycle, minEvidence: onlineMinEvidence },
-    },
+    // Its lifecycle decides on contrasts only (see onlineCuratorConfig).
+    config: onlineCuratorConfig(options.curator, { gate: gateConfig }),
   });
   const cache = createEmbeddingCache({ embed: (texts) => models.embed([...texts]) });
   const embed = async (texts: readonly string[]) => {
