@@ -13,6 +13,7 @@ export {
   onlineConfigSchema,
   resolveOnlineConfig,
 } from "./online/online-config.js";
+export { onlineCuratorConfig, onlineMinEvidence } from "./online/online-curator-config.js";
 export type { OnlineEvent } from "./online/online-events.js";
 export {
   type CreateOnlineLearnerOptions,
@@ -57,3 +58,8 @@ export {
   type ServedExperience,
   servedExperienceSchema,
 } from "./service/library-service.js";
+export {
+  createTaskStratifier,
+  type TaskStratifier,
+  type TaskStratifierOptions,
+} from "./service/task-stratum.js";

@@ -50,6 +50,7 @@ export { localDatabaseFile, parseStoreUrl, type StoreLocation, sqlitePath } from
 export { redactUrl } from "./postgres/postgres-connection.js";
 export { PostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
 export type { RunFilter, RunPatch, RunStore } from "./run-store.js";
+export { type ArmReport, type ContrastSettlement, settleContrast, variedArms } from "./settle-contrast.js";
 export { migrations } from "./sqlite/migrations.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 export type { Store, StoreLifecycle } from "./store.js";

@@ -10,6 +10,9 @@ export interface SelectionRow {
   version: number | null;
   entry_ids: string;
   exploration_ids: string;
+  /** JSON list; '[]' for selections recorded before migration 4. */
+  withheld_ids: string;
+  stratum: string | null;
   task: string;
   served_at: string;
   meta: string | null;
@@ -48,7 +51,14 @@ export function toSelection(row: SelectionRow): ServedSelection {
     task: row.task,
     servedAt: row.served_at,
     ...(row.meta === null ? {} : { meta: readStoredJson<Record<string, unknown>>(row.meta, where) }),
+    ...withheldOf(row, where),
+    ...(row.stratum === null ? {} : { stratum: row.stratum }),
   };
+}
+
+function withheldOf(row: SelectionRow, where: string): { withheldIds?: string[] } {
+  const withheld = readStoredJson<string[]>(row.withheld_ids, where);
+  return withheld.length === 0 ? {} : { withheldIds: withheld };
 }
 
 export function toOutcome(row: OutcomeRow): StoredOutcome {

@@ -23,8 +23,22 @@ export interface ServedSelection {
   version: number | null;
   /** Every entry id shown, in prompt order; exploration picks included. */
   entryIds: string[];
-  /** The subset of `entryIds` that was shown as the forced exploration slot (candidate entries). */
+  /**
+   * The subset of `entryIds` that was shown as the exploration arm: entries whose effect is uncertain, shown to this
+   * request at random (or, before online contrasts, the forced candidate slot).
+   */
   explorationIds: string[];
+  /**
+   * The uncertain entries drawn into the withheld arm: selected for the task but not shown (disjoint from `entryIds`).
+   * Absent: none.
+   */
+  withheldIds?: string[];
+  /**
+   * The stratum of similar tasks (a task family, an embedding bucket) whose reports this one is compared with; with
+   * it, reporting the outcome also settles the controlled contrast of every varied entry (see `reportOutcome`).
+   * Absent: no contrast.
+   */
+  stratum?: string;
   /** The task text the selection was made for. */
   task: string;
   /** ISO time it was served. */
@@ -110,7 +124,11 @@ export interface OutcomeStore {
    */
   recordSelection(selection: ServedSelection): Promise<void>;
   /**
-   * Stores the outcome of a recorded selection and credits its entries, in one transaction. `not_found` for an
+   * Stores the outcome of a recorded selection and credits its entries, in one transaction. When the selection has
+   * a stratum, each varied entry (exploration or withheld arm) also gets its controlled contrast: the report waits in
+   * the entry's stratum until a report of the other arm arrives, and then the stratum's waiting reports make one
+   * difference (mean reward shown - mean reward withheld, `settleContrast`) added to the entry's `stats.contrast`,
+   * the waiting reports deleted in the same transaction (each report counts in one difference). `not_found` for an
    * unknown selection, `conflict` (naming the selection and when it was reported) for one already reported; in
    * both cases nothing changes.
    */

@@ -20,6 +20,8 @@ const selectionSchema = z
     version: z.number().int().positive().nullable(),
     entryIds: z.array(experienceIdSchema),
     explorationIds: z.array(experienceIdSchema),
+    withheldIds: z.array(experienceIdSchema).optional(),
+    stratum: z.string().min(1).max(200).optional(),
     task: z.string().max(200_000),
     servedAt: z.iso.datetime(),
     meta: z.record(z.string(), z.unknown()).optional(),
@@ -38,7 +40,20 @@ const selectionSchema = z
         });
       }
     });
-    if (s.version === null && s.entryIds.length > 0) {
+    const withheld = s.withheldIds ?? [];
+    if (new Set(withheld).size !== withheld.length) {
+      ctx.addIssue({ code: "custom", path: ["withheldIds"], message: "an entry id is listed twice" });
+    }
+    withheld.forEach((id, index) => {
+      if (shown.has(id)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["withheldIds", index],
+          message: `${id} is among the entry ids shown; a withheld entry is not shown`,
+        });
+      }
+    });
+    if (s.version === null && (s.entryIds.length > 0 || withheld.length > 0)) {
       ctx.addIssue({ code: "custom", path: ["version"], message: "entries shown without a version" });
     }
   });

@@ -726,6 +726,7 @@ describe("infrastructure failures (the model endpoint, not the task)", () => {
             groupMeanReward: groupMean(t.groupId),
             shown: [],
             cited: [],
+            groupId: t.groupId,
           }))
           .sort(byId),
       );

@@ -1,6 +1,7 @@
 import { createEnvironmentRedactor } from "@tfgrpo/actor";
 import { createCritic } from "@tfgrpo/critic";
 import { createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
+import { seededRandom, seedFrom } from "@tfgrpo/protocol";
 import {
   createLibraryService,
   createOnlineLearner,
@@ -37,6 +38,11 @@ export interface OnlineStackOptions {
   onServiceEvent?: (event: LibraryServiceEvent) => void;
   log?: (line: string) => void;
   env?: NodeJS.ProcessEnv;
+  /**
+   * Vary the uncertain entries per request (online credit by contrast, docs/online-learning.md); default true. Off:
+   * every selected entry is shown and no entry gets a contrast.
+   */
+  exposure?: boolean;
 }
 
 export interface OnlineStack extends AsyncDisposable {
@@ -89,6 +95,10 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
   const service = createLibraryService({
     store,
     config: settings.actor ?? {},
+    // The arms of each request, from the session's seed (a serial session replays them).
+    ...(options.exposure === false
+      ? { exposure: false as const }
+      : { random: seededRandom(seedFrom(options.seed ?? 1, "exposure")) }),
     embed: (texts) => models.embed([...texts]),
     redact: (text) => redactEnvironment(redactSecrets(text)),
     onEvent: (event) => {

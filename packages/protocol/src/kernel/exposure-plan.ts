@@ -25,6 +25,14 @@ export const exposureSchema = z
       .describe(
         "Share of groups in which a settled active entry is varied (candidates, probation and unsettled active entries always are)",
       ),
+    settleContrasts: z
+      .number()
+      .int()
+      .nonnegative()
+      .optional()
+      .describe(
+        "Contrasts after which an active entry is varied only in the rotating share (before, wherever relevant); 0: always only in the share. Default 12",
+      ),
     relevantShare: z
       .number()
       .min(0)
@@ -69,7 +77,7 @@ export function isVaried(exposure: Exposure, id: string, status: ExperienceStatu
   if (exposure.attempts < 2) return false;
   if (status === "candidate" || status === "probation") return true;
   if (status !== "active") return false;
-  if (contrasts < settledContrasts) return true;
+  if (contrasts < (exposure.settleContrasts ?? settledContrasts)) return true;
   return seedFrom(exposure.seed, id, "rotate") / 4294967296 < exposure.activeShare;
 }
 

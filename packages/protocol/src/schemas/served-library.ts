@@ -27,6 +27,14 @@ export const getExperiencesRequestSchema = z.object({
     .max(200)
     .optional()
     .describe("Show at most this many entries (default: the actor's top-k)"),
+  family: z
+    .string()
+    .min(1)
+    .max(100)
+    .optional()
+    .describe(
+      "The task's family (e.g. weighted-mean): online credit compares outcomes within it; default: similar task texts",
+    ),
 });
 export type GetExperiencesRequest = z.infer<typeof getExperiencesRequestSchema>;
 
@@ -34,7 +42,10 @@ export const servedExperienceSchema = z.object({
   id: experienceIdSchema,
   text: z.string(),
   status: experienceStatusSchema,
-  /** True for the forced exploration pick(s): candidate entries shown so they earn evidence. */
+  /**
+   * True for the exploration arm: an entry whose effect is uncertain (candidate, probation, a rotating share of
+   * active), shown to this request by a fair coin so its effect can be measured against requests it was withheld from.
+   */
   exploration: z.boolean(),
 });
 export type ServedExperience = z.infer<typeof servedExperienceSchema>;

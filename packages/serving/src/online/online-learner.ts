@@ -4,6 +4,7 @@ import { createEmbeddingCache, type GateDecision, type Operation, seededRandom }
 import type { LibraryStore } from "@tfgrpo/store";
 import { canaryGateConfig, canaryLooks } from "./canary-gate-config.js";
 import { type OnlineConfig, type OnlineConfigInput, resolveOnlineConfig } from "./online-config.js";
+import { onlineCuratorConfig } from "./online-curator-config.js";
 import type { OnlineEvent } from "./online-events.js";
 import type { OnlineOutcome, SummarizeOutcome } from "./online-outcome.js";
 import { reflectOnline } from "./online-reflection.js";
@@ -57,7 +58,8 @@ interface Canary {
 }
 
 /**
- * Online learning while serving (seed 002 §3.2, §5): outcomes stream in; the trigger starts a reflection every B
+ * Online learning while serving (seed 002 §3.2, §5): outcomes stream in (each settling the contrasts of the entries
+ * its request varied, in the store); the trigger starts a reflection every B
  * outcomes or at once on a success drop; the reflection's proposals go through the curator (the same
  * consolidation, conflicts, lifecycle and ids as offline) into a proposed version; that version serves a canary
  * share of traffic and the same gate as offline (paired by nearest task) decides whether it becomes the head; a
@@ -71,7 +73,8 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
   const curator = createCurator({
     store,
     models,
-    config: { ...options.curator, gate: gateConfig },
+    // Its lifecycle decides on contrasts only (see onlineCuratorConfig).
+    config: onlineCuratorConfig(options.curator, { gate: gateConfig }),
   });
   const cache = createEmbeddingCache({ embed: (texts) => models.embed([...texts]) });
   const embed = async (texts: readonly string[]) => {

@@ -27,15 +27,19 @@ describe("in-process library service", () => {
   let store: Store;
   let service: LibraryService;
   let ids: number;
+  /** Every selected entry shown (exposure off): the selection itself, before any arm is drawn. */
+  let plain: LibraryService;
   beforeEach(async () => {
     store = await createStore(":memory:");
     ids = 0;
-    service = createLibraryService({
+    const options = {
       store,
       generateId: () => `sel-${ids++}`,
-      redact: (text) => text.replaceAll("sk-live-123456789", "[REDACTED]"),
+      redact: (text: string) => text.replaceAll("sk-live-123456789", "[REDACTED]"),
       statsMaxAgeMs: 0,
-    });
+    };
+    service = createLibraryService(options);
+    plain = createLibraryService({ ...options, exposure: false });
   });
   afterEach(async () => {
     await store.close();
@@ -66,7 +70,7 @@ describe("in-process library service", () => {
       ],
       { parent: null, state: "committed" },
     );
-    const first = await service.getExperiences({ domain: "math", task: "Solve x^2 = 4." });
+    const first = await plain.getExperiences({ domain: "math", task: "Solve x^2 = 4." });
     expect(first.version).toBe(1);
     expect(first.entries.map((e) => [e.id, e.exploration])).toEqual([
       ["G0", false],
@@ -83,13 +87,13 @@ describe("in-process library service", () => {
         "[G2]. Try the answer in the original equation.",
       ].join("\n"),
     );
-    const again = await service.getExperiences({ domain: "math", task: "Solve x^2 = 4." });
+    const again = await plain.getExperiences({ domain: "math", task: "Solve x^2 = 4." });
     expect(again.selectionId).not.toBe(first.selectionId);
     expect(again.promptBlock).toBe(first.promptBlock);
     const recorded = (await store.getSelection(first.selectionId))!.selection;
     expect(recorded).toMatchObject({ version: 1, entryIds: ["G0", "G1", "G2"], explorationIds: ["G2"] });
     // k cuts proven entries first: the exploration slot stays.
-    const one = await service.getExperiences({ domain: "math", task: "Solve x^2 = 4.", k: 1 });
+    const one = await plain.getExperiences({ domain: "math", task: "Solve x^2 = 4.", k: 1 });
     expect(one.entries.map((e) => e.id)).toEqual(["G2"]);
   });
 
@@ -109,7 +113,7 @@ describe("in-process library service", () => {
       { id: "G1", shown: 10, success: 1 },
       { id: "G2", shown: 50, success: 30 },
     ]);
-    const reply = await service.getExperiences({ domain: "math", task: "Add 1/3 and 1/6." });
+    const reply = await plain.getExperiences({ domain: "math", task: "Add 1/3 and 1/6." });
     expect(reply.entries.map((e) => e.id)).toEqual(["G1", "G2"]);
     expect(reply.explorationIds).toEqual(["G1"]);
   });
@@ -189,7 +193,48 @@ describe("in-process library service", () => {
     expect((await store.getHead("math"))!.experiences.map((e) => e.stats.shown)).toEqual([1, 1]);
   });
 
-  it("a report with only a reward counts as success from the threshold on; a later outcome gets a baseline", async () => {
+  it("varies the uncertain entries per request: each shown or withheld by a coin, both arms and the stratum recorded", async () => {
+    await store.applyOperations(
+      "math",
+      [
+        add("Check units before answering.", { status: "active" }),
+        add("Try the answer in the original equation.", { status: "candidate" }),
+        add("Prefer exact fractions.", { status: "probation" }),
+      ],
+      { parent: null, state: "committed" },
+    );
+    const arms = { G1: [0, 0], G2: [0, 0] } as Record<string, [shown: number, withheld: number]>;
+    let activeVaried = 0;
+    for (let i = 0; i < 60; i++) {
+      const reply = await service.getExperiences({
+        domain: "math",
+        task: `Solve ${i}x = 4.`,
+        family: "linear",
+      });
+      const { selection } = (await store.getSelection(reply.selectionId))!;
+      const withheld = selection.withheldIds ?? [];
+      expect(reply.explorationIds).toEqual(selection.explorationIds);
+      expect(selection.stratum).toBe("family:linear");
+      for (const id of ["G1", "G2"]) {
+        // The candidate and the probation entry are always varied: in exactly one arm.
+        expect(reply.explorationIds.includes(id) !== withheld.includes(id)).toBe(true);
+        arms[id]![reply.explorationIds.includes(id) ? 0 : 1]++;
+      }
+      if (reply.explorationIds.includes("G0") || withheld.includes("G0")) activeVaried++;
+      // What is withheld is not in the prompt; the block lists exactly what was shown.
+      for (const id of withheld) expect(reply.promptBlock).not.toContain(`[${id}]`);
+      expect(reply.entries.map((e) => e.id)).toEqual(selection.entryIds);
+    }
+    for (const [shown, withheld] of Object.values(arms)) {
+      expect(shown).toBeGreaterThan(15);
+      expect(withheld).toBeGreaterThan(15);
+    }
+    // An active entry is varied in a rotating share (a third by default) of the requests, shown in the others.
+    expect(activeVaried).toBeGreaterThan(8);
+    expect(activeVaried).toBeLessThan(35);
+  });
+
+  it("a report with only a reward counts as success from the threshold on; no global baseline is kept", async () => {
     await store.applyOperations("math", [add("Check units.", { status: "active" })], {
       parent: null,
       state: "committed",
@@ -198,8 +243,12 @@ describe("in-process library service", () => {
     const b = await service.getExperiences({ domain: "math", task: "b" });
     expect((await service.reportOutcome({ selectionId: a.selectionId, reward: 0.4 })).success).toBe(false);
     expect((await service.reportOutcome({ selectionId: b.selectionId, reward: 0.5 })).success).toBe(true);
-    // The first outcome had no baseline (sumDelta unchanged); the second one is compared with 0.4.
-    expect((await store.getHead("math"))!.experiences[0]!.stats).toMatchObject({ shown: 2, success: 0.9 });
-    expect((await store.getHead("math"))!.experiences[0]!.stats.sumDelta).toBeCloseTo(0.1, 12);
+    // An outcome is never compared with a rolling mean of the traffic (that follows the traffic, not the lesson):
+    // the shared counters add up, the delta stays 0, and credit comes from contrasts only.
+    expect((await store.getHead("math"))!.experiences[0]!.stats).toMatchObject({
+      shown: 2,
+      success: 0.9,
+      sumDelta: 0,
+    });
   });
 });

@@ -11,9 +11,12 @@ import {
 } from "@tfgrpo/actor";
 import {
   createEmbeddingCache,
+  defaultActiveExposureShare,
   type EmbeddingCache,
   type EmbedFunction,
   formatZodIssues,
+  seededRandom,
+  seedFrom,
   TfgrpoError,
 } from "@tfgrpo/protocol";
 import type { LibraryStore, OutcomeStore } from "@tfgrpo/store";
@@ -30,7 +33,8 @@ import {
   type ReportOutcomeReply,
   reportOutcomeRequestSchema,
 } from "./library-service.js";
-import { createRewardBaseline } from "./reward-baseline.js";
+import { createTaskStratifier, type TaskStratifierOptions } from "./task-stratum.js";
+import { varyExposure } from "./vary-exposure.js";
 
 /** Which version an unpinned request is served from (e.g. a canary share); null/undefined: the head. */
 export type VersionRouter = (request: {
@@ -55,6 +59,14 @@ export interface CreateLibraryServiceOptions {
    * is ready. Default 5 s.
    */
   statsMaxAgeMs?: number;
+  /**
+   * Online credit by contrast (DESIGN section 11): the uncertain entries of each selection are shown or withheld by a
+   * fair coin per request, and reports are compared within strata of similar tasks. `false`: every selected entry is
+   * shown, as before (no contrast). Default on, active entries varied in a third of requests, 8 embedding buckets.
+   */
+  exposure?: false | { activeShare?: number; strata?: TaskStratifierOptions };
+  /** Draws the arms of every request. Default: a generator seeded by each selection's id (so its arms can be replayed). */
+  random?: () => number;
   /** Scrubs secrets from every text stored (task, feedback, summary, trajectory strings). Default: environment. */
   redact?: (text: string) => string;
   now?: () => Date;
@@ -85,7 +97,13 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
       });
     },
   });
-  const baseline = createRewardBaseline(store);
+  const exposure =
+    options.exposure === false
+      ? null
+      : {
+          activeShare: options.exposure?.activeShare ?? defaultActiveExposureShare,
+          stratum: createTaskStratifier(options.exposure?.strata),
+        };
 
   /** The version to serve and what to record about the choice. */
   const resolveVersion = async (
@@ -121,6 +139,8 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
       const { version, meta } = await resolveVersion(request);
       const task = redact(request.task);
       let reply: GetExperiencesReply;
+      let withheldIds: string[] = [];
+      let stratum: string | undefined;
       const selectionId = generateId();
       if (version === null) {
         reply = {
@@ -141,10 +161,24 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
         const { snapshot, index } = served;
         const taskVector =
           embeddings && index.dimensions > 0 ? ((await embeddings.embed([request.task]))[0] ?? null) : null;
-        const plan = withExplorationSlot(index.select(taskVector, request.task), snapshot.experiences, {
+        const slot = withExplorationSlot(index.select(taskVector, request.task), snapshot.experiences, {
           task: request.task,
           ...(request.k !== undefined ? { k: request.k } : {}),
         });
+        const plan = exposure
+          ? varyExposure(slot, {
+              activeShare: exposure.activeShare,
+              random: options.random ?? seededRandom(seedFrom(selectionId, "exposure")),
+            })
+          : { ...slot, withheldIds: [] };
+        withheldIds = plan.withheldIds;
+        // Only a selection that varied something has reports worth comparing.
+        if (exposure && (plan.explorationIds.length > 0 || withheldIds.length > 0)) {
+          stratum = exposure.stratum({
+            vector: taskVector,
+            ...(request.family !== undefined ? { family: request.family } : {}),
+          });
+        }
         const exploration = new Set(plan.explorationIds);
         reply = {
           selectionId,
@@ -166,6 +200,8 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
         version,
         entryIds: reply.entries.map((entry) => entry.id),
         explorationIds: reply.explorationIds,
+        ...(withheldIds.length > 0 ? { withheldIds } : {}),
+        ...(stratum !== undefined ? { stratum } : {}),
         task,
         servedAt: now().toISOString(),
         ...(meta ? { meta } : {}),
@@ -184,8 +220,6 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
       const citedIds =
         request.citedIds ??
         extractCitations([summary ?? "", ...(trajectory === undefined ? [] : collectStrings(trajectory))]);
-      const known = await store.getSelection(request.selectionId);
-      const mean = known && known.outcome === null ? await baseline.get(known.selection.domain) : undefined;
       const outcome = await store.reportOutcome(
         {
           selectionId: request.selectionId,
@@ -195,11 +229,9 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
           ...(trajectory !== undefined ? { trajectory } : {}),
           ...(summary !== undefined ? { summary } : {}),
           citedIds,
-          ...(mean !== undefined ? { baseline: mean } : {}),
         },
         { now: now() },
       );
-      baseline.add(outcome.domain, outcome.reward);
       const reply: ReportOutcomeReply = {
         selectionId: outcome.selectionId,
         domain: outcome.domain,

@@ -42,12 +42,15 @@ export interface LibraryService {
   /**
    * Selects the experiences for one task: the actor's own selection (hybrid similarity + UCB utility, one entry per
    * conflict group, within the token budget) plus a forced exploration slot (at least one candidate entry when the
-   * version has candidates), from the pinned version or the head. Records the selection before returning it.
+   * version has candidates), from the pinned version or the head. With exposure on (the default), each uncertain
+   * entry of it (candidate, probation, a rotating share of active) is then shown or withheld by a fair coin; the
+   * selection records both arms and the task's stratum before it is returned.
    */
   getExperiences(request: GetExperiencesRequest): Promise<GetExperiencesReply>;
   /**
    * Stores the outcome of a selection and credits the entries it showed, exactly once per `selectionId`: a second
-   * report is refused with `conflict` and changes nothing.
+   * report is refused with `conflict` and changes nothing. The varied entries' contrasts are settled in the same step
+   * (within the task's stratum, once both arms have reports; never against a global mean).
    */
   reportOutcome(request: ReportOutcomeRequest): Promise<ReportOutcomeReply>;
   /** A whole library version (archived entries included) with its version record; `not_found` when absent. */

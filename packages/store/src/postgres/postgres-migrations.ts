@@ -175,4 +175,23 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 4,
+    description:
+      "online contrasts: what each selection withheld, its task stratum, and the reports awaiting the other arm",
+    sql: `
+      ALTER TABLE served_selections ADD COLUMN withheld_ids TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE served_selections ADD COLUMN stratum TEXT;
+
+      CREATE TABLE contrast_pending (
+        domain TEXT COLLATE "C" NOT NULL,
+        ordinal INTEGER NOT NULL,
+        stratum TEXT NOT NULL,
+        selection_id TEXT NOT NULL,
+        shown BOOLEAN NOT NULL,
+        reward DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (domain, ordinal, stratum, selection_id)
+      );
+    `,
+  },
 ];

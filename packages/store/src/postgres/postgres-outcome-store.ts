@@ -1,5 +1,7 @@
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { addContrast, emptyContrast, TfgrpoError } from "@tfgrpo/protocol";
 import { checkDomain } from "../base-library-store.js";
+import { experienceOrdinal } from "../library/plan-operations.js";
+import type { StatsDelta } from "../library-store.js";
 import {
   alreadyReported,
   type OutcomeRow,
@@ -17,14 +19,15 @@ import type {
   StoredOutcome,
 } from "../outcome-store.js";
 import { parseMarkConsumed, parseOutcomeFilter, parseReport, parseSelection } from "../outcome-validation.js";
-import { readStoredJson } from "../sqlite/stored-json.js";
+import { settleContrast, variedArms } from "../settle-contrast.js";
 import type { PostgresConnection, Sql } from "./postgres-connection.js";
 import type { PostgresLibraryStore } from "./postgres-library-store.js";
 
-const selectionColumns = "selection_id, domain, version, entry_ids, exploration_ids, task, served_at, meta";
+const selectionColumns =
+  "selection_id, domain, version, entry_ids, exploration_ids, task, served_at, meta, withheld_ids, stratum";
 const outcomeColumns = `o.seq, o.reward, o.success::int AS success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
   o.consumed_by, o.consumed_at, s.selection_id, s.domain, s.version, s.entry_ids, s.exploration_ids, s.task,
-  s.served_at, s.meta`;
+  s.served_at, s.meta, s.withheld_ids, s.stratum`;
 
 /**
  * Served selections and their outcomes (`served_selections`, `outcomes`) of a PostgreSQL store. A report is one
@@ -52,9 +55,11 @@ export class PostgresOutcomeStore implements OutcomeStore {
       s.task,
       s.servedAt,
       s.meta === undefined ? null : JSON.stringify(s.meta),
+      JSON.stringify(s.withheldIds ?? []),
+      s.stratum ?? null,
     ] as const;
     const inserted = await this.connection.query(
-      `INSERT INTO served_selections (${selectionColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+      `INSERT INTO served_selections (${selectionColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
        ON CONFLICT (selection_id) DO NOTHING`,
       [...values],
     );
@@ -69,6 +74,8 @@ export class PostgresOutcomeStore implements OutcomeStore {
       row.task,
       row.served_at,
       row.meta,
+      row.withheld_ids,
+      row.stratum,
     ];
     if (!stored.every((value, index) => value === values[index])) {
       throw new TfgrpoError(
@@ -113,20 +120,16 @@ export class PostgresOutcomeStore implements OutcomeStore {
           reportedAt,
         ],
       );
-      const shown = readStoredJson<string[]>(selection.entry_ids, `served_selections row ${r.selectionId}`);
-      if (shown.length > 0) {
-        await this.libraries.addStats(
-          sql,
-          selection.domain,
-          shown.map((id) => ({
-            id,
-            shown: 1,
-            success: r.reward,
-            sumDelta: r.baseline === undefined ? 0 : r.reward - r.baseline,
-            lastUsedVersion: selection.version,
-          })),
-        );
-      }
+      const served = toSelection(selection);
+      const deltas: StatsDelta[] = served.entryIds.map((id) => ({
+        id,
+        shown: 1,
+        success: r.reward,
+        sumDelta: r.baseline === undefined ? 0 : r.reward - r.baseline,
+        lastUsedVersion: selection.version,
+      }));
+      deltas.push(...(await this.settleContrasts(sql, served, r.selectionId, r.reward)));
+      if (deltas.length > 0) await this.libraries.addStats(sql, selection.domain, deltas);
       return (await this.outcomeBySelection(sql, r.selectionId))!;
     });
   }
@@ -226,6 +229,51 @@ export class PostgresOutcomeStore implements OutcomeStore {
       successes: row.successes,
       unconsumed: row.unconsumed,
     };
+  }
+
+  /**
+   * The contrasts this report completes, inside its transaction (see `OutcomeStore.reportOutcome`). The waiting rows
+   * are locked and deleted by the report that pairs them, so two reports of one stratum never consume a row twice.
+   */
+  private async settleContrasts(
+    sql: Sql,
+    selection: ServedSelection,
+    selectionId: string,
+    reward: number,
+  ): Promise<StatsDelta[]> {
+    const { stratum, domain } = selection;
+    if (stratum === undefined) return [];
+    const deltas: StatsDelta[] = [];
+    for (const arm of variedArms(selection)) {
+      const ordinal = experienceOrdinal(arm.id);
+      const waiting = (
+        await sql.query<{ selection_id: string; shown: boolean; reward: number }>(
+          `SELECT selection_id, shown, reward FROM contrast_pending
+           WHERE domain = $1 AND ordinal = $2 AND stratum = $3 ORDER BY selection_id FOR UPDATE`,
+          [domain, ordinal, stratum],
+        )
+      ).rows.map((row) => ({ selectionId: row.selection_id, shown: row.shown, reward: Number(row.reward) }));
+      const settled = settleContrast(waiting, { selectionId, shown: arm.shown, reward });
+      if (settled.difference === null) {
+        await sql.query(
+          `INSERT INTO contrast_pending (domain, ordinal, stratum, selection_id, shown, reward)
+           VALUES ($1, $2, $3, $4, $5, $6)`,
+          [domain, ordinal, stratum, selectionId, arm.shown, reward],
+        );
+        continue;
+      }
+      await sql.query(
+        `DELETE FROM contrast_pending WHERE domain = $1 AND ordinal = $2 AND stratum = $3
+           AND selection_id = ANY($4::text[])`,
+        [domain, ordinal, stratum, settled.consumed],
+      );
+      deltas.push({
+        id: arm.id,
+        contrast: addContrast(emptyContrast(), settled.difference),
+        lastUsedVersion: selection.version,
+      });
+    }
+    return deltas;
   }
 
   private async selectionRow(sql: Sql, selectionId: string, lock = false): Promise<SelectionRow | undefined> {

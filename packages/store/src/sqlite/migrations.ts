@@ -184,4 +184,27 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 4,
+    description:
+      "online contrasts: what each selection withheld, its task stratum, and the reports awaiting the other arm",
+    sql: `
+      -- The varied entries a selection withheld (its shown ones are exploration_ids), and the stratum of similar tasks
+      -- its outcome is compared within (NULL: served before online contrasts, or with exposure off).
+      ALTER TABLE served_selections ADD COLUMN withheld_ids TEXT NOT NULL DEFAULT '[]';
+      ALTER TABLE served_selections ADD COLUMN stratum TEXT;
+
+      -- Reported outcomes of one arm of an entry in one stratum, waiting for a report of the other arm; a pair of arms
+      -- becomes one contrast and its rows are deleted in the same transaction (each report counts once).
+      CREATE TABLE contrast_pending (
+        domain TEXT NOT NULL,
+        ordinal INTEGER NOT NULL,
+        stratum TEXT NOT NULL,
+        selection_id TEXT NOT NULL,
+        shown INTEGER NOT NULL,
+        reward REAL NOT NULL,
+        PRIMARY KEY (domain, ordinal, stratum, selection_id)
+      ) WITHOUT ROWID;
+    `,
+  },
 ];

@@ -1,5 +1,7 @@
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { addContrast, emptyContrast, TfgrpoError } from "@tfgrpo/protocol";
 import { checkDomain } from "../base-library-store.js";
+import { experienceOrdinal } from "../library/plan-operations.js";
+import type { StatsDelta } from "../library-store.js";
 import {
   alreadyReported,
   type OutcomeRow,
@@ -17,14 +19,14 @@ import type {
   StoredOutcome,
 } from "../outcome-store.js";
 import { parseMarkConsumed, parseOutcomeFilter, parseReport, parseSelection } from "../outcome-validation.js";
+import { settleContrast, variedArms } from "../settle-contrast.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import type { SqliteLibraryStore } from "./sqlite-library-store.js";
 import { type BatchedWrite, createWriteBatcher } from "./sqlite-write-batcher.js";
-import { readStoredJson } from "./stored-json.js";
 
 const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
   o.consumed_by, o.consumed_at, s.selection_id, s.domain, s.version, s.entry_ids, s.exploration_ids, s.task,
-  s.served_at, s.meta`;
+  s.served_at, s.meta, s.withheld_ids, s.stratum`;
 
 /**
  * Served selections and their outcomes (`served_selections`, `outcomes`) on the shared connection of a SQLite store.
@@ -55,12 +57,14 @@ export class SqliteOutcomeStore implements OutcomeStore {
       s.task,
       s.servedAt,
       s.meta === undefined ? null : JSON.stringify(s.meta),
+      JSON.stringify(s.withheldIds ?? []),
+      s.stratum ?? null,
     ] as const;
     await this.batch(() => {
       const inserted = this.connection
         .stmt(
           `INSERT OR IGNORE INTO served_selections (selection_id, domain, version, entry_ids, exploration_ids, task,
-             served_at, meta) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+             served_at, meta, withheld_ids, stratum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(...values).changes;
       if (inserted === 1) return;
@@ -74,6 +78,8 @@ export class SqliteOutcomeStore implements OutcomeStore {
         row.task,
         row.served_at,
         row.meta,
+        row.withheld_ids,
+        row.stratum,
       ].every((value, index) => value === values[index]);
       if (!same) {
         throw new TfgrpoError(
@@ -118,19 +124,16 @@ export class SqliteOutcomeStore implements OutcomeStore {
           JSON.stringify(r.citedIds ?? []),
           reportedAt,
         );
-      const shown = readStoredJson<string[]>(selection.entry_ids, `served_selections row ${r.selectionId}`);
-      if (shown.length > 0) {
-        this.libraries.addStats(
-          selection.domain,
-          shown.map((id) => ({
-            id,
-            shown: 1,
-            success: r.reward,
-            sumDelta: r.baseline === undefined ? 0 : r.reward - r.baseline,
-            lastUsedVersion: selection.version,
-          })),
-        );
-      }
+      const served = toSelection(selection);
+      const deltas: StatsDelta[] = served.entryIds.map((id) => ({
+        id,
+        shown: 1,
+        success: r.reward,
+        sumDelta: r.baseline === undefined ? 0 : r.reward - r.baseline,
+        lastUsedVersion: selection.version,
+      }));
+      deltas.push(...this.settleContrasts(served, r.selectionId, r.reward));
+      if (deltas.length > 0) this.libraries.addStats(selection.domain, deltas);
       // What was just written, without reading it back (a trajectory may be large).
       return {
         ...toSelection(selection),
@@ -237,6 +240,46 @@ export class SqliteOutcomeStore implements OutcomeStore {
         .get(domain) as { reported: number; successes: number; unconsumed: number };
       return { served, ...counts };
     });
+  }
+
+  /** The contrasts this report completes (inside the report's transaction); see `OutcomeStore.reportOutcome`. */
+  private settleContrasts(selection: ServedSelection, selectionId: string, reward: number): StatsDelta[] {
+    const { stratum, domain } = selection;
+    if (stratum === undefined) return [];
+    const deltas: StatsDelta[] = [];
+    for (const arm of variedArms(selection)) {
+      const ordinal = experienceOrdinal(arm.id);
+      const waiting = (
+        this.connection
+          .stmt(
+            `SELECT selection_id, shown, reward FROM contrast_pending
+             WHERE domain = ? AND ordinal = ? AND stratum = ? ORDER BY selection_id`,
+          )
+          .all(domain, ordinal, stratum) as Array<{ selection_id: string; shown: number; reward: number }>
+      ).map((row) => ({ selectionId: row.selection_id, shown: row.shown === 1, reward: row.reward }));
+      const settled = settleContrast(waiting, { selectionId, shown: arm.shown, reward });
+      if (settled.difference === null) {
+        this.connection
+          .stmt(
+            `INSERT INTO contrast_pending (domain, ordinal, stratum, selection_id, shown, reward)
+             VALUES (?, ?, ?, ?, ?, ?)`,
+          )
+          .run(domain, ordinal, stratum, selectionId, arm.shown ? 1 : 0, reward);
+        continue;
+      }
+      this.connection
+        .stmt(
+          `DELETE FROM contrast_pending WHERE domain = ? AND ordinal = ? AND stratum = ?
+             AND selection_id IN (SELECT value FROM json_each(?))`,
+        )
+        .run(domain, ordinal, stratum, JSON.stringify(settled.consumed));
+      deltas.push({
+        id: arm.id,
+        contrast: addContrast(emptyContrast(), settled.difference),
+        lastUsedVersion: selection.version,
+      });
+    }
+    return deltas;
   }
 
   private selectionRow(selectionId: string): SelectionRow | undefined {

@@ -76,7 +76,7 @@ describe("SqliteStore on a file", () => {
     const store = new SqliteStore({ path: file });
     await store.setup();
     await store.setup();
-    expect(store.inspect()).toEqual({ schemaVersion: 3, integrity: "ok", journalMode: "wal" });
+    expect(store.inspect()).toEqual({ schemaVersion: 4, integrity: "ok", journalMode: "wal" });
     await store.applyOperations("math", [{ op: "add", text: "kept", reason: "r" }], {
       parent: null,
       state: "committed",
@@ -90,6 +90,7 @@ describe("SqliteStore on a file", () => {
       { version: 1, description: expect.stringContaining("libraries") },
       { version: 2, description: expect.stringContaining("outcomes") },
       { version: 3, description: expect.stringContaining("contrasts") },
+      { version: 4, description: expect.stringContaining("online contrasts") },
     ]);
     raw.close();
   });

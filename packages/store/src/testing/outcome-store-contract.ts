@@ -254,5 +254,54 @@ export function outcomeStoreContractTests(name: string, createFresh: () => Promi
       await store.reportOutcome({ selectionId: "s9", reward: 1, success: true, baseline: 0.6 });
       expect((await stats("G2")).sumDelta).toBeCloseTo(0.4, 12);
     });
+
+    it("settles a varied entry's contrast within its stratum once both arms are reported, each report once", async () => {
+      // G0 varied: shown to a, b (and x, another stratum), withheld from c, d. G1 shown to all, never varied.
+      const varied = (id: string, shown: boolean, stratum = "fractions") =>
+        selection(id, {
+          entryIds: shown ? ["G0", "G1"] : ["G1"],
+          explorationIds: shown ? ["G0"] : [],
+          ...(shown ? {} : { withheldIds: ["G0"] }),
+          stratum,
+        });
+      await store.recordSelection(varied("a", true));
+      expect((await store.getSelection("a"))!.selection).toEqual(varied("a", true));
+      await store.recordSelection(varied("c", false));
+      expect((await store.getSelection("c"))!.selection).toEqual(varied("c", false));
+      await store.recordSelection(varied("c", false));
+      await expectTfgrpoError(store.recordSelection(varied("c", false, "other")), "conflict");
+      for (const id of ["b", "d"]) await store.recordSelection(varied(id, id === "b"));
+      await store.recordSelection(varied("x", false, "geometry"));
+      const report = (selectionId: string, reward: number) =>
+        store.reportOutcome({ selectionId, reward, success: reward >= 0.5 });
+
+      await report("a", 1);
+      await report("b", 0.5);
+      await report("x", 0); // another stratum: waits there
+      expect((await stats("G0")).contrast).toBeUndefined();
+      await report("c", 0); // both arms in "fractions": (1 + 0.5) / 2 - 0
+      expect((await stats("G0")).contrast).toEqual({ n: 1, sum: 0.75, sumSquares: 0.5625 });
+      await report("d", 0.25); // a, b were consumed: d waits alone
+      expect((await stats("G0")).contrast).toEqual({ n: 1, sum: 0.75, sumSquares: 0.5625 });
+      await expectTfgrpoError(report("c", 1), "conflict");
+      expect((await stats("G0")).contrast).toEqual({ n: 1, sum: 0.75, sumSquares: 0.5625 });
+      // The shared counters are as before: only what was shown counts.
+      expect(await stats("G0")).toMatchObject({ shown: 2, success: 1.5 });
+      expect((await stats("G1")).contrast).toBeUndefined();
+      expect(await store.listVersionContrasts("math", "G0")).toEqual([
+        { version: 1, contrast: { n: 1, sum: 0.75, sumSquares: 0.5625 } },
+      ]);
+      await store.recordSelection(varied("e", true));
+      await report("e", 1); // pairs with d: 1 - 0.25
+      expect((await stats("G0")).contrast).toEqual({ n: 2, sum: 1.5, sumSquares: 1.125 });
+    });
+
+    it("refuses a withheld entry that is also shown", async () => {
+      const error = await expectTfgrpoError(
+        store.recordSelection(selection("w", { withheldIds: ["G1"], stratum: "s" })),
+        "invalid_input",
+      );
+      expect(error.message).toContain("withheldIds[0]: G1 is among the entry ids shown");
+    });
   });
 }

@@ -1,0 +1,48 @@
+import type { ScoredExperience } from "@tfgrpo/actor";
+import { type Exposure, isVaried } from "@tfgrpo/protocol";
+import type { ServedSelectionPlan } from "./exploration-slot.js";
+
+export interface ExposedPlan extends ServedSelectionPlan {
+  /** The varied entries this request drew into the withheld arm: selected, not shown. */
+  withheldIds: string[];
+}
+
+export interface RequestExposure {
+  /** Share of requests in which an active entry is varied (candidates and probation entries always are). */
+  activeShare: number;
+  /** Draws this request's arms (seeded in tests). */
+  random: () => number;
+}
+
+/**
+ * The offline exposure (`isVaried`: candidates, probation entries, a rotating share of active ones), per request:
+ * every varied entry of the selection is shown to this request or withheld from it by a fair coin. Shown, it is in
+ * `explorationIds` (the exploration arm); withheld, in `withheldIds`. So a probation entry is only ever shown in the
+ * exploration arm, and an uncertain entry's requests split at random into two arms whose rewards the store compares
+ * within a stratum of similar tasks. The "most useful" repeat never carries a varied entry, in either arm, so the
+ * arms' prompts differ only in the varied lines.
+ */
+export function varyExposure(plan: ServedSelectionPlan, exposure: RequestExposure): ExposedPlan {
+  // The rotation of active entries is drawn per request: a fresh seed, the same rule as a group's offline.
+  const rotation: Exposure = {
+    attempts: 2,
+    seed: Math.floor(exposure.random() * 4294967296),
+    activeShare: exposure.activeShare,
+    // Live traffic: an active entry is withheld only in the rotating share, however few contrasts it has (offline a
+    // group's attempts may all pay for measuring an unsettled entry; a user's request should not).
+    settleContrasts: 0,
+  };
+  const varied = new Set(
+    plan.shown.filter((entry) => isVaried(rotation, entry.id, entry.status)).map((entry) => entry.id),
+  );
+  const withheld = new Set([...varied].filter(() => exposure.random() < 0.5));
+  const keep = (entry: ScoredExperience) => !withheld.has(entry.id);
+  const shown = plan.shown.filter(keep);
+  const mostUseful = plan.mostUseful.filter((entry) => !varied.has(entry.id));
+  return {
+    shown,
+    mostUseful: shown.length > mostUseful.length ? mostUseful : [],
+    explorationIds: shown.filter((entry) => varied.has(entry.id)).map((entry) => entry.id),
+    withheldIds: plan.shown.filter((entry) => withheld.has(entry.id)).map((entry) => entry.id),
+  };
+}
