@@ -30,7 +30,9 @@ export function ablationRows(
         ? `TF-GRPO, full (G = ${settings.groupSize})`
         : variant === "no-gt"
           ? `TF-GRPO, no ground truth (G = ${settings.groupSize})`
-          : variant === "direct"
+          : variant === "no-exposure"
+            ? `TF-GRPO, exposure off (G = ${settings.groupSize})`
+            : variant === "direct"
             ? `direct experiences (N = ${lessons})`
             : paperAblation[variant].setting;
     return {

@@ -44,7 +44,7 @@ export async function evaluateVariants(
   const evaluations = new Map<AblationVariant, LibraryEvaluation>();
   const trajectories = new Map<string, Trajectory>();
   const controlEvaluations: { control: ControlLibrary; evaluation: LibraryEvaluation }[] = [];
-  for (const variant of ["full", "no-gt", "g1", "direct"] as const) {
+  for (const variant of ["full", "no-gt", "g1", "no-exposure", "direct"] as const) {
     const run = runs[variant];
     const libraries: { variant: AblationVariant; library: LibraryUnderTest }[] = [
       ...(variant === "full"

@@ -65,12 +65,14 @@ export async function runAblation(
     const full = await learnVariant("full", {}, context);
     const noGroundTruth = await learnVariant("no-gt", { groundTruth: false, train: noAnswers }, context);
     const single = await learnVariant("g1", { groupSize: 1 }, context);
+    const sameExposure = await learnVariant("no-exposure", { exposure: false }, context);
     const lessons = settings.directLessons ?? Math.max(1, full.lessons);
     const direct = await learnVariant("direct", { directExperiences: lessons }, context);
     const runs: Record<VariantRun["variant"], VariantRun> = {
       full,
       "no-gt": noGroundTruth,
       g1: single,
+      "no-exposure": sameExposure,
       direct,
     };
 

@@ -93,7 +93,7 @@ describe("tfgrpo ablate on the simulated world", () => {
     const row = (variant: AblationVariant) => outcome.rows.find((r) => r.variant === variant)!;
     const fullLessons = row("full").lessons;
     expect(fullLessons).toBeGreaterThan(0);
-    for (const variant of ["full", "no-gt", "g1", "direct"] as const) {
+    for (const variant of ["full", "no-gt", "g1", "no-exposure", "direct"] as const) {
       const store = await createStore(row(variant).database!, { mustExist: true });
       try {
         const run = await store.getRun(row(variant).runId!);

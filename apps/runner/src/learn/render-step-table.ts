@@ -37,6 +37,15 @@ export function renderStepTable(history: readonly StepRecord[]): string {
         align: "right",
       },
       { header: "library", value: (r) => r.record.librarySize },
+      {
+        // Entries and lesson tokens a training prompt showed, on average: what the budget keeps the block within.
+        header: "shown/rollout",
+        value: (r) =>
+          r.record.meanEntriesShown === undefined
+            ? "-"
+            : `${r.record.meanEntriesShown.toFixed(1)} / ${Math.round(r.record.meanLessonTokensShown ?? 0)} tok`,
+        align: "right",
+      },
       { header: "val cand", value: (r) => r.record.candidateScore },
       { header: "val head", value: (r) => r.record.headScore },
       { header: "val none", value: (r) => r.record.baselineScore },

@@ -33,6 +33,10 @@ export const stepRecordSchema = z.object({
   gateReason: z.string(),
   meanToolCalls: z.number(),
   meanTokens: z.number(),
+  /** Library entries a training rollout's prompt showed, on average (absent in older records). */
+  meanEntriesShown: z.number().nonnegative().optional(),
+  /** Estimated tokens of those entries' lines, on average (the budget they are kept within). */
+  meanLessonTokensShown: z.number().nonnegative().optional(),
   usageByRole: z.record(z.string(), usageTotalsSchema),
 });
 export type StepRecord = z.infer<typeof stepRecordSchema>;

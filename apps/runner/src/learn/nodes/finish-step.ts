@@ -1,4 +1,4 @@
-import type { GateDecision, UsageTotals } from "@tfgrpo/protocol";
+import { estimateTokens, type GateDecision, type UsageTotals } from "@tfgrpo/protocol";
 import { average } from "../average.js";
 import { splitRollouts } from "../infrastructure-failures.js";
 import { stepLessonCosts } from "../lesson-costs.js";
@@ -73,6 +73,12 @@ async function stepRecord(
   const states: Record<string, number> = { candidate: 0, active: 0, probation: 0, archived: 0 };
   for (const entry of head?.experiences ?? []) states[entry.status] = (states[entry.status] ?? 0) + 1;
   const usage = await store.getUsageTotals(runId);
+  // What the prompts showed, in entries and in the tokens of their lines, read against the version the rollouts read.
+  const read = state.headBefore === null ? null : await store.getVersion(domain, state.headBefore);
+  const lineTokens = new Map(
+    (read?.experiences ?? []).map((entry) => [entry.id, estimateTokens(`[${entry.id}]. ${entry.text}\n`)]),
+  );
+  const shownTokens = (ids: readonly string[]) => ids.reduce((sum, id) => sum + (lineTokens.get(id) ?? 0), 0);
   return {
     epoch: state.epoch + 1,
     step: state.step,
@@ -98,6 +104,8 @@ async function stepRecord(
     gateReason: state.gate?.reason ?? "no candidate version",
     meanToolCalls: average(train.map((t) => t.toolCalls.length)),
     meanTokens: average(train.map((t) => t.usage.inputTokens + t.usage.outputTokens)),
+    meanEntriesShown: average(train.map((t) => t.experiencesShown.length)),
+    meanLessonTokensShown: average(train.map((t) => shownTokens(t.experiencesShown))),
     usageByRole: usage.byRole as Record<string, UsageTotals>,
   };
 }
