@@ -91,6 +91,8 @@ export interface TrajectorySummary {
   trajectoryId: string;
   reward: number;
   summary: string;
+  /** Experiences the group varied that this attempt was not shown (evidence for the comparison). */
+  withheld?: readonly string[];
 }
 
 export interface AdvantageResult {
@@ -360,7 +362,12 @@ export function createCritic(options: CreateCriticOptions): Critic {
               ...signal,
             });
             usage = addUsage(usage, spent);
-            return { trajectoryId: trajectory.id, reward: trajectory.reward!, summary };
+            return {
+              trajectoryId: trajectory.id,
+              reward: trajectory.reward!,
+              summary,
+              ...(trajectory.experiencesWithheld?.length ? { withheld: trajectory.experiencesWithheld } : {}),
+            };
           } catch (error) {
             usage = addUsage(usage, usageOf(error));
             throw Object.assign(new Error("summary failed"), { trajectoryId: trajectory.id, inner: error });

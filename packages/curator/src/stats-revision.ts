@@ -10,8 +10,9 @@ import { compareExperienceIds } from "./credit-deltas.js";
 export function statsRevision(experiences: readonly Experience[]): string {
   const hash = createHash("sha256");
   for (const entry of [...experiences].sort((a, b) => compareExperienceIds(a.id, b.id))) {
-    const { shown, success, sumDelta, lastUsedVersion } = entry.stats;
-    hash.update(`${entry.id} ${shown} ${success} ${sumDelta} ${lastUsedVersion ?? "-"}\n`);
+    const { shown, success, sumDelta, lastUsedVersion, contrast } = entry.stats;
+    const contrasts = contrast ? ` ${contrast.n} ${contrast.sum} ${contrast.sumSquares}` : "";
+    hash.update(`${entry.id} ${shown} ${success} ${sumDelta} ${lastUsedVersion ?? "-"}${contrasts}\n`);
   }
   return `stats-${hash.digest("hex").slice(0, 16)}`;
 }

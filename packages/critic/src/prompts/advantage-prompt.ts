@@ -30,7 +30,7 @@ export type AdvantageAnswer = z.infer<typeof advantageAnswerSchema>;
 
 export interface AdvantagePromptInput {
   question: string;
-  attempts: readonly { reward: number; summary: string }[];
+  attempts: readonly { reward: number; summary: string; withheld?: readonly string[] }[];
   groundTruth: string | null;
   pseudoLabel?: boolean;
   experiences: readonly ExperienceLine[];
@@ -59,7 +59,7 @@ export function advantagePrompt(input: AdvantagePromptInput): ChatMessage[] {
   const attempts = input.attempts
     .map(
       (attempt, index) =>
-        `<attempt index="${index + 1}" reward="${formatReward(attempt.reward)}">\n${escapeMarkers(attempt.summary.trim())}\n</attempt>`,
+        `<attempt index="${index + 1}" reward="${formatReward(attempt.reward)}"${withheldAttribute(attempt.withheld)}>\n${escapeMarkers(attempt.summary.trim())}\n</attempt>`,
     )
     .join("\n");
   const groundTruthNote = input.pseudoLabel
@@ -73,6 +73,13 @@ export function advantagePrompt(input: AdvantagePromptInput): ChatMessage[] {
     "- For successful steps: identify key correct decisions.",
     "- For errors: pinpoint where and why reasoning went wrong.",
     "- Note patterns or strategies used or missed, and which existing experiences helped, misled or were missing.",
+    ...(input.attempts.some((attempt) => attempt.withheld?.length)
+      ? [
+          "- Attempts differ in which experiences they were shown: an attempt's withheld attribute lists the ones it " +
+            "was not shown. Compare the attempts that saw an experience with those that did not before you keep, " +
+            "modify or delete it.",
+        ]
+      : []),
     "",
     "2. Update Existing Experiences:",
     "- Options: modify, add, delete (or no operation when nothing needs to change).",
@@ -103,4 +110,9 @@ export function advantagePrompt(input: AdvantagePromptInput): ChatMessage[] {
 
 function formatReward(reward: number): string {
   return Number.isInteger(reward) ? String(reward) : String(Number(reward.toFixed(3)));
+}
+
+/** ` withheld="G2 G5"` for an attempt that was not shown some of the group's varied experiences, else nothing. */
+function withheldAttribute(withheld: readonly string[] | undefined): string {
+  return withheld && withheld.length > 0 ? ` withheld="${withheld.join(" ")}"` : "";
 }

@@ -122,6 +122,32 @@ describe("advantagePrompt (prompt contract, stage 2)", () => {
     expect(content).not.toContain("<suggested_updates>");
   });
 
+  it("marks what each attempt was not shown when the group varied its experiences, and says how to use it", () => {
+    const varied = lastUser(
+      advantagePrompt({
+        question: "Q?",
+        attempts: [
+          { reward: 1, summary: "Step 1: right.", withheld: ["G1"] },
+          { reward: 0, summary: "Step 1: wrong." },
+        ],
+        groundTruth: "8",
+        experiences: experiences.slice(0, 2),
+      }),
+    );
+    expect(varied).toContain('<attempt index="1" reward="1" withheld="G1">');
+    expect(varied).toContain('<attempt index="2" reward="0">');
+    expect(varied).toMatch(/withheld attribute lists the ones it was not shown/);
+    const same = lastUser(
+      advantagePrompt({
+        question: "Q?",
+        attempts: [{ reward: 1, summary: "s" }],
+        groundTruth: "8",
+        experiences: [],
+      }),
+    );
+    expect(same).not.toContain("withheld");
+  });
+
   it("states a pseudo-label is a majority vote", () => {
     const content = lastUser(
       advantagePrompt({ question: "Q?", attempts: [], groundTruth: "7", pseudoLabel: true, experiences: [] }),
