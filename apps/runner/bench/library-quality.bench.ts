@@ -30,7 +30,10 @@ const seed = Number(values.seed);
 
 await using temporary = await temporaryDirectory("tfgrpo-library-quality-");
 const data = (split: "train" | "val") => path.join(temporary.path, `${split}.jsonl`);
-await writeSuiteJsonl(data("train"), createSuite({ domain, seed, size: Number(values.train), split: "train" }));
+await writeSuiteJsonl(
+  data("train"),
+  createSuite({ domain, seed, size: Number(values.train), split: "train" }),
+);
 await writeSuiteJsonl(data("val"), createSuite({ domain, seed, size: Number(values.val), split: "val" }));
 const db = path.join(temporary.path, "tfgrpo.db");
 const started = Date.now();
@@ -75,14 +78,15 @@ process.stdout.write(
     [
       { header: "id", value: (r) => r.entry.id },
       { header: "status", value: (r) => r.entry.status },
-      { header: "contrast [interval] over groups", value: (r) => formatContrast(entryContrast(r.entry.stats)) },
+      {
+        header: "contrast [interval] over groups",
+        value: (r) => formatContrast(entryContrast(r.entry.stats)),
+      },
       {
         header: "the policy reads it",
         value: (r) =>
-          [
-            ...r.hurts.map((p) => `HURTS ${p.id}`),
-            ...r.helps.map((p) => `helps ${p.id}`),
-          ].join(", ") || "no effect",
+          [...r.hurts.map((p) => `HURTS ${p.id}`), ...r.helps.map((p) => `helps ${p.id}`)].join(", ") ||
+          "no effect",
       },
       { header: "lesson", value: (r) => r.entry.text.slice(0, 70) },
     ],

@@ -188,8 +188,8 @@ describe("credit on the pages", () => {
     const markup = await page("/d/math/e/G0");
     const [overall, ...byVersion] = cell(markup);
     expect(overall).toBe("helps +0.250 [+0.027, +0.473] n=6");
-    // Four groups read v1, two read v2: each alone is less certain than all six.
-    expect(byVersion).toEqual(["unclear +0.250 [-0.047, +0.547] n=4", "unclear +0.250 [-0.237, +0.737] n=2"]);
+    // Four groups read v1's wording; the rewrite in v2 started the contrast again, so six groups on v2 are all of it.
+    expect(byVersion).toEqual(["unclear +0.250 [-0.047, +0.547] n=4", "helps +0.250 [+0.027, +0.473] n=6"]);
     expect(markup).toMatch(
       /<table class="grid version-credit">.*<a href="\/d\/math\?v=1">v1<\/a>.*<a href="\/d\/math\?v=2">v2<\/a>/s,
     );

@@ -98,7 +98,7 @@ describe("studio in a browser", () => {
     expect(await page.locator("dd.credit .contrast").textContent()).toBe("+0.250 [+0.027, +0.473]");
     expect(await page.locator("table.version-credit tbody tr").allTextContents()).toEqual([
       "v1+0.250 [-0.047, +0.547] n = 4",
-      "v2+0.250 [-0.237, +0.737] n = 2",
+      "v2+0.250 [+0.027, +0.473] n = 6",
     ]);
     await shot("entry");
     await page.goto(`${studio.url}/d/math/e/G2`);

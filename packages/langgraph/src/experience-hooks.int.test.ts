@@ -54,7 +54,8 @@ describe("@tfgrpo/langgraph with a real createReactAgent against the sim", () =>
     });
 
   it("injects the selection into the system prompt of every turn and reports the outcome once", async () => {
-    const library = createLibraryService({ store });
+    // Every selected entry shown (no per-request coin for uncertain ones): this test follows the hooks, not credit.
+    const library = createLibraryService({ store, exposure: false });
     const hooks = createExperienceHooks({ library, domain: "math", systemPrompt });
     // A tool the agent may call, so a run can take several model turns.
     const calculator = tool(async ({ expression }: { expression: string }) => String(expression.length), {

@@ -33,8 +33,8 @@ export function ablationRows(
           : variant === "no-exposure"
             ? `TF-GRPO, exposure off (G = ${settings.groupSize})`
             : variant === "direct"
-            ? `direct experiences (N = ${lessons})`
-            : paperAblation[variant].setting;
+              ? `direct experiences (N = ${lessons})`
+              : paperAblation[variant].setting;
     return {
       variant,
       setting,

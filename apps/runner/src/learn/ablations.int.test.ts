@@ -78,9 +78,14 @@ describe("tfgrpo ablate on the simulated world", () => {
 
     // The table, in the paper's order, on stdout and in the full run's report.
     const lines = stdout.split("\n");
-    const order = ["no library", "direct experiences", "no ground truth", "G = 1", "full (G = 5)"].map(
-      (label) => lines.findIndex((line) => line.includes(label)),
-    );
+    const order = [
+      "no library",
+      "direct experiences",
+      "no ground truth",
+      "G = 1",
+      "exposure off",
+      "full (G = 5)",
+    ].map((label) => lines.findIndex((line) => line.includes(label)));
     expect(order.every((index) => index > 0)).toBe(true);
     expect([...order].sort((a, b) => a - b)).toEqual(order);
     expect(stdout).toContain("SIMULATED");
@@ -117,13 +122,13 @@ describe("tfgrpo ablate on the simulated world", () => {
         }
         if (variant === "full") {
           const stored = (await store.getRunState(run!.id, "evaluation/ablation")) as { rows: unknown[] };
-          // The five settings, then the placebo controls of the full run's library.
+          // The settings (the paper's five and exposure off), then the placebo controls of the full run's library.
           expect(outcome.controls.map((c) => c.setting)).toEqual([
             `control: keyword stubs (${row("full").library})`,
             `control: shuffled (${row("full").library})`,
             "control: other domain (web.json, youtu-agent)",
           ]);
-          expect(stored.rows).toHaveLength(5 + outcome.controls.length);
+          expect(stored.rows).toHaveLength(ablationVariants.length + outcome.controls.length);
         }
       } finally {
         await store.close();

@@ -8,6 +8,7 @@ import { createSimServer, createSuite, type SimServer, writeSuiteJsonl } from "@
 import { createStore, type Store } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simModelsConfig } from "../runtime/start-sim-world.js";
+import { meansOnlyGate } from "../testing/means-only-gate.js";
 import { repositoryRoot } from "../testing/spawn-cli.js";
 
 // A real full disk under a running `learn --sim`: a 16 MiB tmpfs (room for the WAL files) mounted in a private user and mount namespace
@@ -37,6 +38,8 @@ beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-learn-full-disk-");
   directory = temporary.path;
   slow = await createSimServer({ seed, latency: { meanMs: 150 } });
+  // The disk must fill after a step committed (a handful of validation tasks): the gate decides on means.
+  Object.assign(process.env, await meansOnlyGate(directory));
 }, 60_000);
 
 afterAll(async () => {

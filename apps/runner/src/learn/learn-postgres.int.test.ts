@@ -11,6 +11,7 @@ import { createStore } from "@tfgrpo/store";
 import { startPostgresServer } from "@tfgrpo/store/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { libraryHistory } from "../testing/library-history.js";
+import { meansOnlyGate } from "../testing/means-only-gate.js";
 import { repositoryRoot, spawnCli, waitForStderr } from "../testing/spawn-cli.js";
 import { startRoleWorker } from "../testing/start-role-worker.js";
 
@@ -54,25 +55,19 @@ async function machine(name: string): Promise<string> {
 it("five processes sharing only NATS and PostgreSQL, the runner killed and resumed on another machine, equal the in-process run of the same seed", async () => {
   // The reference: everything in one process, on a SQLite file.
   const referenceDb = path.join(temporary.path, "reference", "tfgrpo.db");
-  const reference = spawnCli([
-    "learn",
-    "--sim",
-    ...shape,
-    "--train",
-    train,
-    "--val",
-    val,
-    "--db",
-    referenceDb,
-    "--run-id",
-    "pg-team",
-  ]);
+  // A handful of validation tasks: the comparison needs committed versions, so the gate decides on means.
+  const gate = await meansOnlyGate(temporary.path);
+  const reference = spawnCli(
+    ["learn", "--sim", ...shape, "--train", train, "--val", val, "--db", referenceDb, "--run-id", "pg-team"],
+    { env: gate },
+  );
 
   await using postgres = await startPostgresServer();
   await using nats = await startNatsServer();
   await using sim = await createSimServer({ seed });
   const db = await postgres.createDatabase();
   const env = {
+    ...gate,
     SIM_PORT: String(sim.port),
     TFGRPO_NATS_URL: "",
     TFGRPO_DB: "",

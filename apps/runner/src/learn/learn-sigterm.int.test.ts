@@ -6,6 +6,7 @@ import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simModelsConfig } from "../runtime/start-sim-world.js";
 import { libraryHistory } from "../testing/library-history.js";
+import { meansOnlyGate } from "../testing/means-only-gate.js";
 import { type SpawnedCli, spawnCli } from "../testing/spawn-cli.js";
 
 // SIGTERM of a running `learn --sim` at two moments of a step: while the curator consolidates, and while the gate's
@@ -26,6 +27,8 @@ let val: string;
 let slow: SimServer | undefined;
 let slowModels: string;
 let reference: Awaited<ReturnType<typeof libraryHistory>>;
+/** Six validation tasks: the scenario needs steps that commit, so the gate decides on means (see meansOnlyGate). */
+let env: NodeJS.ProcessEnv;
 
 const learnArgs = (db: string, runId: string) => [
   "learn",
@@ -70,7 +73,8 @@ beforeAll(async () => {
   );
   // The uninterrupted run of the same seed, on the plain --sim world.
   const straightDb = path.join(directory, "straight", "tfgrpo.db");
-  const straight = spawnCli(learnArgs(straightDb, "sigterm-run"));
+  env = await meansOnlyGate(directory);
+  const straight = spawnCli(learnArgs(straightDb, "sigterm-run"), { env });
   expect(await straight.exited, straight.output.stderr).toBe(0);
   const store = await createStore(straightDb, { mustExist: true });
   try {
@@ -105,7 +109,7 @@ function terminateOn(run: SpawnedCli, pattern: RegExp): Promise<number> {
 async function interruptAndResume(name: string, pattern: RegExp) {
   const runId = "sigterm-run";
   const db = path.join(directory, name, "tfgrpo.db");
-  const run = spawnCli([...learnArgs(db, runId), "--config", slowModels]);
+  const run = spawnCli([...learnArgs(db, runId), "--config", slowModels], { env });
   const sentAt = await terminateOn(run, pattern);
   const code = await run.exited;
   const stoppedAfterMs = Date.now() - sentAt;
@@ -134,7 +138,7 @@ async function interruptAndResume(name: string, pattern: RegExp) {
     await store.close();
   }
 
-  const resumed = spawnCli(["learn", "--sim", "--resume", runId, "--db", db]);
+  const resumed = spawnCli(["learn", "--sim", "--resume", runId, "--db", db], { env });
   expect(await resumed.exited, resumed.output.stderr).toBe(0);
   expect(resumed.output.stderr).toContain(`resuming run ${runId} (status interrupted)`);
   const after = await createStore(db, { mustExist: true });
@@ -149,25 +153,25 @@ async function interruptAndResume(name: string, pattern: RegExp) {
 
 describe("SIGTERM of a running learn --sim", () => {
   it("during consolidation: the curator's call finishes, the run stops before the gate as interrupted, and resumes to the same libraries", async () => {
-    // The advantages of step 2 (the first step with proposals) are in: consolidation starts.
-    const { stderr, keys } = await interruptAndResume("consolidation", /step 2 advantages: (\d+)\/\1 /);
+    // The advantages of step 1 (it has a group to learn from on this seed) are in: consolidation starts.
+    const { stderr, keys } = await interruptAndResume("consolidation", /step 1 advantages: (\d+)\/\1 /);
     // The signal arrived while the curator consolidated: before the step's consolidation line.
     expect(stderr.indexOf("SIGTERM: stopping the run")).toBeGreaterThan(-1);
     expect(stderr.indexOf("SIGTERM: stopping the run")).toBeLessThan(
-      stderr.search(/step 2: \d+ proposal\(s\) ->/),
+      stderr.search(/step 1: \d+ proposal\(s\) ->/),
     );
     // The consolidation's outcome was kept (the resumed run does not consolidate again), no gate was started.
-    expect(keys).toContain("consolidate/s2");
-    expect(keys).not.toContain("gate/s2");
+    expect(keys).toContain("consolidate/s1");
+    expect(keys).not.toContain("gate/s1");
   }, 240_000);
 
   it("during the gate: validation stops at once, nothing is committed, and the run resumes to the same libraries", async () => {
-    const { stderr, keys, states } = await interruptAndResume("gate", /step 2 validation: \d+\/\d+/);
+    const { stderr, keys, states } = await interruptAndResume("gate", /step 1 validation: \d+\/\d+/);
     expect(stderr.indexOf("SIGTERM: stopping the run")).toBeGreaterThan(-1);
-    expect(stderr).not.toMatch(/step 2: gate /);
+    expect(stderr).not.toMatch(/step 1: gate /);
     // The candidate was consolidated but never judged: it stays proposed, nothing was committed.
     expect(Object.values(states)).toEqual(["proposed"]);
-    expect(keys).toContain("consolidate/s2");
-    expect(keys).not.toContain("gate/s2");
+    expect(keys).toContain("consolidate/s1");
+    expect(keys).not.toContain("gate/s1");
   }, 240_000);
 });

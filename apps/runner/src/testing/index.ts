@@ -1,3 +1,4 @@
+export { meansOnlyGate } from "./means-only-gate.js";
 export {
   type CliOptions,
   repositoryRoot,

@@ -65,8 +65,8 @@ export async function seedStudioLibrary(
     message: "seeded library",
     now,
   });
-  // Credit as the contrast (shown minus withheld, one difference per group): G0 helps (4 groups on v1, 2 more on v2
-  // below), the candidate G1 is still unclear, G4 hurts, the rest have none yet.
+  // Credit as the contrast (shown minus withheld, one difference per group): G0 helps (4 groups on v1's wording, 6 on
+  // v2's below), the candidate G1 is still unclear, G4 hurts, the rest have none yet.
   await store.updateStats("math", [
     {
       id: "G0",
@@ -129,7 +129,8 @@ export async function seedStudioLibrary(
     now: new Date(now.getTime() + 60_000),
   });
   await store.updateStats("math", [
-    { id: "G0", lastUsedVersion: v2.version.version, contrast: { n: 2, sum: 0.5, sumSquares: 0.25 } },
+    // The rewrite of G0 in v2 started its contrast again (a new wording is a new lesson): these six groups are all of it.
+    { id: "G0", lastUsedVersion: v2.version.version, contrast: { n: 6, sum: 1.5, sumSquares: 0.75 } },
   ]);
   await store.putRunState(seededRunId, "step/1", {
     epoch: 1,
