@@ -13,6 +13,7 @@ import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { allPitfalls, createSuite, readLesson, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { renderTable } from "../src/cli-output/render-table.js";
+import { simLearnArgs } from "../src/testing/sim-learn-args.js";
 import { runCli } from "../src/testing/spawn-cli.js";
 
 const { values } = parseArgs({
@@ -41,24 +42,16 @@ process.stderr.write(
   `learn --sim: ${values.train} math tasks, seed ${seed}, ${values.epochs} epochs, G = ${values["group-size"]}${values["no-exposure"] ? ", exposure off" : ""} (SIMULATED)\n`,
 );
 const learned = await runCli([
-  "learn",
-  "--sim",
-  "--seed",
-  String(seed),
-  "--domain",
-  domain,
-  "--train",
-  data("train"),
-  "--val",
-  data("val"),
-  "--epochs",
-  values.epochs,
-  "--group-size",
-  values["group-size"],
-  "--db",
-  db,
-  "--run-id",
-  "quality",
+  ...simLearnArgs({
+    seed,
+    domain,
+    train: data("train"),
+    val: data("val"),
+    epochs: Number(values.epochs),
+    groupSize: Number(values["group-size"]),
+    db,
+    runId: "quality",
+  }),
   ...(values["no-exposure"] ? ["--no-exposure"] : []),
 ]);
 if (learned.code !== 0) throw new Error(`learn failed:\n${learned.stderr.slice(-3000)}`);

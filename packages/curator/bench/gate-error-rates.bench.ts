@@ -6,6 +6,7 @@
 import { seededRandom } from "@tfgrpo/protocol";
 import {
   heterogeneousDifficulty,
+  renderMarkdownTable,
   sampledScore,
   type TaskDifficulty,
   versionPairWorld,
@@ -98,17 +99,10 @@ const header = [
   "rollouts/decision (head cached)",
   "meets targets",
 ];
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-);
-const line = (cells: string[]) =>
-  `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
 console.log(
   `acceptance gate (${gate.mode}, margin ${gate.margin}, test ${gate.test.kind} alpha ${gate.test.alpha} harm ${gate.test.harm}), ${trials} trials per cell, seeded`,
 );
 console.log(
   `targets: kept at -10 pts <= ${percent(targets.wronglyKept)}, rejected at +10 pts <= ${percent(targets.wronglyRejected)}`,
 );
-console.log(line(header));
-console.log(line(widths.map((width) => "-".repeat(width))));
-for (const row of rows) console.log(line(row));
+console.log(renderMarkdownTable(header, rows));

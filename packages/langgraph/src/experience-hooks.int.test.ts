@@ -122,7 +122,8 @@ describe("@tfgrpo/langgraph with a real createReactAgent against the sim", () =>
   });
 
   it("works in a custom StateGraph node too", async () => {
-    const library = createLibraryService({ store });
+    // No per-request coin: with k = 1 the one entry is the exploration slot's candidate, which a coin may withhold.
+    const library = createLibraryService({ store, exposure: false });
     const hooks = createExperienceHooks({ library, domain: "math", systemPrompt, k: 1 });
     const model = llm();
     const graph = new StateGraph(MessagesAnnotation)

@@ -8,7 +8,12 @@
 // Run: pnpm --filter @tfgrpo/serving bench:canary   (also part of `pnpm bench`)
 import { decideGate } from "@tfgrpo/curator";
 import { seededRandom } from "@tfgrpo/protocol";
-import { betaSampler, heterogeneousDifficulty, logitShiftFor } from "@tfgrpo/protocol/testing";
+import {
+  betaSampler,
+  heterogeneousDifficulty,
+  logitShiftFor,
+  renderMarkdownTable,
+} from "@tfgrpo/protocol/testing";
 import { canaryGateConfig, canaryLooks } from "../src/online/canary-gate-config.js";
 import { type OnlineConfig, resolveOnlineConfig } from "../src/online/online-config.js";
 import type { OnlineOutcome } from "../src/online/online-outcome.js";
@@ -140,11 +145,6 @@ const header = [
   "canary / traffic (-10)",
   "meets targets",
 ];
-const widths = header.map((title, column) =>
-  Math.max(title.length, ...rows.map((row) => row[column]!.length)),
-);
-const line = (cells: string[]) =>
-  `| ${cells.map((cell, column) => cell.padEnd(widths[column]!)).join(" | ")} |`;
 console.log(
   `online canary + rollback (share ${defaults.canaryShare}, tolerance ${defaults.tolerance}, alpha ${defaults.alpha}, harm ${defaults.harm}, ` +
     `window ${defaults.rollbackWindow}, min reference ${defaults.minReference}, rollback margin ${defaults.rollbackMargin}, ` +
@@ -153,6 +153,4 @@ console.log(
 console.log(
   `targets: kept at -10 pts <= ${percent(targets.wronglyKept)}, dropped at +10 pts <= ${percent(targets.wronglyRejected)}`,
 );
-console.log(line(header));
-console.log(line(widths.map((width) => "-".repeat(width))));
-for (const row of rows) console.log(line(row));
+console.log(renderMarkdownTable(header, rows));

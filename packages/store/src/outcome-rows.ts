@@ -1,4 +1,5 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
+import type { StatsDelta } from "./library-store.js";
 import type { ServedSelection, StoredOutcome } from "./outcome-store.js";
 import { readStoredJson } from "./sqlite/stored-json.js";
 
@@ -76,4 +77,23 @@ export function toOutcome(row: OutcomeRow): StoredOutcome {
     consumedBy: row.consumed_by,
     consumedAt: row.consumed_at,
   };
+}
+
+/**
+ * What a reported outcome adds to the shared counters of every entry its selection showed: one showing, the reward as
+ * success, and the reward against the caller's baseline when it gave one. The contrasts come apart (`settleContrast`).
+ */
+export function outcomeStatsDeltas(
+  served: ServedSelection,
+  reward: number,
+  baseline: number | undefined,
+  version: number | null,
+): StatsDelta[] {
+  return served.entryIds.map((id) => ({
+    id,
+    shown: 1,
+    success: reward,
+    sumDelta: baseline === undefined ? 0 : reward - baseline,
+    lastUsedVersion: version,
+  }));
 }

@@ -6,6 +6,7 @@ import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { loadLessonBank } from "@tfgrpo/sim/testing";
 import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { simLearnArgs } from "../testing/sim-learn-args.js";
 import { runCli } from "../testing/spawn-cli.js";
 
 /*
@@ -59,30 +60,20 @@ describe("a planted library under learning (SIMULATED)", () => {
 
     const imported = await runCli(["library", "import", file, "--domain", domain, "--db", db]);
     expect(imported.code, imported.stderr).toBe(0);
-    const learned = await runCli([
-      "learn",
-      "--sim",
-      "--seed",
-      String(seed),
-      "--domain",
-      domain,
-      "--train",
-      data("train"),
-      "--val",
-      data("val"),
-      "--epochs",
-      "2",
-      "--batch-size",
-      "20",
-      "--group-size",
-      "5",
-      "--concurrency",
-      "8",
-      "--db",
-      db,
-      "--run-id",
-      "planted",
-    ]);
+    const learned = await runCli(
+      simLearnArgs({
+        seed,
+        domain,
+        train: data("train"),
+        val: data("val"),
+        epochs: 2,
+        batchSize: 20,
+        groupSize: 5,
+        concurrency: 8,
+        db,
+        runId: "planted",
+      }),
+    );
     expect(learned.code, learned.stderr).toBe(0);
 
     const store = await createStore(db);

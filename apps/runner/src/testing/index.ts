@@ -1,4 +1,5 @@
 export { meansOnlyGate } from "./means-only-gate.js";
+export { type SimLearnRun, simLearnArgs } from "./sim-learn-args.js";
 export {
   type CliOptions,
   repositoryRoot,

@@ -5,6 +5,7 @@ import type { StatsDelta } from "../library-store.js";
 import {
   alreadyReported,
   type OutcomeRow,
+  outcomeStatsDeltas,
   type SelectionRow,
   toOutcome,
   toSelection,
@@ -121,13 +122,7 @@ export class PostgresOutcomeStore implements OutcomeStore {
         ],
       );
       const served = toSelection(selection);
-      const deltas: StatsDelta[] = served.entryIds.map((id) => ({
-        id,
-        shown: 1,
-        success: r.reward,
-        sumDelta: r.baseline === undefined ? 0 : r.reward - r.baseline,
-        lastUsedVersion: selection.version,
-      }));
+      const deltas = outcomeStatsDeltas(served, r.reward, r.baseline, selection.version);
       deltas.push(...(await this.settleContrasts(sql, served, r.selectionId, r.reward)));
       if (deltas.length > 0) await this.libraries.addStats(sql, selection.domain, deltas);
       return (await this.outcomeBySelection(sql, r.selectionId))!;

@@ -5,6 +5,7 @@ import type { StatsDelta } from "../library-store.js";
 import {
   alreadyReported,
   type OutcomeRow,
+  outcomeStatsDeltas,
   type SelectionRow,
   toOutcome,
   toSelection,
@@ -125,13 +126,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
           reportedAt,
         );
       const served = toSelection(selection);
-      const deltas: StatsDelta[] = served.entryIds.map((id) => ({
-        id,
-        shown: 1,
-        success: r.reward,
-        sumDelta: r.baseline === undefined ? 0 : r.reward - r.baseline,
-        lastUsedVersion: selection.version,
-      }));
+      const deltas = outcomeStatsDeltas(served, r.reward, r.baseline, selection.version);
       deltas.push(...this.settleContrasts(served, r.selectionId, r.reward));
       if (deltas.length > 0) this.libraries.addStats(selection.domain, deltas);
       // What was just written, without reading it back (a trajectory may be large).
