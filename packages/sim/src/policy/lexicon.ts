@@ -867,6 +867,10 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "simple average",
     "unweighted",
     "equal weight",
+    // A group given the same weight as every other: one vote per group, whatever its size.
+    "groups the same weight",
+    "same weight to each group",
+    "same weight to every group",
     "straight average",
     "plain average",
     "naive average",

@@ -49,6 +49,55 @@ const rewrites: readonly Rewrite[] = [
       return note === "" ? m[0] : `${m[0]};${note};`;
     },
   },
+  // Worked conversions: "2 hours asked in minutes is 2" answers with the given number unchanged, so in the unit it
+  // was given in; "3.2 km², asked in hectares → 320" changed it, so converted it (the answer may follow the question
+  // as its own sentence: "… the question wants hectares? Answer 320.").
+  {
+    pattern:
+      /(\d[\d,]*(?:\.\d+)?)\s*[A-Za-z]+(?:\^\d)?(?![\w^])((?:[^.;?]|\.(?=\d))*?\b(?:ask|asks|asked|asking|request\w*|want\w*)\b(?:[^.;?]|\.(?=\d))*(?:\?(?:[^.;?]|\.(?=\d))*)?)/gi,
+    words: (m) => {
+      const given = Number(m[1]!.replace(/,/g, ""));
+      const rest = m[2]!.replace(/\b(?:not|never|rather than|instead of)\s+\d[\d,]*(?:\.\d+)?/gi, "");
+      const answers = (rest.match(/\d[\d,]*(?:\.\d+)?/g) ?? []).map((n) => Number(n.replace(/,/g, "")));
+      if (answers.length === 0) return m[0]!;
+      const note = answers.at(-1) === given ? " keep page unit " : " convert ";
+      return `${m[0]};${note};`;
+    },
+  },
+  // Worked choices between dated figures: "1.2M (2018), another 1.4M (2022): report 1.4M" reports the newest one.
+  {
+    pattern: /(?:[^.;!?]|\.(?=\d))+/g,
+    words: (m) => {
+      const sentence = m[0]!;
+      const value = (figure: string) => Number(figure.replace(/,/g, ""));
+      const dated = [
+        ...sentence.matchAll(
+          /(\d[\d,]*(?:\.\d+)?)\s*[A-Za-z]*(?:\s+[A-Za-z]+){0,2}\s*\(\s*((?:19|20)\d\d)\s*\)/g,
+        ),
+      ].map((match) => ({
+        value: value(match[1]!),
+        year: Number(match[2]),
+        end: match.index + match[0].length,
+      }));
+      if (new Set(dated.map((figure) => figure.year)).size < 2) return sentence;
+      const answer = sentence
+        .slice(dated.at(-1)!.end)
+        .replace(/\b(?:not|never|rather than|instead of)\s+\d[\d,]*(?:\.\d+)?/gi, "")
+        .match(/\d[\d,]*(?:\.\d+)?/g)
+        ?.map(value)
+        .at(-1);
+      if (answer === undefined) return sentence;
+      const years = dated.filter((figure) => figure.value === answer).map((figure) => figure.year);
+      if (years.length === 0) return sentence;
+      const newest = Math.max(...dated.map((figure) => figure.year));
+      const oldest = Math.min(...dated.map((figure) => figure.year));
+      // The year tags are read into the note; left in, a bare year would read as a date of its own.
+      const untagged = sentence.replace(/\s*\(\s*(?:19|20)\d\d\s*\)/g, "");
+      if (years.includes(newest)) return `${untagged}; use the most recent;`;
+      if (years.includes(oldest)) return `${untagged}; use the oldest;`;
+      return sentence;
+    },
+  },
   {
     pattern: /\b(\d+)\s*-\s*(\d+)\s*(\+\s*1\s*|-\s*1\s*)?=\s*(\d+)\b/g,
     words: (m) => {
@@ -199,7 +248,7 @@ const rewrites: readonly Rewrite[] = [
   { pattern: /(?<![-\d])\b(\d+)\s+and\s+\1\b(?![-\d])/g, words: " same root twice " },
   { pattern: /\{\s*0\s*,\s*1\s*,\s*(?:\.\.\.|…)\s*,\s*m\s*-\s*1\s*\}/g, words: " nonnegative residue " },
   {
-    pattern: /\b(?:D|d|Δ|disc\w*)\s*>=\s*0\s*(?:gives|:|=)\s*2\b/g,
+    pattern: /\b(?:D|d|Δ|disc\w*)\s*>=\s*0\s*(?:gives|→|:|=)\s*2\b/g,
     words: " count two double ",
   },
   { pattern: /\b\d+\.\d{2}\s+for\s+\d+\s*\/\s*\d+/g, words: " round intermediate " },
@@ -277,18 +326,25 @@ const rewrites: readonly Rewrite[] = [
 
 const subscripts = "₀₁₂₃₄₅₆₇₈₉";
 
-/** Typographic forms to their ASCII spelling: − to -, ≤ to <=, ² to ^2, m₁ to m1, → to "gives". */
+/**
+ * Typographic forms to their ASCII spelling: − to -, ≤ to <=, ² to ^2, m₁ to m1; arrows (⇒, =>, ->) to one "→", which
+ * the reader takes as "in this case …" (what stands before it is the situation, see read-lesson.ts).
+ */
 function asciiMath(text: string): string {
-  return text
-    .replace(/[\u2212\u2012\u2013](?=\s*[\w(|√])/g, "-")
-    .replace(/[≤⩽]/g, "<=")
-    .replace(/[≥⩾]/g, ">=")
-    .replace(/\s*≠\s*/g, " is not ")
-    .replace(/²/g, "^2")
-    .replace(/³/g, "^3")
-    .replace(/[₀-₉]/g, (digit) => String(subscripts.indexOf(digit)))
-    .replace(/\s*(?:→|⇒|=>|->)\s*/g, " gives ")
-    .replace(/…/g, "...");
+  return (
+    text
+      .replace(/[\u2212\u2012\u2013](?=\s*[\w(|√])/g, "-")
+      .replace(/[≤⩽]/g, "<=")
+      .replace(/[≥⩾]/g, ">=")
+      // "Mean of means ≠ overall mean": the equation is denied, so the negation covers its left side too.
+      .replace(/(^|[,:;.!?(—]\s*)([^,:;.!?()—≠]*?)\s*≠\s*/g, "$1not $2 is ")
+      .replace(/\s*≠\s*/g, " is not ")
+      .replace(/²/g, "^2")
+      .replace(/³/g, "^3")
+      .replace(/[₀-₉]/g, (digit) => String(subscripts.indexOf(digit)))
+      .replace(/\s*(?:→|⇒|=>|->)\s*/g, " → ")
+      .replace(/…/g, "...")
+  );
 }
 
 /** The text with every notation and code form the policy recognises spelled out in words. */

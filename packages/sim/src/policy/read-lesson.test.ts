@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { getPitfall } from "../pitfalls/catalog.js";
 import { loadLessonBank } from "../testing/lesson-bank.js";
 import { measureRecognition } from "./lesson-recognition.js";
-import { readLesson } from "./read-lesson.js";
+import { analyzeLesson, readLesson } from "./read-lesson.js";
 
 const read = (pitfallId: string, text: string) => readLesson(getPitfall(pitfallId)!.reading, text);
 
@@ -85,5 +85,62 @@ describe("the simulated policy reads lessons by meaning", () => {
       expect(totals.harmfulHarmful, domain).toBeGreaterThanOrEqual(0.65);
       expect(totals.unrelatedActing, domain).toBeLessThanOrEqual(0.05);
     }
+  });
+});
+
+describe("forms whose direction the previous reader got wrong (issue 25 item 7, banks 2 and 5)", () => {
+  it("reads 'check X against Y' as a comparison, not a negation", () => {
+    expect(read("outdated-source", "Verify each number against the latest dated report.").effect).toBe(
+      "helps",
+    );
+    expect(read("outdated-source", "Warn against the latest dated report; use the oldest one.").effect).toBe(
+      "hurts",
+    );
+  });
+
+  it("reads '≠' as denying the equation, its left side included", () => {
+    expect(
+      read("weighted-mean", "Average of the group averages ≠ mean of everybody when sizes vary.").effect,
+    ).toBe("helps");
+  });
+
+  it("reads what stands before an arrow as the case, and '? No →' as a branch", () => {
+    expect(
+      read("range-endpoints", "Closed range → hi − lo + 1. Open range → hi − lo − 1. Read the bounds.")
+        .effect,
+    ).toBe("helps");
+    expect(
+      read("without-replacement", "Put back after drawing? No → lower the remaining count by one.").effect,
+    ).toBe("helps");
+  });
+
+  it("reads a count before 'distinct' as the number of distinct values", () => {
+    expect(read("repeated-root", "A perfect-square quadratic gives two distinct real roots.").effect).toBe(
+      "hurts",
+    );
+    expect(read("repeated-root", "A double root counts as one distinct root.").effect).toBe("helps");
+  });
+
+  it("keeps a stance cue's direction under a negation that governs the verb", () => {
+    expect(
+      read("discriminant", "Resist listing a quadratic's real roots ahead of knowing its discriminant.")
+        .effect,
+    ).not.toBe("hurts");
+  });
+
+  it("reads worked numbers: a conversion answered with the given number, a choice between dated figures", () => {
+    expect(read("unit-conversion", "For 3 kg asked in grams, the answer is 3.").effect).toBe("hurts");
+    expect(read("unit-conversion", "For 3 kg asked in grams, the answer is 3000.").effect).not.toBe("hurts");
+    expect(read("outdated-source", "A page says 900 (2017), another 1,100 (2023): give 1,100.").effect).toBe(
+      "helps",
+    );
+    expect(read("outdated-source", "A page says 900 (2017), another 1,100 (2023): give 900.").effect).toBe(
+      "hurts",
+    );
+  });
+
+  it("does not read 'segment or line' into 'line segment'", () => {
+    expect(analyzeLesson("Count crossings with a line segment.").present.has("EXTENSION")).toBe(false);
+    expect(analyzeLesson("Segment or line makes no difference.").present.has("EXTENSION")).toBe(true);
   });
 });

@@ -64,6 +64,8 @@ const keptForPhrases = new Set([
   "than",
   "as",
   "is",
+  // "segment or line" must not become the phrase "line segment".
+  "or",
 ]);
 
 interface PhraseEntry {
@@ -118,7 +120,7 @@ function buildPhraseIndex(): Map<string, PhraseEntry[]> {
 }
 
 const clauseBreak =
-  /([,:()[\]{}—–#]|\bbut\b|\bwhereas\b|\bwhile\b|\botherwise\b|\bthen\b|\bso that\b|\bbecause\b|\bsince\b|\bwhen\b|\bif\b|\bunless\b|\bwhere\b|\biff\b|\bonce\b(?=\s+(?:a|an|the|you|it|they|we|this|that|all|every)\b))/i;
+  /([,:()[\]{}—–#→]|\bbut\b|\bwhereas\b|\bwhile\b|\botherwise\b|\bthen\b|\bso that\b|\bbecause\b|\bsince\b|\bwhen\b|\bif\b|\bunless\b|\bwhere\b|\biff\b|\bonce\b(?=\s+(?:a|an|the|you|it|they|we|this|that|all|every)\b))/i;
 
 // A clause introduced by one of these inside a sentence is a condition ("count it once when the discriminant is
 // zero", "even if it is a root of multiplicity two"): it names the situation, not what to do.
@@ -160,7 +162,7 @@ export function analyzeLesson(text: string): AnalyzedLesson {
     let position = 0;
     // split() with a capturing group alternates clause, break, clause, …: the break tells a condition clause.
     const parts = sentence.split(clauseBreak);
-    const clauses: { text: string; condition: boolean; concession: boolean }[] = [];
+    const clauses: { text: string; condition: boolean; concession: boolean; case: boolean }[] = [];
     for (let k = 0; k < parts.length; k += 2) {
       const clause = parts[k];
       if (clause === undefined || clause.trim() === "") continue;
@@ -172,10 +174,13 @@ export function analyzeLesson(text: string): AnalyzedLesson {
         condition: k > 0 && !restriction && conditionBreak.test(parts[k - 1]!.trim()),
         // "even if every source uses another unit": a concession describes a circumstance, it instructs nothing.
         concession: k > 0 && /\beven\s*$/i.test(before),
+        // "Exclusive on both sides → last − first − 1": what opens a sentence (or follows its heading's colon) before an
+        // arrow is the case the rest answers; "calculate 1.3 × 0.9 = 1.17 → up 17%" mid-sentence is a result.
+        case: parts[k + 1]?.trim() === "→" && (k === 0 || parts[k - 1]?.trim() === ":"),
       });
     }
     const opensWithSituation = situationOpener.test(sentence) && clauses.length > 1;
-    clauses.forEach(({ text: clause, condition, concession }, clauseIndex) => {
+    clauses.forEach(({ text: clause, condition, concession, case: caseClause }, clauseIndex) => {
       const words = contentTokens(clause);
       const clauseTerms: Term[] = [];
       for (let i = 0; i < words.length; ) {
@@ -189,7 +194,7 @@ export function analyzeLesson(text: string): AnalyzedLesson {
           clauseTerms.push({
             name,
             // An open question ("Is your remainder negative?") asks about the situation; it instructs nothing.
-            situation: question || concession || (opensWithSituation && clauseIndex === 0),
+            situation: question || concession || caseClause || (opensWithSituation && clauseIndex === 0),
             sentence: sentenceIndex,
             clause: clauseIndex,
             position,
@@ -200,6 +205,16 @@ export function analyzeLesson(text: string): AnalyzedLesson {
           contentWords += entry ? entry.tokens.filter((token) => !stopWords.has(token)).length : 1;
         position++;
         i += length;
+      }
+      // "gives two distinct roots", "counts as two distinct": a count right before "distinct" says how many distinct
+      // values there are; "distinct" is that count's noun there, not an instruction to merge equal values.
+      for (let k = clauseTerms.length - 1; k >= 0; k--) {
+        const term = clauseTerms[k]!;
+        if (
+          term.name === "DISTINCT" &&
+          clauseTerms.some((other) => other.name === "TWICE" && other.position === term.position - 1)
+        )
+          clauseTerms.splice(k, 1);
       }
       scopeNegation(clauseTerms, describedFault.test(clause));
       // "A remainder that keeps the sign, as fmod gives, is not the standard answer": a clause that only judges
@@ -352,7 +367,7 @@ function cueMatches(analysis: AnalyzedLesson, text: string, signed = true): CueM
     // A stance under negation says nothing either way ("the sign of the discriminant does not matter" urges
     // nothing; "neither root of a quadratic with negative discriminant is real" still names the check).
     if (complete && !(cue.unsigned && negated && dismissed(analysis, head)))
-      matches.push({ head, distance, vote: (negated ? -1 : 1) * cue.weight });
+      matches.push({ head, distance, vote: (negated && !cue.unsigned ? -1 : 1) * cue.weight });
   }
   // One reading per clause: a notion repeated in one clause ("Decimal ... Decimal") is one instruction.
   const byClause = new Map<string, CueMatch>();

@@ -6,9 +6,10 @@ import { readLesson } from "./read-lesson.js";
 
 /**
  * Wrong-direction readings (a correct lesson read as hurting, a harmful one read as helping) over the lesson banks,
- * both domains pooled per bank. Issue 25 item 7: under 5% in both directions. Banks 1, 3 and 4 were used while the
- * polarity reading was built and must stay under 5%. Banks 2 and 5 were never tuned on; their measured levels are
- * held as ceilings below and reported (docs/sim.md): they do not all meet the 5% target yet.
+ * both domains pooled per bank. Issue 25 item 7: under 5% in both directions on banks not tuned on. Banks 1, 3 and 4
+ * were used while the polarity reading was built; banks 2 and 5 were held out until the misreadings they showed were
+ * fixed in general forms (docs/sim.md), so all five are tuned on now and must stay under 5%. Bank 6 was written
+ * before that fix and never tuned on: its measured level is held as a ceiling below (it is under the 5% target).
  */
 function pooled(bank: LessonBankName): WrongDirectionReport & { hurtRate: number; helpRate: number } {
   const [math, web] = (["math", "web"] as const).map((domain) =>
@@ -31,8 +32,8 @@ function pooled(bank: LessonBankName): WrongDirectionReport & { hurtRate: number
 }
 
 describe("wrong-direction readings over the lesson banks", () => {
-  it.each(["lesson-bank", "lesson-bank-3", "lesson-bank-4"] as const)(
-    "%s (used while building the reader): under 5% in both directions",
+  it.each(["lesson-bank", "lesson-bank-2", "lesson-bank-3", "lesson-bank-4", "lesson-bank-5"] as const)(
+    "%s (tuned on): under 5% in both directions",
     (bank) => {
       const report = pooled(bank);
       expect(report.hurtRate, report.correctReadAsHurting.join("\n")).toBeLessThan(0.05);
@@ -40,14 +41,12 @@ describe("wrong-direction readings over the lesson banks", () => {
     },
   );
 
-  // Measured after the rework: bank 2 11/208 and 6/130, bank 5 3/78 and 3/52. Ceilings hold that level.
-  it.each([
-    ["lesson-bank-2", 0.06, 0.05],
-    ["lesson-bank-5", 0.05, 0.06],
-  ] as const)("%s (never tuned on): held at the measured level", (bank, hurtCeiling, helpCeiling) => {
-    const report = pooled(bank);
-    expect(report.hurtRate, report.correctReadAsHurting.join("\n")).toBeLessThan(hurtCeiling);
-    expect(report.helpRate, report.harmfulReadAsHelping.join("\n")).toBeLessThan(helpCeiling);
+  // Held out: measured once before and once after the fix (4/104 and 1/78, then 3/104 and 1/78). The ceilings hold
+  // the measured level; the target for a bank not tuned on is under 5% in both directions.
+  it("lesson-bank-6 (never tuned on): held at the measured level, under the 5% target", () => {
+    const report = pooled("lesson-bank-6");
+    expect(report.hurtRate, report.correctReadAsHurting.join("\n")).toBeLessThan(0.035);
+    expect(report.helpRate, report.harmfulReadAsHelping.join("\n")).toBeLessThan(0.02);
   });
 });
 

@@ -25,17 +25,20 @@ export type LessonBank = z.infer<typeof lessonBankSchema>;
 export type LessonBankHalf = "dev" | "holdout" | "all";
 
 /**
- * `lesson-bank` is the bank the policy's reader was tuned on; `lesson-bank-2`, by another author, never was.
- * `lesson-bank-3` (checklists, "When …" conditionals, warnings, "X, not Y") and `lesson-bank-4` (second person,
- * questions, numbers, "stay away from", "ignore", "regardless of") were written before the polarity rework and
- * measured before and after it; `lesson-bank-5` was written after it and never tuned on (see their READMEs).
+ * `lesson-bank` is the bank the policy's reader was tuned on; `lesson-bank-2`, by another author, was held out until
+ * the second polarity pass used it. `lesson-bank-3` (checklists, "When …" conditionals, warnings, "X, not Y") and
+ * `lesson-bank-4` (second person, questions, numbers, "stay away from", "ignore", "regardless of") were written
+ * before the polarity rework and measured before and after it; `lesson-bank-5` was written after it and used by the
+ * second pass; `lesson-bank-6` (dialogue, abbreviations, "Do X. Don't Y.", "Instead of X, Y", "X beats Y", trailing
+ * conditions, fragments, "because") was written before the second pass and is held out (see their READMEs).
  */
 export type LessonBankName =
   | "lesson-bank"
   | "lesson-bank-2"
   | "lesson-bank-3"
   | "lesson-bank-4"
-  | "lesson-bank-5";
+  | "lesson-bank-5"
+  | "lesson-bank-6";
 
 export function lessonBankPath(name: string, bank: LessonBankName = "lesson-bank"): string {
   return fileURLToPath(new URL(`../../../../test-data/${bank}/${name}`, import.meta.url));
