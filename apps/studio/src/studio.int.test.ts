@@ -220,6 +220,8 @@ describe("studio in a browser", () => {
     await Promise.all([page.waitForURL(/\/review/), page.keyboard.press("a")]);
     await expect.poll(() => page.locator(".flash.ok").textContent()).toContain("Committed v3");
     expect((await headEntry("G6")).status).toBe("active");
+    // The reloaded queue's key handler is attached once the page has loaded: a key pressed before is lost.
+    await page.waitForLoadState("load");
     // G7: reach its reject button with Tab alone and press Enter.
     await page.keyboard.press("j");
     await page.keyboard.press("j");
