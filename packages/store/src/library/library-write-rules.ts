@@ -114,3 +114,29 @@ export function refuseReusedIds(
     );
   }
 }
+
+/**
+ * A contrast belongs to the wording it was measured on (the entry's text in the version its rollouts read): the
+ * versions and ordinals whose texts a batch of deltas needs, keyed for `measuredText`.
+ */
+export function contrastVersions(deltas: readonly ValidStatsDelta[]): Map<number, number[]> {
+  const versions = new Map<number, number[]>();
+  for (const delta of deltas) {
+    if (!delta.contrast || delta.contrast.n === 0 || delta.lastUsedVersion == null) continue;
+    const ordinals = versions.get(delta.lastUsedVersion) ?? [];
+    ordinals.push(experienceOrdinal(delta.id));
+    versions.set(delta.lastUsedVersion, ordinals);
+  }
+  return versions;
+}
+
+/** `${ordinal}/${version}`: the key of an entry's text in a version. */
+export function versionTextKey(ordinal: number, version: number): string {
+  return `${ordinal}/${version}`;
+}
+
+/** The text a delta's contrast was measured on, or null (no contrast, or no version to read it from). */
+export function measuredText(texts: ReadonlyMap<string, string>, delta: ValidStatsDelta): string | null {
+  if (!delta.contrast || delta.contrast.n === 0 || delta.lastUsedVersion == null) return null;
+  return texts.get(versionTextKey(experienceOrdinal(delta.id), delta.lastUsedVersion)) ?? null;
+}

@@ -26,7 +26,7 @@ export interface OperationPlan {
   created: Array<{ index: number; id: string }>;
   nextOrdinal: number;
   /** Stats that new entries start with (a merged entry inherits the sum of its sources'). */
-  initialStats: Array<{ id: string; stats: ExperienceStats }>;
+  initialStats: Array<{ id: string; text: string; stats: ExperienceStats }>;
 }
 
 /**
@@ -115,16 +115,9 @@ export function planOperations(input: PlanOperationsInput): OperationPlan {
       case "modify": {
         const entry = get(op.id);
         const before = JSON.stringify(entry);
-        if (op.text !== undefined && op.text !== entry.text) {
-          entry.text = op.text;
-          // A rewritten lesson is another lesson: what showing the old wording did says nothing about the new one,
-          // so its contrast starts again (the per-version contrasts keep the old wording's record).
-          if (entry.stats.contrast) {
-            const { contrast: _old, ...rest } = entry.stats;
-            entry.stats = rest;
-            initialStats.push({ id: entry.id, stats: rest });
-          }
-        }
+        // A rewritten lesson keeps its stats row, but its contrast belongs to the wording it was measured on: the
+        // store reads a contrast only for the text it was measured with (`contrast_text`).
+        if (op.text !== undefined) entry.text = op.text;
         if (op.scope !== undefined) entry.scope = op.scope;
         if (op.conflictGroup === null) delete entry.conflictGroup;
         else if (op.conflictGroup !== undefined) entry.conflictGroup = op.conflictGroup;
@@ -162,7 +155,7 @@ export function planOperations(input: PlanOperationsInput): OperationPlan {
           emptyExperienceStats(),
         );
         merged.stats = stats;
-        initialStats.push({ id: merged.id, stats });
+        initialStats.push({ id: merged.id, text: merged.text, stats });
         for (const source of sources) {
           setStatus(source, "archived", `merged into ${merged.id}`);
           touch(source);

@@ -9,12 +9,15 @@ import {
 import { BaseLibraryStore, checkDomain } from "../base-library-store.js";
 import type { ParsedLibraryFile } from "../formats/library-file.js";
 import {
+  contrastVersions,
   immutableVersionError,
+  measuredText,
   parseGate,
   parseStatsDeltas,
   rollbackToUncommittedError,
   staleParentError,
   unknownStatsIdsError,
+  versionTextKey,
 } from "../library/library-write-rules.js";
 import { planImport } from "../library/plan-import.js";
 import { experienceId, experienceOrdinal, planOperations } from "../library/plan-operations.js";
@@ -288,8 +291,14 @@ export class PostgresLibraryStore extends BaseLibraryStore {
         contrastN: number;
         contrastSum: number;
         contrastSumSquares: number;
+        contrastText: string | null;
       }
     >();
+    // The wording each contrast was measured on: the entry's text in the version its rollouts read.
+    const texts = new Map<string, string>();
+    for (const [version, wanted] of contrastVersions(valid))
+      for (const [ordinal, text] of await this.tables.textsAt(sql, domain, version, wanted))
+        texts.set(versionTextKey(ordinal, version), text);
     const byVersion = new Map<
       string,
       [ordinal: number, version: number, n: number, sum: number, squares: number]
@@ -304,10 +313,19 @@ export class PostgresLibraryStore extends BaseLibraryStore {
         contrastN: 0,
         contrastSum: 0,
         contrastSumSquares: 0,
+        contrastText: null,
       };
       sum.shown += delta.shown ?? 0;
       sum.success += delta.success ?? 0;
       sum.sumDelta += delta.sumDelta ?? 0;
+      const text = measuredText(texts, delta);
+      if (text !== null && sum.contrastText !== null && text !== sum.contrastText) {
+        // Two wordings in one batch (a rewrite between the versions read): the later counters are the new wording's.
+        sum.contrastN = 0;
+        sum.contrastSum = 0;
+        sum.contrastSumSquares = 0;
+      }
+      if (text !== null) sum.contrastText = text;
       sum.contrastN += delta.contrast?.n ?? 0;
       sum.contrastSum += delta.contrast?.sum ?? 0;
       sum.contrastSumSquares += delta.contrast?.sumSquares ?? 0;
@@ -326,16 +344,25 @@ export class PostgresLibraryStore extends BaseLibraryStore {
     const rows = [...byOrdinal.entries()].sort(([a], [b]) => a - b);
     await sql.query(
       `INSERT INTO experience_stats AS s (domain, ordinal, shown, success, sum_delta, last_used_version,
-         contrast_n, contrast_sum, contrast_sum_squares)
+         contrast_n, contrast_sum, contrast_sum_squares, contrast_text)
        SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::float8[], $6::int[],
-         $7::int[], $8::float8[], $9::float8[])
+         $7::int[], $8::float8[], $9::float8[], $10::text[])
        ON CONFLICT (domain, ordinal) DO UPDATE SET
          shown = s.shown + excluded.shown,
          success = s.success + excluded.success,
          sum_delta = s.sum_delta + excluded.sum_delta,
-         contrast_n = s.contrast_n + excluded.contrast_n,
-         contrast_sum = s.contrast_sum + excluded.contrast_sum,
-         contrast_sum_squares = s.contrast_sum_squares + excluded.contrast_sum_squares,
+         -- A contrast measured on another wording than the stored one starts the counters again.
+         contrast_n = CASE WHEN excluded.contrast_n = 0 THEN s.contrast_n
+           WHEN s.contrast_text IS NOT DISTINCT FROM excluded.contrast_text THEN s.contrast_n + excluded.contrast_n
+           ELSE excluded.contrast_n END,
+         contrast_sum = CASE WHEN excluded.contrast_n = 0 THEN s.contrast_sum
+           WHEN s.contrast_text IS NOT DISTINCT FROM excluded.contrast_text THEN s.contrast_sum + excluded.contrast_sum
+           ELSE excluded.contrast_sum END,
+         contrast_sum_squares = CASE WHEN excluded.contrast_n = 0 THEN s.contrast_sum_squares
+           WHEN s.contrast_text IS NOT DISTINCT FROM excluded.contrast_text
+             THEN s.contrast_sum_squares + excluded.contrast_sum_squares
+           ELSE excluded.contrast_sum_squares END,
+         contrast_text = CASE WHEN excluded.contrast_n = 0 THEN s.contrast_text ELSE excluded.contrast_text END,
          last_used_version = CASE
            WHEN excluded.last_used_version IS NULL THEN s.last_used_version
            WHEN s.last_used_version IS NULL THEN excluded.last_used_version
@@ -350,6 +377,7 @@ export class PostgresLibraryStore extends BaseLibraryStore {
         rows.map(([, r]) => r.contrastN),
         rows.map(([, r]) => r.contrastSum),
         rows.map(([, r]) => r.contrastSumSquares),
+        rows.map(([, r]) => (r.contrastN > 0 ? r.contrastText : null)),
       ],
     );
     if (byVersion.size > 0) {
@@ -416,7 +444,7 @@ export class PostgresLibraryStore extends BaseLibraryStore {
       await t.setStats(
         sql,
         domain,
-        plan.experiences.filter(plan.writesStats).map((e) => ({ id: e.id, stats: e.stats })),
+        plan.experiences.filter(plan.writesStats).map((e) => ({ id: e.id, text: e.text, stats: e.stats })),
       );
       await t.finishVersion(sql, domain, plan.version, plan.nextOrdinal, true, options.faults);
       return {

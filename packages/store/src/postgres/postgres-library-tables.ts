@@ -22,7 +22,9 @@ export interface DomainRow {
 
 const entryColumns = `r.row_id, r.ordinal, r.text, r.status, r.scope, r.conflict_group, r.provenance, r.history,
   r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version,
-  s.contrast_n, s.contrast_sum, s.contrast_sum_squares`;
+  CASE WHEN s.contrast_text = r.text THEN s.contrast_n ELSE 0 END,
+  CASE WHEN s.contrast_text = r.text THEN s.contrast_sum ELSE 0 END,
+  CASE WHEN s.contrast_text = r.text THEN s.contrast_sum_squares ELSE 0 END`;
 const entryJoin = `FROM version_entries v
   JOIN experience_rows r ON r.row_id = v.row_id
   LEFT JOIN experience_stats s ON s.domain = v.domain AND s.ordinal = v.ordinal`;
@@ -197,21 +199,22 @@ export class PostgresLibraryTables {
   async setStats(
     sql: Sql,
     domain: string,
-    stats: ReadonlyArray<{ id: string; stats: Experience["stats"] }>,
+    stats: ReadonlyArray<{ id: string; text: string; stats: Experience["stats"] }>,
   ): Promise<void> {
     if (stats.length === 0) return;
     // Last one wins for an id given twice, as in a loop of single writes.
-    const byOrdinal = new Map(stats.map((s) => [experienceOrdinal(s.id), s.stats]));
-    const values = [...byOrdinal.values()];
+    const byOrdinal = new Map(stats.map((s) => [experienceOrdinal(s.id), s]));
+    const entries = [...byOrdinal.values()];
+    const values = entries.map((s) => s.stats);
     await sql.query(
       `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version,
-         contrast_n, contrast_sum, contrast_sum_squares)
+         contrast_n, contrast_sum, contrast_sum_squares, contrast_text)
        SELECT $1, * FROM unnest($2::int[], $3::int[], $4::float8[], $5::float8[], $6::int[],
-         $7::int[], $8::float8[], $9::float8[])
+         $7::int[], $8::float8[], $9::float8[], $10::text[])
        ON CONFLICT (domain, ordinal) DO UPDATE SET shown = excluded.shown, success = excluded.success,
          sum_delta = excluded.sum_delta, last_used_version = excluded.last_used_version,
          contrast_n = excluded.contrast_n, contrast_sum = excluded.contrast_sum,
-         contrast_sum_squares = excluded.contrast_sum_squares`,
+         contrast_sum_squares = excluded.contrast_sum_squares, contrast_text = excluded.contrast_text`,
       [
         domain,
         [...byOrdinal.keys()],
@@ -222,8 +225,24 @@ export class PostgresLibraryTables {
         values.map((s) => s.contrast?.n ?? 0),
         values.map((s) => s.contrast?.sum ?? 0),
         values.map((s) => s.contrast?.sumSquares ?? 0),
+        entries.map((s) => (s.stats.contrast ? s.text : null)),
       ],
     );
+  }
+
+  /** The text of each given entry in a version (ordinal -> text). */
+  async textsAt(
+    sql: Sql,
+    domain: string,
+    version: number,
+    ordinals: readonly number[],
+  ): Promise<Map<number, string>> {
+    const { rows } = await sql.query<{ ordinal: number; text: string }>(
+      `SELECT v.ordinal, r.text FROM version_entries v JOIN experience_rows r ON r.row_id = v.row_id
+       WHERE v.domain = $1 AND v.version = $2 AND v.ordinal = ANY($3::int[])`,
+      [domain, version, ordinals],
+    );
+    return new Map(rows.map((row) => [row.ordinal, row.text]));
   }
 
   async finishVersion(

@@ -163,6 +163,8 @@ export const postgresMigrations: readonly Migration[] = [
       ALTER TABLE experience_stats ADD COLUMN contrast_n INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE experience_stats ADD COLUMN contrast_sum DOUBLE PRECISION NOT NULL DEFAULT 0;
       ALTER TABLE experience_stats ADD COLUMN contrast_sum_squares DOUBLE PRECISION NOT NULL DEFAULT 0;
+      -- The wording the contrast was measured on: a rewritten entry reads no contrast until its new text has one.
+      ALTER TABLE experience_stats ADD COLUMN contrast_text TEXT;
 
       CREATE TABLE experience_version_contrasts (
         domain TEXT COLLATE "C" NOT NULL,

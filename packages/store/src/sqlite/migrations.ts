@@ -170,6 +170,8 @@ export const migrations: readonly Migration[] = [
       ALTER TABLE experience_stats ADD COLUMN contrast_n INTEGER NOT NULL DEFAULT 0;
       ALTER TABLE experience_stats ADD COLUMN contrast_sum REAL NOT NULL DEFAULT 0;
       ALTER TABLE experience_stats ADD COLUMN contrast_sum_squares REAL NOT NULL DEFAULT 0;
+      -- The wording the contrast was measured on: a rewritten entry reads no contrast until its new text has one.
+      ALTER TABLE experience_stats ADD COLUMN contrast_text TEXT;
 
       -- The same counters split by the library version the rollouts read (an entry may help under one library and
       -- not under another).

@@ -9,12 +9,15 @@ import {
 import { BaseLibraryStore, checkDomain } from "../base-library-store.js";
 import type { ParsedLibraryFile } from "../formats/library-file.js";
 import {
+  contrastVersions,
   immutableVersionError,
+  measuredText,
   parseGate,
   parseStatsDeltas,
   rollbackToUncommittedError,
   staleParentError,
   unknownStatsIdsError,
+  versionTextKey,
 } from "../library/library-write-rules.js";
 import { planImport } from "../library/plan-import.js";
 import { experienceId, experienceOrdinal, planOperations } from "../library/plan-operations.js";
@@ -92,7 +95,7 @@ export class SqliteLibraryStore extends BaseLibraryStore {
       });
       if (parent !== null) this.tables.copyEntries(domain, parent, version);
       for (const entry of plan.changed) this.tables.writeEntry(domain, version, entry);
-      for (const { id, stats } of plan.initialStats) this.tables.setStats(domain, id, stats);
+      for (const { id, text, stats } of plan.initialStats) this.tables.setStats(domain, id, text, stats);
       this.tables.finishVersion(
         domain,
         version,
@@ -288,22 +291,35 @@ export class SqliteLibraryStore extends BaseLibraryStore {
     );
     const unknown = ordinals.filter((o) => !known.has(o)).map(experienceId);
     if (unknown.length > 0) throw unknownStatsIdsError(domain, unknown);
+    // The wording each contrast was measured on: the entry's text in the version its rollouts read.
+    const texts = new Map<string, string>();
+    for (const [version, wanted] of contrastVersions(valid))
+      for (const [ordinal, text] of this.tables.textsAt(domain, version, wanted))
+        texts.set(versionTextKey(ordinal, version), text);
     // One statement for all deltas (rows are applied in order, so repeated ids add up as separate upserts would).
     this.connection
       .stmt(
         `INSERT INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version,
-           contrast_n, contrast_sum, contrast_sum_squares)
+           contrast_n, contrast_sum, contrast_sum_squares, contrast_text)
          SELECT ?, json_extract(value, '$[0]'), json_extract(value, '$[1]'), json_extract(value, '$[2]'),
            json_extract(value, '$[3]'), json_extract(value, '$[4]'), json_extract(value, '$[5]'),
-           json_extract(value, '$[6]'), json_extract(value, '$[7]')
+           json_extract(value, '$[6]'), json_extract(value, '$[7]'), json_extract(value, '$[8]')
          FROM json_each(?) WHERE true
          ON CONFLICT (domain, ordinal) DO UPDATE SET
            shown = shown + excluded.shown,
            success = success + excluded.success,
            sum_delta = sum_delta + excluded.sum_delta,
-           contrast_n = contrast_n + excluded.contrast_n,
-           contrast_sum = contrast_sum + excluded.contrast_sum,
-           contrast_sum_squares = contrast_sum_squares + excluded.contrast_sum_squares,
+           -- A contrast measured on another wording than the stored one starts the counters again.
+           contrast_n = CASE WHEN excluded.contrast_n = 0 THEN contrast_n
+             WHEN contrast_text IS excluded.contrast_text THEN contrast_n + excluded.contrast_n
+             ELSE excluded.contrast_n END,
+           contrast_sum = CASE WHEN excluded.contrast_n = 0 THEN contrast_sum
+             WHEN contrast_text IS excluded.contrast_text THEN contrast_sum + excluded.contrast_sum
+             ELSE excluded.contrast_sum END,
+           contrast_sum_squares = CASE WHEN excluded.contrast_n = 0 THEN contrast_sum_squares
+             WHEN contrast_text IS excluded.contrast_text THEN contrast_sum_squares + excluded.contrast_sum_squares
+             ELSE excluded.contrast_sum_squares END,
+           contrast_text = CASE WHEN excluded.contrast_n = 0 THEN contrast_text ELSE excluded.contrast_text END,
            last_used_version = CASE
              WHEN excluded.last_used_version IS NULL THEN last_used_version
              WHEN last_used_version IS NULL THEN excluded.last_used_version
@@ -321,6 +337,7 @@ export class SqliteLibraryStore extends BaseLibraryStore {
             delta.contrast?.n ?? 0,
             delta.contrast?.sum ?? 0,
             delta.contrast?.sumSquares ?? 0,
+            measuredText(texts, delta),
           ]),
         ),
       );
@@ -394,7 +411,8 @@ export class SqliteLibraryStore extends BaseLibraryStore {
       if (parent !== null && !replace) this.tables.copyEntries(domain, parent, version);
       for (const experience of plan.experiences) {
         this.tables.writeEntry(domain, version, experience);
-        if (plan.writesStats(experience)) this.tables.setStats(domain, experience.id, experience.stats);
+        if (plan.writesStats(experience))
+          this.tables.setStats(domain, experience.id, experience.text, experience.stats);
       }
       this.tables.finishVersion(domain, version, plan.nextOrdinal, true, options.faults);
       return {

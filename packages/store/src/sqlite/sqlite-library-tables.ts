@@ -35,7 +35,9 @@ export interface VersionRow {
 
 const entryColumns = `r.row_id, r.ordinal, r.text, r.status, r.scope, r.conflict_group, r.provenance, r.history,
   r.created_at, r.updated_at, s.shown, s.success, s.sum_delta, s.last_used_version,
-  s.contrast_n, s.contrast_sum, s.contrast_sum_squares`;
+  CASE WHEN s.contrast_text = r.text THEN s.contrast_n ELSE 0 END,
+  CASE WHEN s.contrast_text = r.text THEN s.contrast_sum ELSE 0 END,
+  CASE WHEN s.contrast_text = r.text THEN s.contrast_sum_squares ELSE 0 END`;
 const entryJoin = `FROM version_entries v
   JOIN experience_rows r ON r.row_id = v.row_id
   LEFT JOIN experience_stats s ON s.domain = v.domain AND s.ordinal = v.ordinal`;
@@ -167,12 +169,12 @@ export class SqliteLibraryTables {
   }
 
   /** Sets an entry's stats outright (a new entry's initial stats, an imported entry's recorded ones). */
-  setStats(domain: string, id: string, stats: Experience["stats"]): void {
+  setStats(domain: string, id: string, text: string, stats: Experience["stats"]): void {
     this.connection
       .stmt(
         `INSERT OR REPLACE INTO experience_stats (domain, ordinal, shown, success, sum_delta, last_used_version,
-           contrast_n, contrast_sum, contrast_sum_squares)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+           contrast_n, contrast_sum, contrast_sum_squares, contrast_text)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       )
       .run(
         domain,
@@ -184,7 +186,19 @@ export class SqliteLibraryTables {
         stats.contrast?.n ?? 0,
         stats.contrast?.sum ?? 0,
         stats.contrast?.sumSquares ?? 0,
+        stats.contrast ? text : null,
       );
+  }
+
+  /** The text of each given entry in a version (ordinal -> text). */
+  textsAt(domain: string, version: number, ordinals: readonly number[]): Map<number, string> {
+    const rows = this.connection
+      .stmt(
+        `SELECT v.ordinal, r.text FROM version_entries v JOIN experience_rows r ON r.row_id = v.row_id
+         WHERE v.domain = ? AND v.version = ? AND v.ordinal IN (SELECT value FROM json_each(?))`,
+      )
+      .all(domain, version, JSON.stringify(ordinals)) as Array<{ ordinal: number; text: string }>;
+    return new Map(rows.map((row) => [row.ordinal, row.text]));
   }
 
   finishVersion(

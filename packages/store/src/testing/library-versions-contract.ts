@@ -296,24 +296,34 @@ export function libraryVersionsContract(createFresh: () => Promise<LibraryTestSt
         store.updateStats("math", [{ id: "G1", contrast: { n: 1, sum: 0, sumSquares: -1 } }]),
         "invalid_input",
       );
-      // A status change keeps the contrast; a rewrite starts it again (the per-version record stays).
+      // A status change keeps the contrast: it belongs to the wording, which did not change.
       await store.applyOperations("math", [{ op: "modify", id: "G0", status: "probation", reason: "r" }], {
         parent: 2,
         state: "committed",
       });
-      expect((await store.getHead("math"))!.experiences[0]!.stats.contrast).toEqual({
-        n: 6,
-        sum: 1,
-        sumSquares: 1,
-      });
+      const measured = { n: 6, sum: 1, sumSquares: 1 };
+      expect((await store.getHead("math"))!.experiences[0]!.stats.contrast).toEqual(measured);
+      // A proposed rewrite (a candidate the gate may still reject) leaves the head's contrast as it is...
       await store.applyOperations("math", [{ op: "modify", id: "G0", text: "A new wording.", reason: "r" }], {
         parent: 3,
-        state: "committed",
+        state: "proposed",
       });
-      const rewritten = (await store.getHead("math"))!.experiences[0]!;
+      expect((await store.getHead("math"))!.experiences[0]!.stats.contrast).toEqual(measured);
+      // ...and the rewritten version reads none: nothing was measured on its wording yet.
+      const rewritten = (await store.getVersion("math", 4))!.experiences[0]!;
       expect(rewritten.stats.contrast).toBeUndefined();
       expect(rewritten.stats.shown).toBe(5);
-      expect(await store.listVersionContrasts("math", "G0")).toHaveLength(2);
+      // Once rollouts of the new wording are credited, its contrast starts from them; the old wording reads none.
+      await store.updateStats("math", [
+        { id: "G0", lastUsedVersion: 4, contrast: { n: 1, sum: -0.5, sumSquares: 0.25 } },
+      ]);
+      expect((await store.getVersion("math", 4))!.experiences[0]!.stats.contrast).toEqual({
+        n: 1,
+        sum: -0.5,
+        sumSquares: 0.25,
+      });
+      expect((await store.getHead("math"))!.experiences[0]!.stats.contrast).toBeUndefined();
+      expect(await store.listVersionContrasts("math", "G0")).toHaveLength(3);
     });
 
     it("lists domains and versions", async () => {
