@@ -49,7 +49,10 @@ export class SqliteConnection {
     try {
       this.db.pragma(`busy_timeout = ${this.busyTimeoutMs}`);
       refuseForeignDatabase(this.db, options.path);
-      if (options.path !== ":memory:") this.db.pragma("journal_mode = WAL");
+      // Switching to WAL takes the database's write lock; while another process migrates a new file it may be
+      // refused at once (SQLITE_BUSY, without the busy handler): try again until the busy timeout.
+      if (options.path !== ":memory:")
+        whileBusy(() => this.db.pragma("journal_mode = WAL"), this.busyTimeoutMs);
       // NORMAL is durable across application crashes in WAL mode; only an OS crash may lose the last commits.
       this.db.pragma("synchronous = NORMAL");
       this.db.pragma("foreign_keys = ON");
@@ -195,4 +198,20 @@ function storageProblem(code: string | undefined): string | null {
   if (code.startsWith("SQLITE_READONLY")) return "the database is read-only";
   if (code.startsWith("SQLITE_IOERR")) return `disk I/O error (${code}): the disk may be full or failing`;
   return null;
+}
+
+/** Runs `attempt` again, 25 ms apart, while SQLite answers SQLITE_BUSY, for at most `timeoutMs`. */
+function whileBusy<T>(attempt: () => T, timeoutMs: number): T {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      return attempt();
+    } catch (error) {
+      const code = (error as { code?: string }).code;
+      if (code !== "SQLITE_BUSY" || Date.now() >= deadline) throw error;
+      // A synchronous pause: the connection is opened synchronously (better-sqlite3), so there is no turn to yield.
+      Atomics.wait(pause, 0, 0, 25);
+    }
+  }
 }
