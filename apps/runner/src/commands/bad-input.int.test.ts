@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
@@ -78,5 +78,36 @@ describe("bad input leaves no marks", () => {
     expect(run.code).not.toBe(0);
     expect(run.stderr.trim()).toMatch(/^tfgrpo: not a tfgrpo database: .*notes\.db is not an SQLite file$/);
     expect(await readFile(notes, "utf8")).toBe("not a database\n");
+  }, 60_000);
+
+  it("learn --resume of a run that is not there says so first: no models config asked for, no trace written", async () => {
+    await withDatabase(async (db, dir) => {
+      const before = await readFile(db);
+      // No --config and no --sim: the missing run must be what is said, not the missing models config.
+      const run = await runCli(["learn", "--resume", "no-such-run", "--db", db], { cwd: dir });
+      expect(run.code).not.toBe(0);
+      expect(run.stderr.trim()).toMatch(
+        /^tfgrpo: learn --resume no-such-run: no run no-such-run in .*tfgrpo\.db$/,
+      );
+      expect((await readFile(db)).equals(before)).toBe(true);
+      expect(await readdir(dir)).not.toContain("traces");
+      // A run of another kind is not resumed as a learning run.
+      const store = await createStore(db);
+      await store.createRun({
+        id: "an-eval",
+        kind: "eval",
+        domain: "math",
+        status: "finished",
+        config: {},
+        startedAt: "2026-01-01T00:00:00.000Z",
+        finishedAt: "2026-01-01T00:01:00.000Z",
+      });
+      await store.close();
+      const other = await runCli(["learn", "--resume", "an-eval", "--db", db], { cwd: dir });
+      expect(other.code).not.toBe(0);
+      expect(other.stderr.trim()).toBe(
+        "tfgrpo: learn --resume an-eval: run an-eval is an eval run, not a learning run",
+      );
+    });
   }, 60_000);
 });

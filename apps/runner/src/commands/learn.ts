@@ -1,7 +1,7 @@
 import path from "node:path";
 import { defaultValidationSamples } from "@tfgrpo/curator";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { createStore, parseStoreUrl } from "@tfgrpo/store";
+import { createStore, parseStoreUrl, redactUrl } from "@tfgrpo/store";
 import { type Command, InvalidArgumentError } from "commander";
 import { openCassette } from "../cassette/open-cassette.js";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
@@ -338,11 +338,23 @@ async function storedRun(
   const store = await createStore(db, { mustExist: true });
   try {
     const run = await store.getRun(runId);
-    const parsed = learnOptionsSchema.safeParse(run?.config.options);
+    // Checked first: a run that is not there (or is not a learning run) is said in one line, before a models config
+    // is asked for, a world is started or a trace file is opened.
+    if (!run)
+      throw new TfgrpoError("not_found", `learn --resume ${runId}: no run ${runId} in ${redactUrl(db)}`, {
+        details: { field: "resume", runId },
+      });
+    if (run.kind !== "learn")
+      throw new TfgrpoError(
+        "invalid_input",
+        `learn --resume ${runId}: run ${runId} is a${/^[aeiou]/.test(run.kind) ? "n" : ""} ${run.kind} run, not a learning run`,
+        { details: { field: "resume", runId, kind: run.kind } },
+      );
+    const parsed = learnOptionsSchema.safeParse(run.config.options);
     return {
       options: parsed.success ? parsed.data : null,
-      ablation: run?.config.ablation,
-      models: typeof run?.config.models === "string" ? run.config.models : null,
+      ablation: run.config.ablation,
+      models: typeof run.config.models === "string" ? run.config.models : null,
     };
   } finally {
     await store.close();
