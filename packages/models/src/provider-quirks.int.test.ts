@@ -291,8 +291,36 @@ describe("errors and refusals", () => {
     server.reply(toolUseFailed, toolUseFailed, toolUseFailed);
     const failure = await bound.invoke([new HumanMessage("Oslo?")]).catch((error: unknown) => error);
     expect((failure as Error).message).toBe(
-      'actor (reasoner): the provider rejected the tool call the model generated (400 tool_use_failed): <function=weather>{"city": Oslo}</function> (after 3 attempts)',
+      "actor (reasoner): the provider rejected the tool call the model generated (400 tool_use_failed: Failed to " +
+        "call a function. Please adjust your prompt. See 'failed_generation' for more details.): " +
+        '<function=weather>{"city": Oslo}</function> (after 3 attempts)',
     );
+  });
+
+  it("keeps the provider's explanation of which schema rule a rejected tool call broke", async () => {
+    await using server = await startScriptedOpenAIServer();
+    const { models } = setup(server);
+    const schemaRule = {
+      kind: "raw" as const,
+      status: 400,
+      body: JSON.stringify({
+        error: {
+          message:
+            "tool call validation failed: parameters for tool weather did not match schema: errors: [`/city`: expected string, but got number]",
+          type: "invalid_request_error",
+          code: "tool_use_failed",
+          failed_generation: '{"name": "weather", "arguments": {"city": 7}}',
+        },
+      }),
+    };
+    server.reply(schemaRule, schemaRule, schemaRule);
+    const bound = models.chat("actor").bindTools([lookup]);
+    const failure = await bound.invoke([new HumanMessage("Oslo?")]).catch((error: unknown) => error);
+    expect((failure as Error).message).toContain(
+      "(400 tool_use_failed: tool call validation failed: parameters for tool weather did not match schema: " +
+        "errors: [`/city`: expected string, but got number]): ",
+    );
+    expect((failure as Error).message).toContain('{"name": "weather", "arguments": {"city": 7}}');
   });
 
   it("sends a developer message as system, and drops refused fields, for a model configured so", async () => {

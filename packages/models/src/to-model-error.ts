@@ -46,14 +46,28 @@ export function toModelError(error: unknown, context: ModelErrorContext): unknow
 
 /**
  * A 400 that names a failed tool call (Groq's `tool_use_failed`, with the generation it could not parse): said as
- * what it is, with the start of the generation, so a user sees the model's mistake instead of "Bad Request".
+ * what it is, with the provider's own explanation (which schema rule the call broke, when it says) and the start of
+ * the generation, so a user sees the model's mistake instead of "Bad Request".
  */
 function describeFailedToolCall(error: unknown): string | undefined {
   const body = (error as { error?: unknown } | null)?.error;
   if (typeof body !== "object" || body === null) return undefined;
-  const { code, failed_generation: generation } = body as { code?: unknown; failed_generation?: unknown };
+  const {
+    code,
+    message,
+    failed_generation: generation,
+  } = body as { code?: unknown; message?: unknown; failed_generation?: unknown };
   if (code !== "tool_use_failed") return undefined;
-  const text = typeof generation === "string" ? generation.replace(/\s+/g, " ").trim() : "";
-  const shown = text.length > 200 ? `${text.slice(0, 200)}...` : text;
-  return `the provider rejected the tool call the model generated (400 tool_use_failed)${shown ? `: ${shown}` : ""}`;
+  const explanation = clip(message, 300);
+  const shown = clip(generation, 200);
+  return (
+    `the provider rejected the tool call the model generated (400 tool_use_failed${explanation ? `: ${explanation}` : ""})` +
+    (shown ? `: ${shown}` : "")
+  );
+}
+
+/** A provider's text on one line, cut at `length` characters. */
+function clip(value: unknown, length: number): string {
+  const text = typeof value === "string" ? value.replace(/\s+/g, " ").trim() : "";
+  return text.length > length ? `${text.slice(0, length)}...` : text;
 }
