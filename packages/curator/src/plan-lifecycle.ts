@@ -1,13 +1,13 @@
 import {
   type ContrastInterval,
   type ContrastOptions,
-  contrastEstimate,
-  contrastOf,
   defaultContrastOptions,
   type Experience,
   type ExperienceStatus,
+  entryContrast,
   estimateTokens,
   formatContrast,
+  formatSigned,
   meanDelta,
   type UtilityOptions,
   utilityScore,
@@ -62,8 +62,6 @@ export interface PlanLifecycleInput {
   countTokens?: (text: string) => number;
 }
 
-const signed = (value: number) => (value >= 0 ? `+${value.toFixed(3)}` : value.toFixed(3));
-
 function probationSince(entry: Experience): number {
   for (let index = entry.history.length - 1; index >= 0; index--) {
     const event = entry.history[index]!;
@@ -74,8 +72,6 @@ function probationSince(entry: Experience): number {
 
 /** What the evidence of one entry says, and in what words. */
 interface Verdict {
-  /** Enough evidence to decide. */
-  decided: boolean;
   harmful: boolean;
   safe: boolean;
   /** Enough evidence to call the harm confirmed (archive). */
@@ -93,12 +89,11 @@ function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdic
     const decided = contrast.n >= policy.minContrasts;
     const harmful = decided && contrast.upper < -policy.harmMargin;
     return {
-      decided,
       harmful,
       safe: decided && contrast.lower >= -policy.promoteMargin,
       confirmedHarm: harmful && contrast.n >= 2 * policy.minContrasts,
       record: `contrast ${formatContrast(contrast)}`,
-      limit: `upper bound below ${signed(-policy.harmMargin)}`,
+      limit: `upper bound below ${formatSigned(-policy.harmMargin)}`,
       rank: contrast.lower,
     };
   }
@@ -106,12 +101,11 @@ function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdic
   const decided = evidence.shown >= policy.minEvidence;
   const harmful = decided && evidence.meanDelta < -policy.meanDeltaHarmMargin;
   return {
-    decided,
     harmful,
     safe: decided && evidence.meanDelta >= -policy.promoteMargin,
     confirmedHarm: harmful,
-    record: `no contrast; mean delta ${signed(evidence.meanDelta)} over ${evidence.shown} rollouts`,
-    limit: `limit ${signed(-policy.meanDeltaHarmMargin)}`,
+    record: `no contrast; mean delta ${formatSigned(evidence.meanDelta)} over ${evidence.shown} rollouts`,
+    limit: `limit ${formatSigned(-policy.meanDeltaHarmMargin)}`,
     rank: decided ? evidence.meanDelta - 1 : -2,
   };
 }
@@ -150,7 +144,7 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
     const evidence: LifecycleEvidence = {
       shown: stats.shown,
       meanDelta: meanDelta(stats),
-      contrast: contrastEstimate(contrastOf(stats), contrastOptions),
+      contrast: entryContrast(stats, contrastOptions),
       utility: utilityScore(stats, totalShown, input.utility),
       idleVersions: Math.max(0, version - (stats.lastUsedVersion ?? entry.provenance.version)),
     };

@@ -74,7 +74,12 @@ async function stepRecord(
   for (const entry of head?.experiences ?? []) states[entry.status] = (states[entry.status] ?? 0) + 1;
   const usage = await store.getUsageTotals(runId);
   // What the prompts showed, in entries and in the tokens of their lines, read against the version the rollouts read.
-  const read = state.headBefore === null ? null : await store.getVersion(domain, state.headBefore);
+  const read =
+    state.headBefore === state.headVersion
+      ? head
+      : state.headBefore === null
+        ? null
+        : await store.getVersion(domain, state.headBefore);
   const lineTokens = new Map(
     (read?.experiences ?? []).map((entry) => [entry.id, estimateTokens(`[${entry.id}]. ${entry.text}\n`)]),
   );
