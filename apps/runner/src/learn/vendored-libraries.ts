@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
-import { fileURLToPath } from "node:url";
 import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { packageAsset } from "../runtime/package-asset.js";
 
 /**
  * The two real libraries vendored in the repository (test-data/youtu-agent-libraries: learned by DeepSeek with the
@@ -10,9 +10,9 @@ import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
  */
 export type VendoredLibraryName = "math" | "web";
 
-/** Resolved from this module (apps/runner/{src,dist}/learn), so it works from any working directory. */
+/** Found from the package (an installed one has it under dist/assets), so it works from any working directory. */
 export function vendoredLibraryFile(name: VendoredLibraryName): string {
-  return fileURLToPath(new URL(`../../../../test-data/youtu-agent-libraries/${name}.json`, import.meta.url));
+  return packageAsset(`test-data/youtu-agent-libraries/${name}.json`);
 }
 
 /** The vendored library of the other domain: web's for any domain but web, math's for web. */

@@ -1,8 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
 import type { SimServer, SimServerOptions } from "@tfgrpo/sim";
+import { packageAsset } from "./package-asset.js";
 
 export interface SimWorld extends AsyncDisposable {
   server: SimServer;
@@ -13,9 +13,7 @@ export interface SimWorld extends AsyncDisposable {
 }
 
 /** The models config of the sim world: every role on the sim server at SIM_PORT. */
-export const simModelsConfig = fileURLToPath(
-  new URL("../../../../examples/models.sim.yaml", import.meta.url),
-);
+export const simModelsConfig = packageAsset("examples/models.sim.yaml");
 
 export type SimModule = typeof import("@tfgrpo/sim");
 
