@@ -1,0 +1,362 @@
+#!/usr/bin/env node
+// `pnpm run install-test` (part of `npm test`): installs the packed packages the way a user does and runs them.
+// Packs (scripts/pack.mjs), installs every tarball with plain npm into an empty directory under os.tmpdir(), then,
+// with a PATH where pnpm and tsx cannot run, no workspace node_modules and no `source` condition:
+//   1. `npx tfgrpo --help`;
+//   2. `npx tfgrpo demo` on a few tasks (the SIMULATED world shipped with the CLI);
+//   3. `npx tfgrpo library import` of a real library, then an MCP client (the SDK's StdioClientTransport) spawning
+//      the server with the README's client configuration (`npx tfgrpo mcp ...`): it lists the tools and gets
+//      experiences;
+//   4. the README's LangGraph.js script, run as it is written, on that library: its prompt must carry the entries.
+// Each step prints its time; the first that fails stops the test with its name, its command and output.
+// Options: --no-pack (install what packed/ holds), --native-build (let npm compile better-sqlite3 instead of reusing
+// the workspace's binary of the same version), --keep (leave the directory for a look).
+import { spawn } from "node:child_process";
+import {
+  chmodSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from "node:fs";
+import { createRequire } from "node:module";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
+const args = new Set(process.argv.slice(2));
+const started = Date.now();
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+const log = (line) => process.stderr.write(`[install-test] ${line}\n`);
+
+class StepFailure extends Error {}
+
+/** Runs a command to completion; a non-zero exit (or a timeout) is a failure carrying its output. */
+function run(command, commandArgs, { cwd, env, timeoutMs = 120_000 }) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, commandArgs, { cwd, env, stdio: ["ignore", "pipe", "pipe"] });
+    let stdout = "";
+    let stderr = "";
+    child.stdout.on("data", (chunk) => (stdout += chunk));
+    child.stderr.on("data", (chunk) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      reject(new StepFailure(`${command} could not start: ${error.message}`));
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      if (code === 0) resolve({ stdout, stderr });
+      else {
+        const why = signal
+          ? `was killed (${signal}${signal === "SIGKILL" ? `, over ${timeoutMs / 1000} s` : ""})`
+          : `exited ${code}`;
+        reject(
+          new StepFailure(
+            `\`${command} ${commandArgs.join(" ")}\` ${why}\n--- stdout\n${stdout.slice(-4000)}\n--- stderr\n${stderr.slice(-4000)}`,
+          ),
+        );
+      }
+    });
+  });
+}
+
+function check(condition, message) {
+  if (!condition) throw new StepFailure(message);
+}
+
+let current = "set-up";
+async function step(name, body) {
+  current = name;
+  const since = Date.now();
+  log(`${name} ...`);
+  const result = await body();
+  log(`${name}: ok (${seconds(since)})`);
+  return result;
+}
+
+/** The fenced block after `<!-- install-test: NAME -->` in the README: the test runs what the README shows. */
+function readmeBlock(name) {
+  const readme = readFileSync(path.join(root, "README.md"), "utf8");
+  const match = readme.match(
+    new RegExp(`<!-- install-test: ${name.replace(/\./g, "\\.")} -->\\s*\`\`\`[a-z]*\\n([\\s\\S]*?)\`\`\``),
+  );
+  check(match, `README.md has no fenced block after <!-- install-test: ${name} -->`);
+  return match[1];
+}
+
+/** An exact version from pnpm-workspace.yaml's catalog, so the user-side installs match what the packages were built with. */
+function catalogVersion(name) {
+  const workspace = readFileSync(path.join(root, "pnpm-workspace.yaml"), "utf8");
+  const match = workspace.match(new RegExp(`^\\s+"?${name.replace(/[/@]/g, "\\$&")}"?:\\s*(\\S+)\\s*$`, "m"));
+  check(match, `pnpm-workspace.yaml's catalog has no ${name}`);
+  return match[1];
+}
+
+/**
+ * The environment of a user's shell: no workspace node_modules/.bin on PATH, pnpm/pnpx/tsx/corepack replaced by
+ * commands that fail loudly, no NODE_OPTIONS (no `--conditions=source`, no tsx loader), no pnpm or npm script variables.
+ */
+function userEnvironment(directory) {
+  const forbidden = path.join(directory, ".forbidden-bin");
+  mkdirSync(forbidden, { recursive: true });
+  for (const name of ["pnpm", "pnpx", "tsx", "corepack"]) {
+    const file = path.join(forbidden, name);
+    writeFileSync(
+      file,
+      `#!/bin/sh\necho "install-test: '${name} $*' was called: an npm install must not need ${name}" >&2\nexit 97\n`,
+    );
+    chmodSync(file, 0o755);
+  }
+  const env = {};
+  for (const [key, value] of Object.entries(process.env)) {
+    if (value === undefined) continue;
+    if (
+      /^(NODE_OPTIONS|NODE_PATH|INIT_CWD|PNPM_.*|pnpm_.*|npm_(lifecycle|package|execpath|node_execpath|command)\w*|npm_config_user_agent|TFGRPO_.*|TURBO_.*)$/i.test(
+        key,
+      )
+    )
+      continue;
+    env[key] = value;
+  }
+  const entries = (process.env.PATH ?? "").split(path.delimiter).filter(Boolean);
+  env.PATH = [
+    forbidden,
+    ...entries.filter((entry) => !entry.startsWith(root) && !entry.includes("node_modules")),
+  ].join(path.delimiter);
+  env.npm_config_nodedir ??= "/usr"; // better-sqlite3 builds against Node's own headers on this kind of machine
+  env.npm_config_fund = "false";
+  env.npm_config_audit = "false";
+  env.npm_config_update_notifier = "false";
+  env.TFGRPO_LOG_DIR = path.join(directory, "logs");
+  return env;
+}
+
+/** Packages whose install scripts `npm install --ignore-scripts` skipped. */
+function packagesWithInstallScripts(modules) {
+  const found = [];
+  for (const entry of readdirSync(modules)) {
+    if (entry.startsWith(".")) continue;
+    const names = entry.startsWith("@")
+      ? readdirSync(path.join(modules, entry)).map((name) => `${entry}/${name}`)
+      : [entry];
+    for (const name of names) {
+      const manifestFile = path.join(modules, name, "package.json");
+      if (!existsSync(manifestFile)) continue;
+      const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+      const scripts = manifest.scripts ?? {};
+      if (
+        scripts.preinstall ||
+        scripts.install ||
+        scripts.postinstall ||
+        existsSync(path.join(modules, name, "binding.gyp"))
+      ) {
+        found.push({ name, version: manifest.version, directory: path.join(modules, name) });
+      }
+      if (existsSync(path.join(modules, name, "node_modules")))
+        found.push(...packagesWithInstallScripts(path.join(modules, name, "node_modules")));
+    }
+  }
+  return found;
+}
+
+/**
+ * better-sqlite3's binary for this Node, from the workspace's install of the same version (compiled by `pnpm install`
+ * against the same headers): compiling it again costs minutes of CPU and tests nothing of ours.
+ */
+function workspaceNativeBinary(name, version) {
+  try {
+    const manifestFile = createRequire(path.join(root, "packages/store/package.json")).resolve(
+      `${name}/package.json`,
+    );
+    const manifest = JSON.parse(readFileSync(manifestFile, "utf8"));
+    const binary = path.join(path.dirname(manifestFile), "build", "Release");
+    return manifest.version === version && existsSync(binary) ? binary : null;
+  } catch {
+    return null;
+  }
+}
+
+const directory = mkdtempSync(path.join(os.tmpdir(), "tfgrpo-install-test-"));
+try {
+  check(path.relative(root, directory).startsWith(".."), `${directory} is inside the workspace`);
+  const env = userEnvironment(directory);
+  const inDirectory = { cwd: directory, env };
+
+  await step("pack", async () => {
+    if (args.has("--no-pack")) return;
+    await run(process.execPath, [path.join(root, "scripts/pack.mjs")], {
+      cwd: root,
+      env: process.env,
+      timeoutMs: 600_000,
+    });
+  });
+  const tarballs = readdirSync(path.join(root, "packed"))
+    .filter((file) => file.endsWith(".tgz"))
+    .map((file) => path.join(root, "packed", file));
+  check(tarballs.length > 0, "packed/ holds no tarball");
+
+  const installSeconds = await step(
+    `npm install (${tarballs.length} tarballs, in ${directory})`,
+    async () => {
+      const since = Date.now();
+      await run("npm", ["init", "-y"], inDirectory);
+      // What the README's LangGraph script and the MCP client import beside the tfgrpo packages, as a user adds them.
+      const mcpSdk = "@modelcontextprotocol/sdk";
+      const userPackages = [
+        ...["@langchain/langgraph", "@langchain/core"].map((name) => `${name}@${catalogVersion(name)}`),
+        `${mcpSdk}@${JSON.parse(readFileSync(path.join(root, "packages/serving/package.json"), "utf8")).dependencies[mcpSdk]}`,
+      ];
+      const nativeBuild = args.has("--native-build");
+      await run(
+        "npm",
+        [
+          "install",
+          "--no-audit",
+          "--no-fund",
+          "--prefer-offline",
+          ...(nativeBuild ? [] : ["--ignore-scripts"]),
+          ...tarballs,
+          ...userPackages,
+        ],
+        { ...inDirectory, timeoutMs: 900_000 },
+      );
+      if (!nativeBuild) {
+        for (const pkg of packagesWithInstallScripts(path.join(directory, "node_modules"))) {
+          const binary = pkg.name === "better-sqlite3" ? workspaceNativeBinary(pkg.name, pkg.version) : null;
+          if (binary) {
+            cpSync(binary, path.join(pkg.directory, "build", "Release"), { recursive: true });
+            log(`  ${pkg.name}@${pkg.version}: the workspace's compiled binary (--native-build compiles it)`);
+          } else {
+            log(`  ${pkg.name}@${pkg.version}: running its install scripts (npm rebuild)`);
+            await run("npm", ["rebuild", pkg.name], { ...inDirectory, timeoutMs: 900_000 });
+          }
+        }
+      }
+      const installed =
+        JSON.parse(readFileSync(path.join(directory, "package.json"), "utf8")).dependencies ?? {};
+      check(
+        installed.tfgrpo && installed["@tfgrpo/langgraph"] && installed["@tfgrpo/store"],
+        `package.json of ${directory} lacks the tfgrpo packages: ${JSON.stringify(installed)}`,
+      );
+      return (Date.now() - since) / 1000;
+    },
+  );
+
+  await step("npx tfgrpo --help", async () => {
+    const { stdout } = await run("npx", ["tfgrpo", "--help"], inDirectory);
+    for (const command of ["demo", "learn", "mcp", "library"])
+      check(
+        new RegExp(`^\\s+${command}\\b`, "m").test(stdout),
+        `--help does not list ${command}:\n${stdout}`,
+      );
+  });
+
+  await step("npx tfgrpo demo (a few tasks)", async () => {
+    const { stdout } = await run(
+      "npx",
+      [
+        "tfgrpo",
+        "demo",
+        "--dir",
+        "demo",
+        "--train",
+        "4",
+        "--val",
+        "4",
+        "--test",
+        "4",
+        "--epochs",
+        "1",
+        "--group-size",
+        "3",
+        "--k",
+        "2",
+        "--concurrency",
+        "4",
+      ],
+      { ...inDirectory, timeoutMs: 240_000 },
+    );
+    check(/demo finished in \d+ s \(SIMULATED\)/.test(stdout), `the demo did not finish:\n${stdout}`);
+    const report = stdout.match(/^report: (.+\.html)$/m)?.[1];
+    check(report && existsSync(report), `the demo's report is missing (${report}):\n${stdout}`);
+  });
+
+  const database = path.join(directory, "library", "tfgrpo.db");
+  const libraryFile = path.join(root, "test-data/youtu-agent-libraries/math.json");
+  const entries = Object.values(JSON.parse(readFileSync(libraryFile, "utf8"))).map((text) => text.trim());
+  await step("npx tfgrpo library import", async () => {
+    mkdirSync(path.dirname(database), { recursive: true });
+    const { stdout } = await run(
+      "npx",
+      ["tfgrpo", "library", "import", libraryFile, "--domain", "math", "--db", database],
+      inDirectory,
+    );
+    check(/imported 27 entries/.test(stdout), `unexpected import output: ${stdout}`);
+  });
+
+  await step("MCP client spawning the README's `npx tfgrpo mcp` configuration", async () => {
+    const configuration = readmeBlock("mcp.json").replaceAll("/abs/path/.tfgrpo/tfgrpo.db", database);
+    writeFileSync(path.join(directory, "mcp.json"), configuration);
+    writeFileSync(
+      path.join(directory, "mcp-client.mjs"),
+      `import { readFileSync } from "node:fs";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+
+const servers = JSON.parse(readFileSync("mcp.json", "utf8")).mcpServers;
+const [name, server] = Object.entries(servers)[0];
+const transport = new StdioClientTransport({ command: server.command, args: server.args, stderr: "inherit" });
+const client = new Client({ name: "tfgrpo-install-test", version: "0.0.0" });
+await client.connect(transport);
+const { tools } = await client.listTools();
+const reply = await client.callTool({ name: "get_experiences", arguments: { task: "Find the sum of all positive divisors of 36." } });
+await client.close();
+console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply: reply.content.map((part) => part.text ?? "").join("\\n"), isError: reply.isError ?? false }));
+`,
+    );
+    const { stdout, stderr } = await run(process.execPath, ["mcp-client.mjs"], {
+      ...inDirectory,
+      timeoutMs: 60_000,
+    });
+    const result = JSON.parse(stdout.trim().split("\n").at(-1));
+    for (const tool of ["get_experiences", "report_outcome"])
+      check(result.tools.includes(tool), `the MCP server does not list ${tool}: ${stdout}\n${stderr}`);
+    check(
+      !result.isError && entries.some((entry) => result.reply.includes(entry)),
+      `get_experiences returned none of the library's entries: ${result.reply.slice(0, 2000)}\n${stderr}`,
+    );
+  });
+
+  await step("the README's LangGraph.js script with @tfgrpo/langgraph and @tfgrpo/store", async () => {
+    writeFileSync(path.join(directory, "langgraph-agent.mjs"), readmeBlock("langgraph-agent.mjs"));
+    const { stdout } = await run(process.execPath, ["langgraph-agent.mjs"], {
+      ...inDirectory,
+      env: { ...env, TFGRPO_DB: database },
+      timeoutMs: 60_000,
+    });
+    check(
+      stdout.startsWith("You solve math problems."),
+      `the agent's system prompt does not start with its own prompt:\n${stdout}`,
+    );
+    const shown = entries.filter((entry) => stdout.includes(entry));
+    check(shown.length > 0, `the agent's system prompt carries none of the library's entries:\n${stdout}`);
+    log(`  the prompt carries ${shown.length} of the library's ${entries.length} entries`);
+  });
+
+  log(`passed in ${seconds(started)} (npm install ${installSeconds.toFixed(1)} s)`);
+} catch (error) {
+  log(
+    `FAILED at step "${current}" after ${seconds(started)} (directory ${directory}${args.has("--keep") ? "" : ", removed; --keep leaves it"})`,
+  );
+  process.stderr.write(`${error instanceof StepFailure ? error.message : (error?.stack ?? String(error))}\n`);
+  process.exitCode = 1;
+} finally {
+  if (!args.has("--keep")) rmSync(directory, { recursive: true, force: true });
+  else log(`left ${directory}`);
+}
