@@ -357,6 +357,10 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
   process.stderr.write(`${error instanceof StepFailure ? error.message : (error?.stack ?? String(error))}\n`);
   process.exitCode = 1;
 } finally {
-  if (!args.has("--keep")) rmSync(directory, { recursive: true, force: true });
-  else log(`left ${directory}`);
+  if (args.has("--keep")) log(`left ${directory}`);
+  else {
+    const since = Date.now();
+    rmSync(directory, { recursive: true, force: true });
+    log(`removed ${directory} (${seconds(since)})`);
+  }
 }

@@ -9,7 +9,7 @@
 // Both run in "tools" mode (math rollouts really run Python in the bubblewrap sandbox) and in "direct" mode (no tools:
 // only model calls, so what is left over the ideal is orchestration).
 //
-// Run: pnpm --filter @tfgrpo/runner bench [-- --quick] [-- --latency 300] [-- --mode tools|direct|both]
+// Run: pnpm --filter tfgrpo bench [-- --quick] [-- --latency 300] [-- --mode tools|direct|both]
 //      [-- --only step|workers] [-- --transport in-process|nats|both] [-- --concurrency 8,32,64]
 //      [-- --pool on|off|both] [-- --sim thread|in-process] [-- --verbose]   (pool size / pre-imports: TFGRPO_SANDBOX_POOL, TFGRPO_SANDBOX_PREIMPORT)
 import { mkdtemp, rm } from "node:fs/promises";

@@ -4,7 +4,7 @@
  * entries address each pitfall (paraphrase piles), the active set against the budget, and the entries and lesson
  * tokens shown per rollout at each step. A benchmark, not a test: it takes minutes.
  *
- *   pnpm --filter @tfgrpo/runner bench:library-quality [--train 100] [--epochs 3] [--seed 31] [--no-exposure]
+ *   pnpm --filter tfgrpo bench:library-quality [--train 100] [--epochs 3] [--seed 31] [--no-exposure]
  */
 import path from "node:path";
 import { parseArgs } from "node:util";

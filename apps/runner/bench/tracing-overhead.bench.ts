@@ -6,7 +6,7 @@
 //     alternated, several times each: wall time and the runner's CPU time, medians, and the overhead of tracing.
 //     Goal: on costs < 2% of a step's wall time; off costs nothing measurable.
 //
-// Run: pnpm --filter @tfgrpo/runner bench:tracing [-- --latency 500] [-- --repeats 5] [-- --concurrency 16]
+// Run: pnpm --filter tfgrpo bench:tracing [-- --latency 500] [-- --repeats 5] [-- --concurrency 16]
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
