@@ -105,8 +105,22 @@ function checkWorkspace({ directory, manifest }) {
   if (problems.length > 0) fail(`${where} (${manifest.name}):\n  ${problems.join("\n  ")}`);
 }
 
+/** Relative imports of the packed modules whose target is not packed (a file left out by `files`, e.g. testing/). */
+function danglingImports(directory, entries) {
+  const packed = new Set(entries);
+  const dangling = [];
+  for (const entry of entries.filter((file) => file.endsWith(".js"))) {
+    const text = readFileSync(path.join(directory, entry), "utf8");
+    for (const match of text.matchAll(/(?:from\s*|import\s*\(\s*|import\s+)"(\.{1,2}\/[^"]+)"/g)) {
+      const target = path.posix.normalize(path.posix.join(path.posix.dirname(entry), match[1]));
+      if (!packed.has(target)) dangling.push(`${entry} imports ${match[1]}`);
+    }
+  }
+  return dangling;
+}
+
 /** Reads the tarball's manifest and file list and refuses what must not be published. */
-function checkTarball(tarball, name) {
+function checkTarball(tarball, name, directory) {
   const entries = run("tar", ["-tzf", tarball], root)
     .split("\n")
     .filter(Boolean)
@@ -133,6 +147,9 @@ function checkTarball(tarball, name) {
     /(^|\/)testing\/|\.test\.|\.test-support\.|\.bench\./.test(entry),
   );
   if (testFiles.length > 0) problems.push(`test files are packed: ${testFiles.slice(0, 5).join(", ")}`);
+  const dangling = danglingImports(directory, entries);
+  if (dangling.length > 0)
+    problems.push(`imports of files that are not packed: ${dangling.slice(0, 5).join(", ")}`);
   for (const required of ["README.md", "LICENSE", "package.json"]) {
     if (!entries.includes(required)) problems.push(`${required} is missing`);
   }
@@ -159,7 +176,7 @@ for (const { directory, manifest } of packages) {
   if (created.length !== 1)
     fail(`pnpm pack in ${path.relative(root, directory)} wrote ${created.length} tarballs`);
   const tarball = path.join(out, created[0]);
-  const files = checkTarball(tarball, manifest.name);
+  const files = checkTarball(tarball, manifest.name, directory);
   rows.push({
     name: manifest.name,
     file: path.relative(root, tarball),
