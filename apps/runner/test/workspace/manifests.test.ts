@@ -7,8 +7,9 @@ import { importsOf, isTestFile, packageFiles, packageName, workspacePackages } f
 /**
  * Each manifest lists exactly what its package imports: what product code imports in `dependencies`, what only
  * tests, benchmarks and `testing` helpers import in `devDependencies`. Besides imports a manifest may list the peer
- * dependencies of what it imports (one copy of @langchain/core for everyone) and the `@types/` of an untyped import.
- * Tools the scripts run (tsc, tsx, turbo) come from the workspace root.
+ * dependencies of what it imports (one copy of @langchain/core for everyone) and the `@types/` of an untyped import
+ * (in `dependencies` when product code imports it: the published declarations name its types). Tools the scripts
+ * run (tsc, tsx, turbo) come from the workspace root.
  */
 const builtins = new Set(builtinModules);
 
@@ -35,8 +36,8 @@ describe("package manifests list exactly what each package imports", () => {
       const peers = (used: Iterable<string>) => new Set([...used].flatMap((d) => peersOf(directory, d)));
       const productPeers = peers(imported.product);
       const allPeers = peers(everything);
-      const typesOf = (dependency: string) =>
-        dependency.startsWith("@types/") && everything.has(dependency.slice("@types/".length));
+      const typesOf = (dependency: string, used: Set<string> = everything) =>
+        dependency.startsWith("@types/") && used.has(dependency.slice("@types/".length));
 
       expect({
         missingDependencies: [...imported.product].filter((d) => !dependencies.includes(d)).sort(),
@@ -46,7 +47,7 @@ describe("package manifests list exactly what each package imports", () => {
           )
           .sort(),
         unusedDependencies: dependencies
-          .filter((d) => !imported.product.has(d) && !productPeers.has(d))
+          .filter((d) => !imported.product.has(d) && !productPeers.has(d) && !typesOf(d, imported.product))
           .sort(),
         unusedDevDependencies: devDependencies
           .filter((d) => !everything.has(d) && !allPeers.has(d) && !typesOf(d))
