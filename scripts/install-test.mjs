@@ -7,7 +7,9 @@
 //   3. `npx tfgrpo library import` of a real library, then an MCP client (the SDK's StdioClientTransport) spawning
 //      the server with the README's client configuration (`npx tfgrpo mcp ...`): it lists the tools and gets
 //      experiences;
-//   4. the README's LangGraph.js script, run as it is written, on that library: its prompt must carry the entries.
+//   4. the README's LangGraph.js script, run as it is written, on that library: its prompt must carry the entries;
+//   5. a TypeScript file using @tfgrpo/langgraph, /serving, /store and /protocol compiles with `tsc` (NodeNext,
+//      strict, skipLibCheck off) against the published declarations.
 // Each step prints its time; the first that fails stops the test with its name, its command and output.
 // Options: --no-pack (install what packed/ holds), --native-build (let npm compile better-sqlite3 instead of reusing
 // the workspace's binary of the same version), --keep (leave the directory for a look).
@@ -98,6 +100,12 @@ function catalogVersion(name) {
   return match[1];
 }
 
+/** The version of a root dev dependency the workspace has installed. */
+function workspaceVersion(name) {
+  const manifestFile = createRequire(path.join(root, "package.json")).resolve(`${name}/package.json`);
+  return JSON.parse(readFileSync(manifestFile, "utf8")).version;
+}
+
 /**
  * The environment of a user's shell: no workspace node_modules/.bin on PATH, pnpm/pnpx/tsx/corepack replaced by
  * commands that fail loudly, no NODE_OPTIONS (no `--conditions=source`, no tsx loader), no pnpm or npm script variables.
@@ -182,6 +190,26 @@ function workspaceNativeBinary(name, version) {
   }
 }
 
+/** A typed use of the libraries' public surface; the @ts-expect-error lines fail if the types were `any`. */
+const typedConsumer = `import { HumanMessage } from "@langchain/core/messages";
+import { createExperienceHooks, LibraryBaseStore } from "@tfgrpo/langgraph";
+import { loadDataset, TfgrpoError } from "@tfgrpo/protocol";
+import { createLibraryService, serveMcpStdio } from "@tfgrpo/serving";
+import { createStore, type Store } from "@tfgrpo/store";
+
+const store: Store = await createStore(":memory:");
+const library = createLibraryService({ store });
+const hooks = createExperienceHooks({ library, domain: "math", systemPrompt: "You solve math problems." });
+const messages = await hooks.prompt({ messages: [new HumanMessage("What is 6 * 7?")] });
+const head: number | null = await store.getHeadVersion("math");
+// @ts-expect-error a head version is a number or null
+const wrong: string = await store.getHeadVersion("math");
+// @ts-expect-error the hooks need a library
+createExperienceHooks({ domain: "math", systemPrompt: "" });
+const tasks = await loadDataset("tasks.jsonl", { domain: "math" }).catch((error: unknown) => TfgrpoError.isInstance(error));
+console.log(messages.length, head, wrong, tasks, LibraryBaseStore, serveMcpStdio);
+`;
+
 const directory = mkdtempSync(path.join(os.tmpdir(), "tfgrpo-install-test-"));
 try {
   check(path.relative(root, directory).startsWith(".."), `${directory} is inside the workspace`);
@@ -206,11 +234,13 @@ try {
     async () => {
       const since = Date.now();
       await run("npm", ["init", "-y"], inDirectory);
-      // What the README's LangGraph script and the MCP client import beside the tfgrpo packages, as a user adds them.
+      // What the README's LangGraph script and the MCP client import beside the tfgrpo packages, as a user adds them,
+      // and TypeScript with Node's types to compile a typed consumer against the published declarations.
       const mcpSdk = "@modelcontextprotocol/sdk";
       const userPackages = [
         ...["@langchain/langgraph", "@langchain/core"].map((name) => `${name}@${catalogVersion(name)}`),
         `${mcpSdk}@${JSON.parse(readFileSync(path.join(root, "packages/serving/package.json"), "utf8")).dependencies[mcpSdk]}`,
+        ...["typescript", "@types/node"].map((name) => `${name}@${workspaceVersion(name)}`),
       ];
       const nativeBuild = args.has("--native-build");
       await run(
@@ -347,6 +377,29 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
     const shown = entries.filter((entry) => stdout.includes(entry));
     check(shown.length > 0, `the agent's system prompt carries none of the library's entries:\n${stdout}`);
     log(`  the prompt carries ${shown.length} of the library's ${entries.length} entries`);
+  });
+
+  await step("a TypeScript consumer compiles against the published declarations", async () => {
+    writeFileSync(
+      path.join(directory, "tsconfig.json"),
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2023",
+          // DOM: @modelcontextprotocol/sdk's declarations name fetch types (HeadersInit) that @types/node 20 lacks.
+          lib: ["ES2023", "ESNext.Disposable", "DOM"],
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          types: ["node"],
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+        },
+        files: ["consumer.mts"],
+      }),
+    );
+    // Types that resolved to `any` would accept the wrong calls below, and each @ts-expect-error would be an error.
+    writeFileSync(path.join(directory, "consumer.mts"), typedConsumer);
+    await run("npx", ["tsc", "-p", "tsconfig.json"], { ...inDirectory, timeoutMs: 120_000 });
   });
 
   log(`passed in ${seconds(started)} (npm install ${installSeconds.toFixed(1)} s)`);
