@@ -151,6 +151,11 @@ export {
   type ServedExperience,
   servedExperienceSchema,
 } from "./schemas/served-library.js";
+export {
+  type LeakageFingerprints,
+  leakageFingerprintsDigestSchema,
+  leakageFingerprintsSchema,
+} from "./schemas/leakage-fingerprints.js";
 export { domainSchema, type Task, taskSchema } from "./schemas/task.js";
 export {
   type Message,

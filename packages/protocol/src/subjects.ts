@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineSubject } from "./bus/subject.js";
 import { exposureSchema } from "./kernel/exposure-plan.js";
 import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./schemas/experience.js";
+import { leakageFingerprintsDigestSchema } from "./schemas/leakage-fingerprints.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
 import {
@@ -191,10 +192,15 @@ export const curatorConsolidate = defineSubject(
     domain: z.string(),
     baseVersion: z.number().int().nonnegative().nullable(),
     proposals: z.array(proposalSchema),
-    /** The run's training and validation tasks: a lesson carrying one of their answers or constants is refused. */
+    /**
+     * The run's training and validation tasks, by reference: a lesson carrying one of their answers or constants is
+     * refused. The curator reads the fingerprints from the store, so the request stays the same size whatever the pool.
+     */
     leakage: z
       .object({
-        tasks: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string().optional() })),
+        fingerprints: leakageFingerprintsDigestSchema.describe(
+          "Digest of the run's leakage fingerprints in the store (written once per run)",
+        ),
       })
       .optional(),
   }),

@@ -1,11 +1,13 @@
 import type {
   GateDecision,
+  LeakageFingerprints,
   LibrarySnapshot,
   LibraryVersion,
   Operation,
   Run,
   Trajectory,
 } from "@tfgrpo/protocol";
+import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 import type {
   ApplyOptions,
   ApplyResult,
@@ -42,9 +44,20 @@ export abstract class ComposedStore implements Store {
   abstract readonly runs: RunStore;
   abstract readonly trajectories: TrajectoryStore;
   abstract readonly outcomes: OutcomeStore;
+  abstract readonly leakageFingerprints: LeakageFingerprintStore;
 
   abstract setup(): Promise<void>;
   abstract close(): Promise<void>;
+
+  // --- leakage fingerprints -------------------------------------------------------------------------------------
+
+  putLeakageFingerprints(fingerprints: LeakageFingerprints): Promise<string> {
+    return this.leakageFingerprints.putLeakageFingerprints(fingerprints);
+  }
+
+  getLeakageFingerprints(digest: string): Promise<LeakageFingerprints | null> {
+    return this.leakageFingerprints.getLeakageFingerprints(digest);
+  }
 
   // --- libraries ------------------------------------------------------------------------------------------------
 
