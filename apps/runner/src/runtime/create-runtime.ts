@@ -18,6 +18,8 @@ export interface RuntimeOptions {
   log: (line: string) => void;
   /** Records or replays the model traffic of the roles this process hosts (`--record` / `--replay`). */
   cassette?: Cassette;
+  /** Wraps the Bus every call of this process goes through (tests record what the messages carry). */
+  wrapBus?: (bus: Bus) => Bus;
 }
 
 export interface Runtime extends AsyncDisposable {
@@ -53,6 +55,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       name: `tfgrpo runner ${process.pid}`,
       ...(options.nats ? natsSettingsFromEnv() : {}),
     });
+    if (options.wrapBus) bus = options.wrapBus(bus);
     // Only the read: the library service (experiences, outcome) is `tfgrpo serve --role library`.
     const library = defineRole(
       "library",
