@@ -1,0 +1,133 @@
+// Issue 28's acceptance: `learn --nats` with the curator and the critic on their own workers, through a nats-server
+// whose max_payload is 256 KB, on a large pool (batch 20): the steps complete and candidate versions are written; a
+// planted lesson carrying an answer from the pool is still refused, also when the step is consolidated again after
+// its head moved. The pool is 3,000 tasks in `npm test`; TFGRPO_LARGE_POOL=30000 runs the issue's 30,000 (the message
+// sizes do not depend on it: bus-message-size.int.test.ts).
+import path from "node:path";
+import { startNatsServer } from "@tfgrpo/bus-nats/testing";
+import { temporaryDirectory } from "@tfgrpo/protocol/testing";
+import { createSimServer, createSuite, defaultPolicyBehaviour, writeSuiteJsonl } from "@tfgrpo/sim";
+import { createStore } from "@tfgrpo/store";
+import { expect, it } from "vitest";
+import { spawnCli, waitForStderr } from "../testing/spawn-cli.js";
+import { startRoleWorker } from "../testing/start-role-worker.js";
+import { runStateKeys, runStateOf } from "./run-state.js";
+
+const poolSize = Number(process.env.TFGRPO_LARGE_POOL ?? 3000);
+const domain = "math";
+const seed = 6;
+const runId = "large-pool";
+const simConfig = "examples/models.sim.yaml";
+/** A step's candidate being validated (the progress label also counts the baseline after it). */
+const candidateValidation = /candidate v\d+\n(?:.*\n)*?.*step \d+ validation: \d+\//;
+const refusal =
+  /step (\d+): curator: refused \S+ \(leakage\): contains the answer of task (\S+) \("([^"]+)"\)/g;
+
+it(`learn --nats on a pool of ${poolSize} tasks through a 256 KB max_payload: steps complete, answer leaks are refused, also after the head moved`, async () => {
+  await using directory = await temporaryDirectory("tfgrpo-large-pool-");
+  const train = path.join(directory.path, "train.jsonl");
+  const val = path.join(directory.path, "val.jsonl");
+  const pool = createSuite({ domain, seed, size: poolSize, split: "train" });
+  await writeSuiteJsonl(train, pool);
+  await writeSuiteJsonl(val, createSuite({ domain, seed, size: 10, split: "val" }));
+  const db = path.join(directory.path, "tfgrpo.db");
+  await (await createStore(db)).close();
+
+  await using nats = await startNatsServer({ maxPayload: 262_144 });
+  // The critic plants a lesson carrying its group's answer wherever a group has one. The policy falls into a pitfall
+  // more often than by default, so the families whose answers are distinctive (weighted means as fractions, percent
+  // changes) have groups to learn from, and leak, in every step.
+  await using sim = await createSimServer({
+    seed,
+    noise: { critic: { answerLeak: 1 } },
+    behaviour: { fall: { ...defaultPolicyBehaviour.fall, none: 0.5 } },
+  });
+  const env = { SIM_PORT: String(sim.port), TFGRPO_NATS_URL: "", TFGRPO_DB: "" };
+  const worker = (role: string, extra: string[] = []) =>
+    startRoleWorker(role, ["--nats", nats.url, "--config", simConfig, ...extra], { env });
+  await using curator = await worker("curator", ["--db", db]);
+  await using critic = await worker("critic");
+
+  const runner = spawnCli(
+    [
+      "learn",
+      "--nats",
+      nats.url,
+      "--local-roles",
+      "actor",
+      "--config",
+      simConfig,
+      "--domain",
+      domain,
+      "--train",
+      train,
+      "--val",
+      val,
+      "--epochs",
+      "1",
+      "--batch-size",
+      "20",
+      "--group-size",
+      "3",
+      "--concurrency",
+      "12",
+      "--seed",
+      String(seed),
+      "--db",
+      db,
+      "--run-id",
+      runId,
+    ],
+    { env },
+  );
+  try {
+    // Another writer commits while the first candidate is validated: the step is consolidated again on the new head.
+    await waitForStderr(runner, candidateValidation, "runner", 240_000);
+    const store = await createStore(db);
+    try {
+      const head = await store.getHeadVersion(domain);
+      await store.applyOperations(
+        domain,
+        [{ op: "add", text: "Injected while the runner validates.", reason: "another writer" }],
+        { parent: head, state: "committed", runId: "elsewhere" },
+      );
+    } finally {
+      await store.close();
+    }
+    // Two steps are enough: stop the run (resumable) once the third starts.
+    await waitForStderr(runner, /step 3 rollouts/, "runner", 240_000);
+    runner.child.kill("SIGTERM");
+    await runner.exited;
+  } finally {
+    runner.child.kill("SIGKILL");
+  }
+  const stderr = runner.output.stderr;
+  expect(stderr).not.toMatch(/max_payload/);
+  expect(stderr).toContain(`leakage fingerprints of ${poolSize + 10} task(s)`);
+
+  const store = await createStore(db, { mustExist: true });
+  try {
+    expect((await store.getRun(runId))?.status, stderr).toBe("interrupted");
+    const runState = runStateOf(store, runId);
+    for (const step of [1, 2])
+      expect(await runState.get(runStateKeys.step(step)), `step ${step}`).toBeDefined();
+    const candidates = (await store.listVersions(domain)).filter((version) => version.runId === runId);
+    expect(candidates.length, stderr).toBeGreaterThan(0);
+  } finally {
+    await store.close();
+  }
+
+  // Planted answers were refused, each naming a pool task that has that answer.
+  const answers = new Map(pool.map((task) => [task.id, task.answer!]));
+  const refused = [...stderr.matchAll(refusal)];
+  expect(refused.length, stderr).toBeGreaterThan(0);
+  for (const [, , taskId, answer] of refused) expect(answers.get(taskId!), taskId).toContain(answer);
+  // ...and refused again when the step was consolidated anew on the moved head.
+  const moved = stderr.search(
+    /another writer committed\) while candidate v\d+, based on .*, was validated: re-validating/,
+  );
+  expect(moved, stderr).toBeGreaterThan(-1);
+  expect([...stderr.slice(moved).matchAll(refusal)].length, stderr).toBeGreaterThan(0);
+  expect(curator.output.stderr).not.toMatch(/max_payload/);
+  expect(critic.output.stderr).not.toMatch(/max_payload/);
+}, 600_000);
