@@ -112,6 +112,11 @@ export {
   lifecycleEventSchema,
 } from "./schemas/experience.js";
 export {
+  type LeakageFingerprints,
+  leakageFingerprintsDigestSchema,
+  leakageFingerprintsSchema,
+} from "./schemas/leakage-fingerprints.js";
+export {
   type GateDecision,
   gateDecisionSchema,
   type LibraryRef,
@@ -151,11 +156,6 @@ export {
   type ServedExperience,
   servedExperienceSchema,
 } from "./schemas/served-library.js";
-export {
-  type LeakageFingerprints,
-  leakageFingerprintsDigestSchema,
-  leakageFingerprintsSchema,
-} from "./schemas/leakage-fingerprints.js";
 export { domainSchema, type Task, taskSchema } from "./schemas/task.js";
 export {
   type Message,
@@ -210,6 +210,7 @@ export {
   rewardResultSchema,
   rolloutRequestSchema,
   type SubjectTable,
+  servedLibrarySnapshot,
   subjectTable,
   trajectoryGet,
 } from "./subjects.js";

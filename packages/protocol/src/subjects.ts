@@ -30,12 +30,22 @@ export const libraryVersionRefSchema = z.object({
 });
 export type LibraryVersionRef = z.infer<typeof libraryVersionRefSchema>;
 
-/** A served read: the library version a request names (actors, the critic), from whoever owns the store. */
+/**
+ * A served read: the library version a request names (actors, the critic), from whoever owns the store. It serves
+ * the version's live entries (`servedLibrarySnapshot`): archived ones are never shown, and they only accumulate over
+ * a run, so the reply stays bounded by the library's budget however long the run.
+ */
 export const libraryGet = defineSubject(
   "tfgrpo.library.get",
   z.object({ domain: z.string(), version: z.union([z.number().int().nonnegative(), z.literal("head")]) }),
   librarySnapshotSchema.nullable(),
 );
+
+/** What `tfgrpo.library.get` answers for a stored version: the version without its archived entries. */
+export function servedLibrarySnapshot(snapshot: LibrarySnapshot | null): LibrarySnapshot | null {
+  if (!snapshot) return null;
+  return { ...snapshot, experiences: snapshot.experiences.filter((entry) => entry.status !== "archived") };
+}
 
 /**
  * The library service (`tfgrpo serve --role library`): the experiences to show for one task, the actor's selection

@@ -1,5 +1,12 @@
 import type { Cassette } from "@tfgrpo/models";
-import { type Bus, defineRole, type Handle, type LibrarySnapshot, libraryGet } from "@tfgrpo/protocol";
+import {
+  type Bus,
+  defineRole,
+  type Handle,
+  type LibrarySnapshot,
+  libraryGet,
+  servedLibrarySnapshot,
+} from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { loadRole, type RoleInstance } from "../roles/registry.js";
 import { createBus } from "./create-bus.js";
@@ -63,7 +70,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         get: async ({ domain, version }) => {
           const extra = served.get(`${domain}@${version}`);
           if (extra) return extra;
-          return version === "head" ? store.getHead(domain) : store.getVersion(domain, version);
+          return servedLibrarySnapshot(
+            version === "head" ? await store.getHead(domain) : await store.getVersion(domain, version),
+          );
         },
       },
       { subjects: { get: libraryGet } },

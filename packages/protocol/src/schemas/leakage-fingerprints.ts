@@ -17,7 +17,9 @@ export const leakageFingerprintsSchema = z.object({
       answer: z
         .string()
         .optional()
-        .describe("The normalized answer, when distinctive enough to be told from an ordinary number or word"),
+        .describe(
+          "The normalized answer, when distinctive enough to be told from an ordinary number or word",
+        ),
       constants: z.array(z.string()).describe("The question's task-specific constants (numbers)"),
       words: z
         .string()
