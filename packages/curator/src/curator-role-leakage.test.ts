@@ -77,7 +77,9 @@ describe("tfgrpo.curator.consolidate with the run's tasks, by reference", () => 
   it("fails, naming the digest, when the fingerprints a request names are not in the curator's store", async () => {
     const store = await createStore(":memory:");
     const bus = createInProcessBus();
-    const handle = await createCuratorRole(createCurator({ store, models: createScriptedModels() })).serve(bus);
+    const handle = await createCuratorRole(createCurator({ store, models: createScriptedModels() })).serve(
+      bus,
+    );
     try {
       await expect(
         bus.request(curatorConsolidate, {
