@@ -91,11 +91,16 @@ describe("SqliteStore on a file", () => {
     expect((await reopened.getHead("math"))!.experiences.map((e) => e.text)).toEqual(["kept"]);
     await reopened.close();
     const raw = new Database(file, { readonly: true });
-    expect(raw.prepare("SELECT version, description FROM schema_version").all()).toEqual([
-      { version: 1, description: expect.stringContaining("libraries") },
-      { version: 2, description: expect.stringContaining("outcomes") },
-      { version: 3, description: expect.stringContaining("contrasts") },
-      { version: 4, description: expect.stringContaining("online contrasts") },
+    // Every migration, recorded once with what it did.
+    expect(raw.prepare("SELECT version, description FROM schema_version").all()).toEqual(
+      migrations.map(({ version, description }) => ({ version, description })),
+    );
+    expect(migrations.map(({ description }) => description)).toEqual([
+      expect.stringContaining("libraries"),
+      expect.stringContaining("outcomes"),
+      expect.stringContaining("contrasts"),
+      expect.stringContaining("online contrasts"),
+      ...migrations.slice(4).map(() => expect.any(String)),
     ]);
     raw.close();
   });
