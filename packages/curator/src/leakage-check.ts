@@ -14,7 +14,7 @@ export interface LeakageIndex {
   check(proposals: readonly Proposal[]): { kept: Proposal[]; refused: LeakageFinding[] };
 }
 
-/** Question words longer than a lesson can copy: the 8-word runs a refusal quotes. */
+/** Consecutive words of a question a lesson may not repeat (a refusal quotes them). */
 const phraseLength = 8;
 
 /**
