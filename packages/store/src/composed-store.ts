@@ -36,7 +36,7 @@ import type { Store } from "./store.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "./trajectory-store.js";
 
 /**
- * A `Store` made of its four aggregates over one backend: every method is handed to the aggregate it belongs to.
+ * A `Store` made of its aggregates over one backend: every method is handed to the aggregate it belongs to.
  * A backend (SQLite, PostgreSQL) extends it with its aggregates and its lifecycle (`setup`, `close`).
  */
 export abstract class ComposedStore implements Store {

@@ -22,7 +22,7 @@ const checkpointTables = new Set([
 ]);
 
 /**
- * The server backend (`postgres://…`): what several runners, curators and machines share. The four aggregate stores
+ * The server backend (`postgres://…`): what several runners, curators and machines share. The aggregate stores
  * over one connection pool; every write is one transaction, writers of a library serialize on its domain row.
  */
 export class PostgresStore extends ComposedStore {

@@ -18,8 +18,8 @@ export type SqliteStoreOptions = SqliteConnectionOptions;
 
 /**
  * The default backend: one SQLite file per workspace (WAL, so readers never block the writer), better-sqlite3.
- * It is the four aggregate stores over ONE connection, so they share one file, one write lock and one
- * prepared-statement cache; `libraries`, `runs`, `trajectories` and `outcomes` are those narrow views, and the store itself
+ * It is the aggregate stores over ONE connection, so they share one file, one write lock and one
+ * prepared-statement cache; `libraries`, `runs`, `trajectories`, `outcomes` and `leakageFingerprints` are those narrow views, and the store itself
  * answers every method of `Store` by handing it to the aggregate it belongs to.
  */
 export class SqliteStore extends ComposedStore {

@@ -7,7 +7,7 @@ import { runStoreContractTests } from "./run-store-contract-tests.js";
 import { trajectoryStoreContractTests } from "./trajectory-store-contract-tests.js";
 
 /**
- * The conformance suite every `Store` backend must pass: the suites of its four aggregates, each on a fresh store.
+ * The conformance suite every `Store` backend must pass: the suites of its aggregates, each on a fresh store.
  * `createFresh` returns a new, set-up, empty store each time; the suites close it.
  */
 export function storeContractTests(name: string, createFresh: () => Promise<Store>): void {
