@@ -1,4 +1,4 @@
-import { createEmbeddingCache, type GateDecision } from "@tfgrpo/protocol";
+import { createEmbeddingCache, type GateDecision, type Proposal } from "@tfgrpo/protocol";
 import { type ConsolidateInput, type ConsolidateResult, consolidate } from "./consolidate.js";
 import { type CreditInput, type CreditResult, credit } from "./credit.js";
 import { type CuratorConfig, type CuratorConfigInput, resolveCuratorConfig } from "./curator-config.js";
@@ -16,7 +16,9 @@ import {
 } from "./detect-conflicts.js";
 import { type GateInput, gate } from "./gate.js";
 import type { EmbedFunction } from "./hashing-embedder.js";
+import type { LeakageFinding } from "./leakage-check.js";
 import { type MergeLibrariesInput, type MergeLibrariesResult, mergeLibraries } from "./merge-libraries.js";
+import { screenLeakage } from "./screen-leakage.js";
 import { type LifecycleOptions, type LifecycleResult, updateLifecycle } from "./update-lifecycle.js";
 
 export interface CreateCuratorOptions {
@@ -37,6 +39,11 @@ export interface Curator {
   gate(input: GateInput): Promise<GateDecision>;
   detectConflicts(input: DetectConflictsInput): Promise<DetectConflictsResult>;
   mergeLibraries(input: MergeLibrariesInput): Promise<MergeLibrariesResult>;
+  /** The leakage check of proposals against a run's stored fingerprints, named by digest (screen-leakage.ts). */
+  screenLeakage(
+    proposals: readonly Proposal[],
+    reference: { fingerprints: string },
+  ): Promise<{ kept: Proposal[]; refused: LeakageFinding[] }>;
 }
 
 /**
@@ -63,6 +70,7 @@ export function createCurator(options: CreateCuratorOptions): Curator {
       return new Map(unique.map((text, index) => [text, vectors[index]!]));
     },
     conflictCache: new Map(),
+    leakageIndexes: new Map(),
   };
   return {
     config,
@@ -73,5 +81,6 @@ export function createCurator(options: CreateCuratorOptions): Curator {
     gate: (input) => gate(context, input),
     detectConflicts: (input) => detectConflicts(context, input),
     mergeLibraries: (input) => mergeLibraries(context, input),
+    screenLeakage: (proposals, reference) => screenLeakage(context, proposals, reference),
   };
 }

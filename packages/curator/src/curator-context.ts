@@ -1,6 +1,7 @@
 import { type Experience, type Operation, TfgrpoError } from "@tfgrpo/protocol";
 import type { CuratorConfig } from "./curator-config.js";
 import type { CuratorLogger, CuratorModels, CuratorStore } from "./curator-dependencies.js";
+import type { LeakageIndex } from "./leakage-check.js";
 
 /**
  * What every curator operation runs with: its settings and dependencies, and the two caches one curator keeps
@@ -17,6 +18,8 @@ export interface CuratorContext {
   embed(texts: readonly string[]): Promise<Map<string, Float32Array>>;
   /** The model's conflict verdicts by the pair's texts. */
   readonly conflictCache: Map<string, { conflict: boolean; reason: string }>;
+  /** Leakage checks by fingerprint digest: stored fingerprints never change, so an index is built once per set. */
+  readonly leakageIndexes: Map<string, Promise<LeakageIndex>>;
 }
 
 /** The entries of one version (none for an empty library); an unknown version is `not_found`. */

@@ -1,4 +1,12 @@
-import type { GateDecision, LibrarySnapshot, LibraryVersion, Operation, Role, Usage } from "@tfgrpo/protocol";
+import type {
+  GateDecision,
+  LeakageFingerprints,
+  LibrarySnapshot,
+  LibraryVersion,
+  Operation,
+  Role,
+  Usage,
+} from "@tfgrpo/protocol";
 import type { z } from "zod";
 import type { StatsDelta } from "./credit-deltas.js";
 
@@ -28,6 +36,12 @@ export interface CuratorStore {
     gate?: GateDecision,
   ): Promise<LibraryVersion>;
   updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number>;
+  /**
+   * A run's leakage fingerprints by digest (the store's `getLeakageFingerprints`): what a consolidation request's
+   * leakage check names. Optional so a library-only store (the online learner's) can still drive a curator; a curator
+   * asked to check leakage without it fails saying so.
+   */
+  getLeakageFingerprints?(digest: string): Promise<LeakageFingerprints | null>;
 }
 
 export interface CuratorChatMessage {

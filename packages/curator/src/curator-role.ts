@@ -1,6 +1,5 @@
 import { type DefineRoleOptions, defineRole, emptyUsageTotals, type RoleDefinition } from "@tfgrpo/protocol";
 import type { Curator } from "./create-curator.js";
-import { checkLeakage } from "./leakage-check.js";
 
 /**
  * The curator's Bus endpoints (`tfgrpo.curator.*`), all request/reply as the subject table says: each is one short
@@ -14,9 +13,10 @@ export function createCuratorRole(
     "curator",
     {
       consolidate: async ({ leakage, ...input }) => {
-        // Lessons that carry a task's answer or constants are refused before consolidation (leakage-check.ts).
+        // Lessons that carry a task's answer or constants are refused before consolidation (leakage-check.ts),
+        // checked against the run's fingerprints, which the request names and the store holds.
         const screened = leakage
-          ? checkLeakage(input.proposals, leakage)
+          ? await curator.screenLeakage(input.proposals, leakage)
           : { kept: input.proposals, refused: [] };
         const refused = screened.refused.map(({ proposal, reason }) => ({
           proposalId: proposal.proposalId,

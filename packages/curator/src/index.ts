@@ -31,6 +31,13 @@ export { type ConflictEntry, type ConflictPair, detectConflictPairs } from "./de
 export type { DetectConflictsInput, DetectConflictsResult } from "./detect-conflicts.js";
 export type { GateInput } from "./gate.js";
 export { createHashingEmbedder, type EmbedFunction, hashingEmbed } from "./hashing-embedder.js";
+export {
+  checkLeakage,
+  createLeakageIndex,
+  type LeakageFinding,
+  type LeakageIndex,
+} from "./leakage-check.js";
+export { type LeakageSources, leakageFingerprintsOf } from "./leakage-fingerprints.js";
 export { assertTransition, canTransition, lifecycleTransitions } from "./lifecycle-transitions.js";
 export { limitLibraryEntries } from "./limit-library-entries.js";
 export {

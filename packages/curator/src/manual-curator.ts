@@ -80,6 +80,7 @@ export function createManualCurator(options: CreateManualCuratorOptions): Manual
       return new Map(unique.map((text, index) => [text, vectors[index]!]));
     },
     conflictCache: new Map(),
+    leakageIndexes: new Map(),
   };
 
   async function requireHead(domain: string, expected: number | null): Promise<void> {

@@ -32,6 +32,7 @@ function contextWith(consolidation: (prompt: string) => unknown) {
       return new Map(texts.map((text) => [text, hashingEmbed(text)]));
     },
     conflictCache: new Map(),
+    leakageIndexes: new Map(),
   };
   return { context, models };
 }

@@ -112,6 +112,11 @@ export {
   lifecycleEventSchema,
 } from "./schemas/experience.js";
 export {
+  type LeakageFingerprints,
+  leakageFingerprintsDigestSchema,
+  leakageFingerprintsSchema,
+} from "./schemas/leakage-fingerprints.js";
+export {
   type GateDecision,
   gateDecisionSchema,
   type LibraryRef,
@@ -205,6 +210,7 @@ export {
   rewardResultSchema,
   rolloutRequestSchema,
   type SubjectTable,
+  servedLibrarySnapshot,
   subjectTable,
   trajectoryGet,
 } from "./subjects.js";

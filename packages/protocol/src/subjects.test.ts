@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import * as protocol from "./index.js";
-import { subjectTable } from "./subjects.js";
+import { servedLibrarySnapshot, subjectTable } from "./subjects.js";
+import { makeExperience } from "./testing/make-experience.js";
 
 const capitalize = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
@@ -24,5 +25,20 @@ describe("subject table", () => {
     expect(exportedSubjects.length).toBeGreaterThan(0);
     for (const [constant, subject] of exportedSubjects)
       expect(inTable.has(subject as never), constant).toBe(true);
+  });
+});
+
+describe("tfgrpo.library.get", () => {
+  it("serves a version's live entries: archived ones, which only accumulate over a run, are left out", () => {
+    const snapshot = {
+      domain: "math",
+      version: 7,
+      experiences: (["active", "archived", "candidate", "probation", "archived"] as const).map(
+        (status, index) => makeExperience({ id: `G${index}`, status }),
+      ),
+    };
+    expect(servedLibrarySnapshot(snapshot)?.experiences.map((entry) => entry.id)).toEqual(["G0", "G2", "G3"]);
+    expect(servedLibrarySnapshot(snapshot)?.version).toBe(7);
+    expect(servedLibrarySnapshot(null)).toBeNull();
   });
 });

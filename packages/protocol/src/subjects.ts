@@ -2,6 +2,7 @@ import { z } from "zod";
 import { defineSubject } from "./bus/subject.js";
 import { exposureSchema } from "./kernel/exposure-plan.js";
 import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./schemas/experience.js";
+import { leakageFingerprintsDigestSchema } from "./schemas/leakage-fingerprints.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
 import {
@@ -29,12 +30,22 @@ export const libraryVersionRefSchema = z.object({
 });
 export type LibraryVersionRef = z.infer<typeof libraryVersionRefSchema>;
 
-/** A served read: the library version a request names (actors, the critic), from whoever owns the store. */
+/**
+ * A served read: the library version a request names (actors, the critic), from whoever owns the store. It serves
+ * the version's live entries (`servedLibrarySnapshot`): archived ones are never shown, and they only accumulate over
+ * a run, so the reply stays bounded by the library's budget however long the run.
+ */
 export const libraryGet = defineSubject(
   "tfgrpo.library.get",
   z.object({ domain: z.string(), version: z.union([z.number().int().nonnegative(), z.literal("head")]) }),
   librarySnapshotSchema.nullable(),
 );
+
+/** What `tfgrpo.library.get` answers for a stored version: the version without its archived entries. */
+export function servedLibrarySnapshot(snapshot: LibrarySnapshot | null): LibrarySnapshot | null {
+  if (!snapshot) return null;
+  return { ...snapshot, experiences: snapshot.experiences.filter((entry) => entry.status !== "archived") };
+}
 
 /**
  * The library service (`tfgrpo serve --role library`): the experiences to show for one task, the actor's selection
@@ -191,10 +202,15 @@ export const curatorConsolidate = defineSubject(
     domain: z.string(),
     baseVersion: z.number().int().nonnegative().nullable(),
     proposals: z.array(proposalSchema),
-    /** The run's training and validation tasks: a lesson carrying one of their answers or constants is refused. */
+    /**
+     * The run's training and validation tasks, by reference: a lesson carrying one of their answers or constants is
+     * refused. The curator reads the fingerprints from the store, so the request stays the same size whatever the pool.
+     */
     leakage: z
       .object({
-        tasks: z.array(z.object({ id: z.string(), question: z.string(), answer: z.string().optional() })),
+        fingerprints: leakageFingerprintsDigestSchema.describe(
+          "Digest of the run's leakage fingerprints in the store (written once per run)",
+        ),
       })
       .optional(),
   }),

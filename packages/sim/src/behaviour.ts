@@ -48,6 +48,11 @@ export interface SimNoise {
     /** modify/delete of an id that is not in the prompt. */
     wrongId: number;
     /**
+     * A lesson that carries the group's answer instead of a method (what the curator's leakage check must refuse).
+     * Default 0: tests plant it.
+     */
+    answerLeak?: number;
+    /**
      * A group of one attempt has no contrast to lean on: the vague, contradictory and wrong-attribution rates are
      * multiplied by this (capped at 0.95).
      */

@@ -1,11 +1,13 @@
 import type {
   GateDecision,
+  LeakageFingerprints,
   LibrarySnapshot,
   LibraryVersion,
   Operation,
   Run,
   Trajectory,
 } from "@tfgrpo/protocol";
+import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 import type {
   ApplyOptions,
   ApplyResult,
@@ -34,7 +36,7 @@ import type { Store } from "./store.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "./trajectory-store.js";
 
 /**
- * A `Store` made of its four aggregates over one backend: every method is handed to the aggregate it belongs to.
+ * A `Store` made of its aggregates over one backend: every method is handed to the aggregate it belongs to.
  * A backend (SQLite, PostgreSQL) extends it with its aggregates and its lifecycle (`setup`, `close`).
  */
 export abstract class ComposedStore implements Store {
@@ -42,9 +44,20 @@ export abstract class ComposedStore implements Store {
   abstract readonly runs: RunStore;
   abstract readonly trajectories: TrajectoryStore;
   abstract readonly outcomes: OutcomeStore;
+  abstract readonly leakageFingerprints: LeakageFingerprintStore;
 
   abstract setup(): Promise<void>;
   abstract close(): Promise<void>;
+
+  // --- leakage fingerprints -------------------------------------------------------------------------------------
+
+  putLeakageFingerprints(fingerprints: LeakageFingerprints): Promise<string> {
+    return this.leakageFingerprints.putLeakageFingerprints(fingerprints);
+  }
+
+  getLeakageFingerprints(digest: string): Promise<LeakageFingerprints | null> {
+    return this.leakageFingerprints.getLeakageFingerprints(digest);
+  }
 
   // --- libraries ------------------------------------------------------------------------------------------------
 

@@ -9,6 +9,7 @@ export {
   type ParsedLibraryFile,
 } from "./formats/library-file.js";
 export { parseLibraryFile, renderLibrary } from "./formats/library-formats.js";
+export type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 export { canonicalExperience } from "./library/canonical-experience.js";
 export { diffSnapshots } from "./library/diff-snapshots.js";
 export {

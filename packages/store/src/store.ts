@@ -1,3 +1,4 @@
+import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 import type { LibraryStore } from "./library-store.js";
 import type { OutcomeStore } from "./outcome-store.js";
 import type { RunStore } from "./run-store.js";
@@ -12,9 +13,16 @@ export interface StoreLifecycle {
 
 /**
  * Everything a run writes goes through the store, so another backend can be added without touching the roles. It is
- * four aggregates over one backend: `LibraryStore` (experience libraries), `RunStore` (runs and their state),
- * `TrajectoryStore` (trajectories and usage) and `OutcomeStore` (served selections and their outcomes). A role takes the narrowest of them it uses; the composition root that
+ * its aggregates over one backend: `LibraryStore` (experience libraries), `RunStore` (runs and their state),
+ * `TrajectoryStore` (trajectories and usage), `OutcomeStore` (served selections and their outcomes) and
+ * `LeakageFingerprintStore` (what the curator's leakage check reads of a run's tasks). A role takes the narrowest of them it uses; the composition root that
  * opens the backend holds the whole `Store`.
  * Methods are async even where the SQLite backend is synchronous: other backends will not be.
  */
-export interface Store extends StoreLifecycle, LibraryStore, RunStore, TrajectoryStore, OutcomeStore {}
+export interface Store
+  extends StoreLifecycle,
+    LibraryStore,
+    RunStore,
+    TrajectoryStore,
+    OutcomeStore,
+    LeakageFingerprintStore {}

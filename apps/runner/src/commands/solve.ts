@@ -6,6 +6,7 @@ import {
   libraryGet,
   parseLibraryRef,
   type RolloutRequest,
+  servedLibrarySnapshot,
   TfgrpoError,
   type Trajectory,
 } from "@tfgrpo/protocol";
@@ -106,9 +107,11 @@ export async function solve(
       if (store) {
         const libraries = store;
         const handle = await bus.handle(libraryGet, async (input) =>
-          input.version === "head"
-            ? libraries.getHead(input.domain)
-            : libraries.getVersion(input.domain, input.version),
+          servedLibrarySnapshot(
+            input.version === "head"
+              ? await libraries.getHead(input.domain)
+              : await libraries.getVersion(input.domain, input.version),
+          ),
         );
         cleanup.push(() => handle.close());
       }

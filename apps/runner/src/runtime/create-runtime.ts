@@ -1,5 +1,12 @@
 import type { Cassette } from "@tfgrpo/models";
-import { type Bus, defineRole, type Handle, type LibrarySnapshot, libraryGet } from "@tfgrpo/protocol";
+import {
+  type Bus,
+  defineRole,
+  type Handle,
+  type LibrarySnapshot,
+  libraryGet,
+  servedLibrarySnapshot,
+} from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { loadRole, type RoleInstance } from "../roles/registry.js";
 import { createBus } from "./create-bus.js";
@@ -18,6 +25,8 @@ export interface RuntimeOptions {
   log: (line: string) => void;
   /** Records or replays the model traffic of the roles this process hosts (`--record` / `--replay`). */
   cassette?: Cassette;
+  /** Wraps the Bus every call of this process goes through (tests record what the messages carry). */
+  wrapBus?: (bus: Bus) => Bus;
 }
 
 export interface Runtime extends AsyncDisposable {
@@ -53,6 +62,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
       name: `tfgrpo runner ${process.pid}`,
       ...(options.nats ? natsSettingsFromEnv() : {}),
     });
+    if (options.wrapBus) bus = options.wrapBus(bus);
     // Only the read: the library service (experiences, outcome) is `tfgrpo serve --role library`.
     const library = defineRole(
       "library",
@@ -60,7 +70,9 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         get: async ({ domain, version }) => {
           const extra = served.get(`${domain}@${version}`);
           if (extra) return extra;
-          return version === "head" ? store.getHead(domain) : store.getVersion(domain, version);
+          return servedLibrarySnapshot(
+            version === "head" ? await store.getHead(domain) : await store.getVersion(domain, version),
+          );
         },
       },
       { subjects: { get: libraryGet } },

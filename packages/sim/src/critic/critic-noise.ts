@@ -27,6 +27,8 @@ export interface NoiseContext {
   single: boolean;
   draw: Draw;
   noise: SimNoise["critic"];
+  /** The answer of the group's best attempt, if it gave one. */
+  answer?: string | null;
 }
 
 export interface NoiseRates {
@@ -124,6 +126,16 @@ export function applyCriticNoise(operations: TracedOperation[], context: NoiseCo
               reason: "Make it clearer.",
             },
       origin: "wrong-id",
+    });
+  }
+  if (context.answer && draw("noise-answer-leak") < (context.noise.answerLeak ?? 0)) {
+    place(out, {
+      operation: {
+        option: "add",
+        experience: `For this problem the answer is ${context.answer}; state it directly.`,
+        reason: "The winning attempt answered this.",
+      },
+      origin: "answer-leak",
     });
   }
   return out;

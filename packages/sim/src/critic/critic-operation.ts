@@ -18,7 +18,8 @@ export type OperationOrigin =
   | "duplicate"
   | "contradictory"
   | "wrong-attribution"
-  | "wrong-id";
+  | "wrong-id"
+  | "answer-leak";
 
 export interface TracedOperation {
   operation: CriticOperation;

@@ -404,6 +404,20 @@ describe("stage 2: noise at the configured rates", () => {
     expect(texts.size).toBeGreaterThan(5);
   });
 
+  it("an answer leak carries the winning attempt's answer (planted for the curator's leakage check)", () => {
+    const traced = critic(noisy({ answerLeak: 1 })).trace(evenGroup());
+    const leak = traced.operations.find((t) => t.origin === "answer-leak")!;
+    expect(leak.operation).toMatchObject({
+      option: "add",
+      experience: expect.stringContaining("answer is 15"),
+    });
+    expect(
+      critic(quietNoise)
+        .trace(evenGroup())
+        .operations.map((t) => t.origin),
+    ).not.toContain("answer-leak");
+  });
+
   it("quiet noise gives only evidence-backed operations", () => {
     for (let seed = 0; seed < 50; seed++)
       expect(

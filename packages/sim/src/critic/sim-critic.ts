@@ -94,6 +94,7 @@ export function createSimCritic(options: SimCriticOptions) {
       single,
       draw,
       noise: noise.critic,
+      answer: attempts.find((a) => a.reward === best)?.answer ?? null,
     });
     return { operations: noisy.slice(0, maxOperations), findings: analysis.findings, single };
   }

@@ -196,4 +196,19 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 8,
+    description:
+      "leakage fingerprints of runs' task pools, content-addressed (the curator's leakage check reads them)",
+    sql: `
+      -- One row per distinct pool: the answers, question constants and words of its tasks (JSON), named by the sha256
+      -- of that text. A consolidation request carries the digest instead of the pool.
+      CREATE TABLE leakage_fingerprints (
+        digest TEXT COLLATE "C" PRIMARY KEY,
+        tasks INTEGER NOT NULL,
+        fingerprints TEXT NOT NULL,
+        created_at TEXT NOT NULL
+      );
+    `,
+  },
 ];

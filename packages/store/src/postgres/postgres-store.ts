@@ -1,6 +1,7 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { ComposedStore } from "../composed-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
+import { PostgresLeakageFingerprintStore } from "./postgres-leakage-fingerprint-store.js";
 import { PostgresLibraryStore } from "./postgres-library-store.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { PostgresOutcomeStore } from "./postgres-outcome-store.js";
@@ -21,7 +22,7 @@ const checkpointTables = new Set([
 ]);
 
 /**
- * The server backend (`postgres://…`): what several runners, curators and machines share. The four aggregate stores
+ * The server backend (`postgres://…`): what several runners, curators and machines share. The aggregate stores
  * over one connection pool; every write is one transaction, writers of a library serialize on its domain row.
  */
 export class PostgresStore extends ComposedStore {
@@ -30,6 +31,7 @@ export class PostgresStore extends ComposedStore {
   readonly runs: PostgresRunStore;
   readonly trajectories: PostgresTrajectoryStore;
   readonly outcomes: PostgresOutcomeStore;
+  readonly leakageFingerprints: PostgresLeakageFingerprintStore;
   readonly connection: PostgresConnection;
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
@@ -52,6 +54,7 @@ export class PostgresStore extends ComposedStore {
     this.runs = new PostgresRunStore(this.connection);
     this.trajectories = new PostgresTrajectoryStore(this.connection);
     this.outcomes = new PostgresOutcomeStore(this.connection, this.libraries);
+    this.leakageFingerprints = new PostgresLeakageFingerprintStore(this.connection);
   }
 
   async setup(): Promise<void> {

@@ -1,4 +1,5 @@
 import { curatorConsolidate } from "@tfgrpo/protocol";
+import { leakageReference } from "../leakage-reference.js";
 import { recordRoleUsage } from "../record-role-usage.js";
 import { runStateKeys } from "../run-state.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
@@ -7,15 +8,8 @@ import type { LearnDependencies } from "./learn-dependencies.js";
  * The curator turns the step's proposals into one candidate version (merge/modify/delete, short entries, conflict
  * check): proposed, not committed. Its outcome is kept, so a resumed step never applies the operations twice.
  */
-export function consolidate({ bus, store, runId, domain, runState, log, train, val }: LearnDependencies) {
-  // Every answer and question the run knows: a lesson must not carry them (the curator refuses it).
-  const leakage = {
-    tasks: [...train, ...val].map(({ id, question, answer }) => ({
-      id,
-      question,
-      ...(answer ? { answer } : {}),
-    })),
-  };
+export function consolidate(deps: LearnDependencies) {
+  const { bus, store, runId, domain, runState, log } = deps;
   return async (state: { step: number; headVersion: number | null; proposals: number }) => {
     const entry = runStateKeys.consolidation(state.step);
     let outcome = await runState.get(entry);
@@ -29,7 +23,9 @@ export function consolidate({ bus, store, runId, domain, runState, log, train, v
           domain,
           baseVersion: state.headVersion,
           proposals,
-          leakage,
+          // Every answer and question the run knows, by reference: a lesson must not carry them (the curator
+          // refuses it).
+          leakage: await leakageReference(deps),
         });
         for (const note of reply.notes) log(`step ${state.step}: curator: ${note}`);
         if (reply.usage && reply.usage.calls > 0)

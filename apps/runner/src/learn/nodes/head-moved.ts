@@ -1,4 +1,5 @@
 import { curatorConsolidate, type GateDecision, TfgrpoError } from "@tfgrpo/protocol";
+import { leakageReference } from "../leakage-reference.js";
 import { recordRoleUsage } from "../record-role-usage.js";
 import { runStateKeys } from "../run-state.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
@@ -28,7 +29,14 @@ export async function candidateOnNewHead(
   log(`${what}: re-validating the step's proposals on ${name(moved.to)}`);
   const proposals = (await runState.get(runStateKeys.proposals(step))) ?? [];
   if (proposals.length === 0) return { candidateVersion: null, operations: 0 };
-  const reply = await bus.request(curatorConsolidate, { runId, domain, baseVersion: moved.to, proposals });
+  // The same leakage check as the step's first consolidation: the proposals are screened again on the new head.
+  const reply = await bus.request(curatorConsolidate, {
+    runId,
+    domain,
+    baseVersion: moved.to,
+    proposals,
+    leakage: await leakageReference(deps),
+  });
   for (const note of reply.notes) log(`step ${step}: curator: ${note}`);
   if (reply.usage && reply.usage.calls > 0) {
     const key = `${runStateKeys.consolidation(step).key}/on-v${moved.to ?? 0}-after-v${moved.candidate}`;
