@@ -6,6 +6,7 @@ import type {
   Run,
   Trajectory,
 } from "@tfgrpo/protocol";
+import type { ClientExclusionOptions, ClientStore, ClientSummary } from "./client-store.js";
 import type {
   ApplyOptions,
   ApplyResult,
@@ -42,6 +43,7 @@ export abstract class ComposedStore implements Store {
   abstract readonly runs: RunStore;
   abstract readonly trajectories: TrajectoryStore;
   abstract readonly outcomes: OutcomeStore;
+  abstract readonly clients: ClientStore;
 
   abstract setup(): Promise<void>;
   abstract close(): Promise<void>;
@@ -168,6 +170,21 @@ export abstract class ComposedStore implements Store {
 
   getUsageTotals(runId: string): Promise<UsageReport> {
     return this.trajectories.getUsageTotals(runId);
+  }
+
+  // --- clients ----------------------------------------------------------------------------------------------------
+
+  listClients(domain: string): Promise<ClientSummary[]> {
+    return this.clients.listClients(domain);
+  }
+
+  setClientExcluded(
+    domain: string,
+    client: string,
+    excluded: boolean,
+    options?: ClientExclusionOptions,
+  ): Promise<void> {
+    return this.clients.setClientExcluded(domain, client, excluded, options);
   }
 
   // --- served selections and outcomes ---------------------------------------------------------------------------

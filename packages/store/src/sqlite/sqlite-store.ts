@@ -6,6 +6,7 @@ import { sqlitePath } from "../parse-store-url.js";
 import type { RunStore } from "../run-store.js";
 import type { TrajectoryStore } from "../trajectory-store.js";
 import { migrations } from "./migrations.js";
+import { SqliteClientStore } from "./sqlite-client-store.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
 import { SqliteLibraryStore } from "./sqlite-library-store.js";
 import { SqliteOutcomeStore } from "./sqlite-outcome-store.js";
@@ -26,6 +27,7 @@ export class SqliteStore extends ComposedStore {
   readonly runs: RunStore;
   readonly trajectories: TrajectoryStore;
   readonly outcomes: OutcomeStore;
+  readonly clients: SqliteClientStore;
   private readonly connection: SqliteConnection;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
@@ -58,6 +60,7 @@ export class SqliteStore extends ComposedStore {
     this.runs = new SqliteRunStore(this.connection);
     this.trajectories = new SqliteTrajectoryStore(this.connection);
     this.outcomes = new SqliteOutcomeStore(this.connection, libraries);
+    this.clients = new SqliteClientStore(this.connection);
   }
 
   async setup(): Promise<void> {
