@@ -5,6 +5,7 @@ import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
 import {
+  clientTokenFieldSchema,
   getExperiencesReplySchema,
   getExperiencesRequestSchema,
   reportOutcomeReplySchema,
@@ -42,14 +43,14 @@ export const libraryGet = defineSubject(
  */
 export const libraryExperiences = defineSubject(
   "tfgrpo.library.experiences",
-  getExperiencesRequestSchema,
+  getExperiencesRequestSchema.and(clientTokenFieldSchema),
   getExperiencesReplySchema,
 );
 
 /** The library service: the outcome of one selection, stored and credited exactly once per `selectionId`. */
 export const libraryOutcome = defineSubject(
   "tfgrpo.library.outcome",
-  reportOutcomeRequestSchema,
+  reportOutcomeRequestSchema.and(clientTokenFieldSchema),
   reportOutcomeReplySchema,
 );
 

@@ -24,7 +24,11 @@ const digest = (token: string) => createHash("sha256").update(token).digest("hex
  * `--client-tokens FILE`; or, with `separator: ","`, the same pairs on one line (`TFGRPO_CLIENT_TOKENS`). A name
  * may have several tokens (to rotate one); a token names one client. `source` names the origin in errors.
  */
-export function parseClientTokens(text: string, source: string, options: { separator?: "," } = {}): ClientTokens {
+export function parseClientTokens(
+  text: string,
+  source: string,
+  options: { separator?: "," } = {},
+): ClientTokens {
   const byDigest = new Map<string, string>();
   const parts = options.separator ? text.split(options.separator) : text.split(/\r?\n/);
   for (const [index, raw] of parts.entries()) {
@@ -32,7 +36,8 @@ export function parseClientTokens(text: string, source: string, options: { separ
     if (line === "") continue;
     const where = options.separator ? `${source} entry ${index + 1}` : `${source}:${index + 1}`;
     const match = /^([^\s:]+)\s*[:\s]\s*(\S+)$/.exec(line);
-    if (!match) throw new TfgrpoError("invalid_config", `${where}: expected "name:token"`, { details: { source } });
+    if (!match)
+      throw new TfgrpoError("invalid_config", `${where}: expected "name:token"`, { details: { source } });
     const [, name, token] = match as unknown as [string, string, string];
     if (!clientNamePattern.test(name)) {
       throw new TfgrpoError(

@@ -46,7 +46,10 @@ export function createRateLimiter(options: CreateRateLimiterOptions = {}): RateL
   const buckets = new Map<string, { tokens: number; at: number }>();
 
   const refill = (bucket: { tokens: number; at: number }, time: number) => {
-    bucket.tokens = Math.min(settings.burst, bucket.tokens + ((time - bucket.at) / 1000) * settings.perSecond);
+    bucket.tokens = Math.min(
+      settings.burst,
+      bucket.tokens + ((time - bucket.at) / 1000) * settings.perSecond,
+    );
     bucket.at = time;
   };
 
@@ -94,7 +97,10 @@ export function checkRateLimit(settings: RateLimitSettings): RateLimitSettings {
     );
   }
   if (!Number.isInteger(settings.burst) || settings.burst < 1) {
-    throw new TfgrpoError("invalid_config", `rate limit: burst must be a whole number >= 1, got ${settings.burst}`);
+    throw new TfgrpoError(
+      "invalid_config",
+      `rate limit: burst must be a whole number >= 1, got ${settings.burst}`,
+    );
   }
   return settings;
 }
