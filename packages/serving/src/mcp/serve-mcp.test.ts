@@ -48,7 +48,11 @@ it("with a token, the HTTP server answers only requests that carry it", async ()
 const initialize = (url: string, headers: Record<string, string> = {}) =>
   fetch(url, {
     method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+    headers: {
+      "content-type": "application/json",
+      accept: "application/json, text/event-stream",
+      ...headers,
+    },
     body: JSON.stringify({
       jsonrpc: "2.0",
       id: 1,
