@@ -181,8 +181,8 @@ it("a flood past the rate limit gets a clear 429 and does not slow the other cli
       "rate limit exceeded for client mallory: at most 20 requests per second (burst 20); retry after 1 s",
     );
     // Generous bound (the machine is shared): the refusals cost the server next to nothing, so bob's calls stay about
-    // as fast; without the limit, 16 calls of the flood's are ahead of each of bob's.
-    expect(median(during)).toBeLessThan(4 * median(before) + 50);
+    // as fast. Measured without the limit (--rate-limit 0) on the same machine: 31 ms -> 157 ms.
+    expect(median(during)).toBeLessThan(3 * median(before) + 30);
 
     const listed = await runCli(["online", "clients", "--domain", "math", "--db", db, "--json"]);
     expect(listed.code, listed.stderr).toBe(0);
