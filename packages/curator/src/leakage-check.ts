@@ -1,4 +1,5 @@
 import type { Proposal } from "@tfgrpo/protocol";
+import { firstSharedRun, runWords as words } from "./word-runs.js";
 
 /** What lessons must not contain: the run's training and validation tasks (answers and questions). */
 export interface LeakageSources {
@@ -14,7 +15,6 @@ export interface LeakageFinding {
 /** Numbers every kind of problem uses: a lesson may say them without copying a task. */
 const commonNumbers = new Set(["10", "100", "1000", "12", "24", "60", "90", "180", "360", "1024"]);
 const numberPattern = /(?<![\d.])-?\d+(?:\.\d+)?(?:\/\d+)?(?![\d.])/g;
-const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 
 const normalizeAnswer = (answer: string) =>
   answer
@@ -82,22 +82,14 @@ function leakIn(
   }
   const lessonNumbers = new Set((text.match(numberPattern) ?? []).map((value) => value.replace(/^-/, "")));
   const lessonWords = words(text);
-  const lessonPhrases = new Set(
-    lessonWords
-      .slice(0, Math.max(0, lessonWords.length - 7))
-      .map((_, index) => lessonWords.slice(index, index + 8).join(" ")),
-  );
   for (const question of questions) {
     const copied = question.constants.filter((constant) => lessonNumbers.has(constant));
     const rare = copied.filter((constant) => constant.replace(/\D/g, "").length >= 3);
     if (copied.length >= 2 || rare.length >= 1) {
       return `copies constants of task ${question.id}'s question (${copied.join(", ")})`;
     }
-    for (let index = 0; index + 8 <= question.words.length; index++) {
-      if (lessonPhrases.has(question.words.slice(index, index + 8).join(" "))) {
-        return `copies task ${question.id}'s question word for word ("${question.words.slice(index, index + 8).join(" ")}")`;
-      }
-    }
+    const phrase = firstSharedRun(question.words, lessonWords, 8);
+    if (phrase) return `copies task ${question.id}'s question word for word ("${phrase}")`;
   }
   return undefined;
 }

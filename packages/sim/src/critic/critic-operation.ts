@@ -18,7 +18,9 @@ export type OperationOrigin =
   | "duplicate"
   | "contradictory"
   | "wrong-attribution"
-  | "wrong-id";
+  | "wrong-id"
+  /** An instruction planted in the data, obeyed (`noise.critic.obeysInjection`). */
+  | "injected";
 
 export interface TracedOperation {
   operation: CriticOperation;
