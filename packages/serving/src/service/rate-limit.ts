@@ -10,10 +10,11 @@ export interface RateLimitSettings {
 
 /**
  * Defaults for both the MCP server and the library role on the Bus. An agent makes two calls per task (get the
- * experiences, report the outcome) and a task takes a model call or several, so even a client running 20 agents at
- * once stays far below 50 calls per second; a flood of a thousand calls a second does not.
+ * experiences, report the outcome) and a task takes a model call or several (seconds), so a client running 20 agents
+ * at once makes about 10 calls per second; 100 leaves room for a fast test harness on the simulated world, and a
+ * flood (a thousand and more a second, measured) is still cut to a tenth.
  */
-export const defaultRateLimit: RateLimitSettings = { perSecond: 50, burst: 100 };
+export const defaultRateLimit: RateLimitSettings = { perSecond: 100, burst: 200 };
 
 export type RateDecision = { ok: true } | { ok: false; retryAfterMs: number };
 
