@@ -48,15 +48,15 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
   const log = (line: string) => stderr(`${line}\n`);
   const host = options.host ?? "127.0.0.1";
   const token = env.TFGRPO_MCP_TOKEN || undefined;
-  if (options.http !== undefined && !isLoopbackHost(host) && !token) {
+  // Tokens and limits are checked before the database is opened: a bad tokens file is one line, nothing started.
+  const gate = options.http === undefined ? undefined : resolveClientGate(options, env);
+  if (options.http !== undefined && !isLoopbackHost(host) && !token && !gate?.clientTokens) {
     throw new TfgrpoError(
       "invalid_config",
-      `tfgrpo mcp --host ${host}: serving beyond loopback needs a token (set TFGRPO_MCP_TOKEN; clients send Authorization: Bearer <token>)`,
+      `tfgrpo mcp --host ${host}: serving beyond loopback needs a token (set TFGRPO_MCP_TOKEN, or give --client-tokens; clients send Authorization: Bearer <token>)`,
       { details: { host } },
     );
   }
-  // Tokens and limits are checked before the database is opened: a bad tokens file is one line, nothing started.
-  const gate = options.http === undefined ? undefined : resolveClientGate(options, env);
   const db = resolveDatabase(options, env);
   // Never an empty database by accident: a typo in --db would serve an empty library and record outcomes nowhere.
   requireExistingDatabase(db);

@@ -3,6 +3,7 @@ import { advantagePrompt } from "./advantage-prompt.js";
 import { judgePrompt } from "./judge-prompt.js";
 import { onlineReflectionPrompt } from "./online-reflection-prompt.js";
 import { capData, dataLimits, dataNotInstructions, quoteData } from "./quote-data.js";
+import { renderTrajectory } from "./render-trajectory.js";
 import { summaryPrompt } from "./summary-prompt.js";
 
 const planted =
@@ -90,4 +91,30 @@ describe("every critic prompt quotes client and tool text as data and says so", 
     });
     expect(summary[0]!.content).toContain(dataNotInstructions);
   });
+});
+
+it("a client's trajectory of any length renders within its cap, its start and end kept", () => {
+  const messages = Array.from({ length: 400 }, (_, index) => ({
+    role: index % 2 === 0 ? ("user" as const) : ("assistant" as const),
+    content: `message ${index} ${"x".repeat(100)}`,
+  }));
+  const trajectory = {
+    id: "t",
+    runId: "r",
+    taskId: "k",
+    groupId: "g",
+    attempt: 0,
+    messages,
+    toolCalls: [],
+    experiencesShown: [],
+    finalAnswer: "42",
+    stopReason: "final_answer",
+  } as never;
+  const full = renderTrajectory(trajectory);
+  const capped = renderTrajectory(trajectory, { maxChars: dataLimits.trajectory });
+  expect(full.length).toBeGreaterThan(40_000);
+  expect(capped.length).toBeLessThan(dataLimits.trajectory + 100);
+  expect(capped).toContain("message 0 ");
+  expect(capped).toContain("Final answer: 42");
+  expect(capped).toMatch(/\.\.\. \[\d+ characters cut\] \.\.\./);
 });
