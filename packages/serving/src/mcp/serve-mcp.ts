@@ -122,10 +122,10 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpHand
     if ("refused" in identity) return reply(res, 401, identity.refused);
     const { client } = identity;
     const sessionId = req.headers["mcp-session-id"];
-    // Refused before anything else is read: a flooding client costs a bucket lookup per request.
-    const key =
-      client ??
-      (typeof sessionId === "string" ? `session ${sessionId}` : `address ${req.socket.remoteAddress}`);
+    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
+    // Refused before anything else is read: a flooding client costs a bucket lookup per request. An anonymous
+    // client is its session (only an open one: made-up ids would each get a full bucket), else its address.
+    const key = client ?? (existing ? `session ${sessionId}` : `address ${req.socket.remoteAddress}`);
     const admitted = gate.admit(key);
     if (!admitted.ok) {
       rateLimited++;
@@ -135,7 +135,6 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpHand
     }
     const path = new URL(req.url ?? "/", "http://localhost").pathname;
     if (path !== "/mcp") return reply(res, 404, `not found: ${path} (the MCP endpoint is /mcp)`);
-    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     if (existing) {
       if (existing.client !== client) {
         return reply(res, 403, `session ${sessionId} belongs to another client; start your own session`);
