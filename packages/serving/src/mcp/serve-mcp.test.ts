@@ -86,7 +86,9 @@ it("names the client of each call by its token, stores it, and refuses unknown t
     expect((await anonymous.json()).error.message).toMatch(/needs a client token/);
     const unknown = await initialize(http.url, { authorization: "Bearer mallory-token-01" });
     expect(unknown.status).toBe(401);
-    expect((await unknown.json()).error.message).toBe("unauthorized: unknown client token");
+    expect((await unknown.json()).error.message).toBe(
+      "unauthorized: unknown client token (send Authorization: Bearer <token>)",
+    );
     const alice = await connect(http.url, "alice-token-0001");
     const got = await alice.callTool({ name: "get_experiences", arguments: { task: "2+2?" } });
     const selectionId = (got.structuredContent as { selectionId: string }).selectionId;

@@ -36,6 +36,7 @@ export interface McpHttpOptions extends CreateMcpServerOptions {
   /** Sessions idle this long are closed (default 30 min). */
   idleSessionMs?: number;
   log?: (line: string) => void;
+  /** Milliseconds, for the rate limit and session idleness (default `Date.now`). */
   now?: () => number;
 }
 
@@ -100,7 +101,9 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpHand
     if (sharedToken(req)) return { client: undefined };
     if (gate.tokensRequired) {
       const identity = gate.identify(bearerToken(req.headers.authorization));
-      return identity.ok ? { client: identity.client } : { refused: identity.message };
+      return identity.ok
+        ? { client: identity.client }
+        : { refused: `${identity.message} (send Authorization: Bearer <token>)` };
     }
     return expected === undefined
       ? { client: undefined }

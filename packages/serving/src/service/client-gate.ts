@@ -44,10 +44,7 @@ export function createClientGate(options: ClientGateOptions = {}): ClientGate {
     identify(token) {
       if (!tokens) return { ok: true, client: undefined };
       if (token === undefined || token === "") {
-        return {
-          ok: false,
-          message: "unauthorized: this server needs a client token (Authorization: Bearer <token>)",
-        };
+        return { ok: false, message: "unauthorized: this server needs a client token" };
       }
       const client = tokens.clientOf(token);
       return client === undefined
@@ -71,12 +68,15 @@ export function admitOnBus(
   call: string,
 ): string | undefined {
   const identity = gate.identify(token);
-  if (!identity.ok)
-    throw new TfgrpoError("unauthorized", `${call}: ${identity.message}`, { details: { call } });
+  if (!identity.ok) {
+    throw new TfgrpoError("unauthorized", `${call}: ${identity.message} (set clientToken in the request)`, {
+      details: { call },
+    });
+  }
   // Anonymous calls in process (no token, no connection) are this process's own: nothing to limit them by.
-  const key = identity.client ?? caller;
+  const key = identity.client ?? (caller === undefined ? undefined : `connection ${caller}`);
   if (key !== undefined) {
-    const admitted = gate.admit(identity.client ?? `connection ${caller}`);
+    const admitted = gate.admit(key);
     if (!admitted.ok) {
       throw new TfgrpoError("rate_limited", `${call}: ${admitted.message}`, {
         details: { call, retryAfterMs: admitted.retryAfterMs },
