@@ -2,8 +2,9 @@
 // tokens are refused, and each client (else each connection) has its own rate limit, so one flooding client is
 // refused with `rate_limited` while another is served.
 import { spawn } from "node:child_process";
+import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { createNatsBus } from "@tfgrpo/bus-nats";
 import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { TfgrpoError } from "@tfgrpo/protocol";
@@ -14,10 +15,13 @@ import { parseClientTokens } from "./client-tokens.js";
 import { createLibraryService } from "./in-process-library-service.js";
 import { createLibraryRole } from "./library-role.js";
 
-const flooder = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../test/fixtures/bus-flood.mjs",
-);
+const here = path.dirname(fileURLToPath(import.meta.url));
+const flooder = path.resolve(here, "../../test/fixtures/bus-flood.mjs");
+const fromSources = [
+  "--conditions=source",
+  "--import",
+  pathToFileURL(createRequire(path.resolve(here, "../../../../package.json")).resolve("tsx")).href,
+];
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 
 /** `count` calls one after another, one every `everyMs` (under the client's own limit): each call's latency. */
@@ -62,10 +66,15 @@ it("on the Bus: tokens name the client, unknown ones are refused, a flooding cli
     expect((await store.getSelection(reply.selectionId))?.outcome?.client).toBe("bob");
 
     const before = await paced(() => bob.getExperiences({ domain: "math", task: "3+3?" }), 15, 120);
-    const flood = spawn(process.execPath, [flooder, nats.url, "alice-token-0001", "3000", "16"], {
-      cwd: path.dirname(flooder),
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    // From the sources, as the test itself runs (no build needed).
+    const flood = spawn(
+      process.execPath,
+      [...fromSources, flooder, nats.url, "alice-token-0001", "3000", "16"],
+      {
+        cwd: path.dirname(flooder),
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     let floodOutput = "";
     flood.stdout.on("data", (chunk: Buffer) => {
       floodOutput += chunk.toString();
