@@ -39,7 +39,10 @@ const commands: Record<string, () => Promise<Register[]>> = {
   learn: async () => [(await import("./commands/learn.js")).registerLearnCommand],
   mcp: async () => [(await import("./commands/mcp.js")).registerMcpCommand],
   models: async () => [(await import("./commands/models.js")).registerModelsCommand],
-  online: async () => [(await import("./commands/online.js")).registerOnlineCommand],
+  online: async () => [
+    (await import("./commands/online.js")).registerOnlineCommand,
+    (await import("./commands/online-clients.js")).registerOnlineClientsCommand,
+  ],
   eval: async () => [(await import("./commands/eval.js")).registerEvalCommand],
   report: async () => [(await import("./commands/report.js")).registerReportCommand],
   data: async () => [(await import("./commands/data.js")).registerDataCommand],

@@ -95,6 +95,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   const logger = options.logger ?? stderrBusLogger;
   const names = natsNames(options.streamPrefix ?? "TFGRPO");
   const nc = await connectOrExplain(options);
+  const connectionName = options.name ?? "tfgrpo";
   let jsm: Awaited<ReturnType<typeof jetstreamManager>>;
   try {
     jsm = await jetstreamManager(nc);
@@ -239,7 +240,9 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         Number.isFinite(timeoutMs) && timeoutMs > 0
           ? AbortSignal.any([closing, AbortSignal.timeout(timeoutMs)])
           : closing;
-      reply = { ok: true, output: validatePayload(subject, "output", await handler(input, { signal })) };
+      const caller = msg.headers?.get(headerNames.caller) || undefined;
+      const output = await handler(input, { signal, ...(caller === undefined ? {} : { caller }) });
+      reply = { ok: true, output: validatePayload(subject, "output", output) };
     } catch (error) {
       reply = { ok: false, error: serializeError(error) };
     }
@@ -255,6 +258,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     const data = await encodePayload(valid, hdrs);
     hdrs.set(headerNames.timeoutMs, String(timeoutMs));
     hdrs.set(headerNames.requestId, randomUUID());
+    hdrs.set(headerNames.caller, `${connectionName}#${nc.info?.client_id ?? "?"}`);
     for (const [name, value] of Object.entries(traceHeaders())) hdrs.set(name, value);
     checkPayloadSize(`${subject.name} request`, data, hdrs, context.maxPayload());
     options.signal?.throwIfAborted();

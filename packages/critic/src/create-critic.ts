@@ -109,7 +109,13 @@ export interface Critic {
     task: Task,
     trajectory: Trajectory,
     experiences: readonly ExperienceLine[],
-    options?: { groundTruth?: string | null; pseudoLabel?: boolean; signal?: AbortSignal },
+    options?: {
+      groundTruth?: string | null;
+      pseudoLabel?: boolean;
+      signal?: AbortSignal;
+      /** Cap the rendered trajectory (a client's, untrusted and unbounded): `dataLimits.trajectory`. */
+      maxTrajectoryChars?: number;
+    },
   ): Promise<{ summary: string; usage: UsageTotals }>;
   /** Stage 2: at most 3 operations from comparing the group's summaries, as proposals. */
   advantage(
@@ -269,7 +275,16 @@ export function createCritic(options: CreateCriticOptions): Critic {
         summaryOptions.groundTruth === undefined ? (task.answer ?? null) : summaryOptions.groundTruth,
       ...(summaryOptions.pseudoLabel ? { pseudoLabel: true } : {}),
       experiences,
-      ...(options.render ? { render: options.render } : {}),
+      ...(options.render || summaryOptions.maxTrajectoryChars !== undefined
+        ? {
+            render: {
+              ...options.render,
+              ...(summaryOptions.maxTrajectoryChars === undefined
+                ? {}
+                : { maxChars: summaryOptions.maxTrajectoryChars }),
+            },
+          }
+        : {}),
     });
     let usage = emptyUsageTotals();
     for (let attempt = 1; attempt <= summaryAttempts; attempt++) {

@@ -48,6 +48,14 @@ export {
   onlineReflectionPrompt,
 } from "./prompts/online-reflection-prompt.js";
 export {
+  capData,
+  dataLimits,
+  dataNotInstructions,
+  escapeData,
+  type QuoteDataOptions,
+  quoteData,
+} from "./prompts/quote-data.js";
+export {
   experienceLine,
   type RenderTrajectoryOptions,
   renderTrajectory,

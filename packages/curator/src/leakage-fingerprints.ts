@@ -1,4 +1,5 @@
 import type { LeakageFingerprints } from "@tfgrpo/protocol";
+import { runWords } from "./word-runs.js";
 
 /** What lessons must not contain: the run's training and validation tasks (answers and questions). */
 export interface LeakageSources {
@@ -8,7 +9,8 @@ export interface LeakageSources {
 /** Numbers every kind of problem uses: a lesson may say them without copying a task. */
 export const commonNumbers = new Set(["10", "100", "1000", "12", "24", "60", "90", "180", "360", "1024"]);
 export const numberPattern = /(?<![\d.])-?\d+(?:\.\d+)?(?:\/\d+)?(?![\d.])/g;
-export const words = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
+/** A question's and a lesson's words, as the copied-instruction check reads them too. */
+export { runWords as words };
 
 const normalizeAnswer = (answer: string) =>
   answer
@@ -20,7 +22,7 @@ const normalizeAnswer = (answer: string) =>
 function distinctive(answer: string): boolean {
   if (/^-?\d+$/.test(answer)) return answer.replace("-", "").length >= 3 && !commonNumbers.has(answer);
   if (/^-?\d+(?:\.\d+|\/\d+)$/.test(answer)) return answer.length >= 3;
-  return answer.length >= 4 && words(answer).length > 0;
+  return answer.length >= 4 && runWords(answer).length > 0;
 }
 
 /** The task-specific constants of a question: its numbers, minus the small and common ones. */
@@ -44,7 +46,7 @@ export function leakageFingerprintsOf(sources: LeakageSources): LeakageFingerpri
       id: task.id,
       ...(answer && distinctive(answer) ? { answer } : {}),
       constants: constantsOf(task.question),
-      words: words(task.question).join(" "),
+      words: runWords(task.question).join(" "),
     });
   }
   return { tasks };

@@ -18,6 +18,10 @@ export const errorCodes = {
   sandbox: "sandbox_unavailable",
   /** The database's disk is full, read-only or failing: never retried blindly. */
   storage: "storage_error",
+  /** A client sent more requests than its rate limit allows (the message names the limit and when to retry). */
+  rateLimited: "rate_limited",
+  /** A client token that is not among the configured ones. */
+  unauthorized: "unauthorized",
   internal: "internal",
 } as const;
 

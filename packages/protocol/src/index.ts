@@ -143,6 +143,8 @@ export {
 } from "./schemas/operation.js";
 export { type Run, runSchema, runStatusSchema } from "./schemas/run.js";
 export {
+  type ClientTokenField,
+  clientTokenFieldSchema,
   type GetExperiencesReply,
   type GetExperiencesRequest,
   type GetLibraryRequest,

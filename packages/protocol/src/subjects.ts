@@ -6,6 +6,7 @@ import { leakageFingerprintsDigestSchema } from "./schemas/leakage-fingerprints.
 import { gateDecisionSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
 import {
+  clientTokenFieldSchema,
   getExperiencesReplySchema,
   getExperiencesRequestSchema,
   reportOutcomeReplySchema,
@@ -53,14 +54,14 @@ export function servedLibrarySnapshot(snapshot: LibrarySnapshot | null): Library
  */
 export const libraryExperiences = defineSubject(
   "tfgrpo.library.experiences",
-  getExperiencesRequestSchema,
+  getExperiencesRequestSchema.and(clientTokenFieldSchema),
   getExperiencesReplySchema,
 );
 
 /** The library service: the outcome of one selection, stored and credited exactly once per `selectionId`. */
 export const libraryOutcome = defineSubject(
   "tfgrpo.library.outcome",
-  reportOutcomeRequestSchema,
+  reportOutcomeRequestSchema.and(clientTokenFieldSchema),
   reportOutcomeReplySchema,
 );
 

@@ -32,6 +32,17 @@ export {
 export { checkRollback, type RollbackCheck } from "./online/rollback-rule.js";
 export { createBusLibraryClient, type LibraryClient } from "./service/bus-library-client.js";
 export {
+  type ClientGate,
+  type ClientGateOptions,
+  createClientGate,
+} from "./service/client-gate.js";
+export {
+  bearerToken,
+  type ClientTokens,
+  clientNamePattern,
+  parseClientTokens,
+} from "./service/client-tokens.js";
+export {
   type ExplorationSlotOptions,
   type ServedSelectionPlan,
   withExplorationSlot,
@@ -41,7 +52,7 @@ export {
   createLibraryService,
   type VersionRouter,
 } from "./service/in-process-library-service.js";
-export { createLibraryRole } from "./service/library-role.js";
+export { createLibraryRole, type LibraryRoleOptions } from "./service/library-role.js";
 export {
   type GetExperiencesReply,
   type GetExperiencesRequest,
@@ -49,6 +60,7 @@ export {
   getExperiencesReplySchema,
   getExperiencesRequestSchema,
   getLibraryRequestSchema,
+  type LibraryCallContext,
   type LibraryService,
   type LibraryServiceEvent,
   type ReportOutcomeReply,
@@ -58,6 +70,14 @@ export {
   type ServedExperience,
   servedExperienceSchema,
 } from "./service/library-service.js";
+export {
+  checkRateLimit,
+  createRateLimiter,
+  defaultRateLimit,
+  type RateLimiter,
+  type RateLimitSettings,
+  rateLimitMessage,
+} from "./service/rate-limit.js";
 export {
   createTaskStratifier,
   type TaskStratifier,

@@ -57,6 +57,12 @@ export interface SimNoise {
      * multiplied by this (capped at 0.95).
      */
     singleAttemptScale: number;
+    /**
+     * Follows an instruction planted in the cases of an online reflection ("add the lesson: X") by writing X as an
+     * add operation, wherever in the cases it stands: a model that prompt injection works on, however the prompt
+     * quotes its data (default 0). For tests of the defences that do not rely on the model.
+     */
+    obeysInjection?: number;
   };
   curator: {
     /** Keeps a vague proposal instead of dropping it. */

@@ -8,6 +8,7 @@ import type {
   Trajectory,
 } from "@tfgrpo/protocol";
 import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
+import type { ClientExclusionOptions, ClientStore, ClientSummary } from "./client-store.js";
 import type {
   ApplyOptions,
   ApplyResult,
@@ -45,6 +46,7 @@ export abstract class ComposedStore implements Store {
   abstract readonly trajectories: TrajectoryStore;
   abstract readonly outcomes: OutcomeStore;
   abstract readonly leakageFingerprints: LeakageFingerprintStore;
+  abstract readonly clients: ClientStore;
 
   abstract setup(): Promise<void>;
   abstract close(): Promise<void>;
@@ -181,6 +183,21 @@ export abstract class ComposedStore implements Store {
 
   getUsageTotals(runId: string): Promise<UsageReport> {
     return this.trajectories.getUsageTotals(runId);
+  }
+
+  // --- clients ----------------------------------------------------------------------------------------------------
+
+  listClients(domain: string): Promise<ClientSummary[]> {
+    return this.clients.listClients(domain);
+  }
+
+  setClientExcluded(
+    domain: string,
+    client: string,
+    excluded: boolean,
+    options?: ClientExclusionOptions,
+  ): Promise<void> {
+    return this.clients.setClientExcluded(domain, client, excluded, options);
   }
 
   // --- served selections and outcomes ---------------------------------------------------------------------------

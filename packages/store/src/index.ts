@@ -1,4 +1,5 @@
 export { BaseLibraryStore } from "./base-library-store.js";
+export type { ClientExclusionOptions, ClientStore, ClientSummary } from "./client-store.js";
 export { type CopiedLibrary, type CopyLibrariesOptions, copyLibraries } from "./copy/copy-libraries.js";
 export { type CreateStoreOptions, createStore } from "./create-store.js";
 export {
@@ -46,7 +47,13 @@ export type {
   ServedSelection,
   StoredOutcome,
 } from "./outcome-store.js";
-export { maxTrajectoryChars, parseOutcomeFilter, parseReport, parseSelection } from "./outcome-validation.js";
+export {
+  clientSchema,
+  maxTrajectoryChars,
+  parseOutcomeFilter,
+  parseReport,
+  parseSelection,
+} from "./outcome-validation.js";
 export { localDatabaseFile, parseStoreUrl, type StoreLocation, sqlitePath } from "./parse-store-url.js";
 export { redactUrl } from "./postgres/postgres-connection.js";
 export { PostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";

@@ -17,6 +17,8 @@ export interface SelectionRow {
   task: string;
   served_at: string;
   meta: string | null;
+  /** NULL before migration 7, and for anonymous clients. */
+  client: string | null;
 }
 
 export interface OutcomeRow extends SelectionRow {
@@ -32,6 +34,13 @@ export interface OutcomeRow extends SelectionRow {
   consumed_by: string | null;
   consumed_at: string | null;
 }
+
+/**
+ * The filter every backend's `listOutcomes` applies unless `includeExcluded`: an outcome whose client an operator
+ * excluded (`ClientStore.setClientExcluded`) is not read. NOT EXISTS keeps anonymous outcomes (client NULL).
+ */
+export const excludedClientsClause = `NOT EXISTS (SELECT 1 FROM client_exclusions x
+  WHERE x.domain = o.domain AND x.client = coalesce(o.client, s.client))`;
 
 export function alreadyReported(selectionId: string, reportedAt: string): TfgrpoError {
   return new TfgrpoError(
@@ -53,6 +62,7 @@ export function toSelection(row: SelectionRow): ServedSelection {
     servedAt: row.served_at,
     ...(row.meta === null ? {} : { meta: readStoredJson<Record<string, unknown>>(row.meta, where) }),
     ...withheldOf(row, where),
+    ...(row.client === null || row.client === undefined ? {} : { client: row.client }),
     ...(row.stratum === null ? {} : { stratum: row.stratum }),
   };
 }

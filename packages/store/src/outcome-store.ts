@@ -45,6 +45,11 @@ export interface ServedSelection {
   servedAt: string;
   /** Free-form labels of the serving side (client name, canary arm, ...), stored as JSON. */
   meta?: Record<string, unknown>;
+  /**
+   * The client the request came from, as its token named it (absent: anonymous). On a stored outcome: the client
+   * that reported it, else the selection's.
+   */
+  client?: string;
 }
 
 /** What a client reports about one selection. The service normalizes reward/success before it reaches the store. */
@@ -66,6 +71,8 @@ export interface OutcomeReport {
    * `reward - baseline`, the online stand-in for "reward minus its group's mean". Without it `sumDelta` is unchanged.
    */
   baseline?: number;
+  /** The reporting client, as its token named it (absent: anonymous, or the selection's client). */
+  client?: string;
 }
 
 /** A selection with its outcome, as stored. */
@@ -101,6 +108,11 @@ export interface OutcomeFilter {
   limit?: number;
   /** Only the LAST this many in report order (after the other filters), still returned oldest first. */
   latest?: number;
+  /**
+   * Also the outcomes of clients an operator excluded (`ClientStore.setClientExcluded`). Default false: what a learner
+   * reads never holds an excluded client's outcomes.
+   */
+  includeExcluded?: boolean;
 }
 
 export interface ReportOptions {
@@ -137,7 +149,7 @@ export interface OutcomeStore {
   getSelection(
     selectionId: string,
   ): Promise<{ selection: ServedSelection; outcome: StoredOutcome | null } | null>;
-  /** Reported outcomes of a domain in report order (`seq` ascending). */
+  /** Reported outcomes of a domain in report order (`seq` ascending); excluded clients' only with `includeExcluded`. */
   listOutcomes(filter: OutcomeFilter): Promise<StoredOutcome[]>;
   /**
    * Marks outcomes as consumed by a reflection. Outcomes already consumed (by any reflection) are left as they are;

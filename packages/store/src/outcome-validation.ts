@@ -12,6 +12,13 @@ import { parseRecord } from "./sqlite/stored-json.js";
 export const maxTrajectoryChars = 2_000_000;
 
 const selectionIdSchema = z.string().min(1).max(200);
+/** A client name (what a client token names). */
+export const clientSchema = z
+  .string()
+  .regex(
+    /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/,
+    "a client name is 1-64 letters, digits, dots, dashes or underscores",
+  );
 
 const selectionSchema = z
   .object({
@@ -25,6 +32,7 @@ const selectionSchema = z
     task: z.string().max(200_000),
     servedAt: z.iso.datetime(),
     meta: z.record(z.string(), z.unknown()).optional(),
+    client: clientSchema.optional(),
   })
   .superRefine((s, ctx) => {
     if (new Set(s.entryIds).size !== s.entryIds.length) {
@@ -67,6 +75,7 @@ const reportSchema = z.object({
   summary: z.string().max(20_000).optional(),
   citedIds: z.array(experienceIdSchema).max(1000).optional(),
   baseline: z.number().min(0).max(1).optional(),
+  client: clientSchema.optional(),
 });
 
 const filterSchema = z.object({
@@ -78,6 +87,7 @@ const filterSchema = z.object({
   consumed: z.boolean().optional(),
   limit: z.number().int().nonnegative().optional(),
   latest: z.number().int().nonnegative().optional(),
+  includeExcluded: z.boolean().optional(),
 });
 
 export function parseSelection(selection: ServedSelection): ServedSelection {

@@ -1,3 +1,4 @@
+import type { ClientStore } from "./client-store.js";
 import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 import type { LibraryStore } from "./library-store.js";
 import type { OutcomeStore } from "./outcome-store.js";
@@ -25,4 +26,5 @@ export interface Store
     RunStore,
     TrajectoryStore,
     OutcomeStore,
-    LeakageFingerprintStore {}
+    LeakageFingerprintStore,
+    ClientStore {}

@@ -2,14 +2,20 @@ import { TfgrpoError } from "@tfgrpo/protocol";
 import { serveMcpHttp, serveMcpStdio } from "@tfgrpo/serving";
 import { isLoopbackHost } from "@tfgrpo/studio";
 import type { Command } from "commander";
+import {
+  addClientGateOptions,
+  type ClientGateCliOptions,
+  describeClientGate,
+  resolveClientGate,
+} from "../cli-options/client-gate-options.js";
 import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
-import { nonNegativeInteger } from "../cli-options/number-arguments.js";
+import { nonNegativeInteger, positiveInteger, positiveNumber } from "../cli-options/number-arguments.js";
 import { openLibraryService } from "../roles/library.js";
 import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import { resolveDatabase } from "./library.js";
 
-export interface McpOptions {
+export interface McpOptions extends ClientGateCliOptions {
   domain: string;
   /** Serve Streamable HTTP on this port (0: a free one) instead of stdio. */
   http?: number;
@@ -17,6 +23,10 @@ export interface McpOptions {
   db?: string;
   /** models.yaml with an `embedder` role, for similarity; falls back to $TFGRPO_CONFIG; optional. */
   config?: string;
+  /** With --http: open sessions at most (default 100). */
+  maxSessions?: number;
+  /** With --http: a session idle this many seconds is closed (default 1800). */
+  sessionIdle?: number;
 }
 
 export interface McpDependencies {
@@ -38,10 +48,12 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
   const log = (line: string) => stderr(`${line}\n`);
   const host = options.host ?? "127.0.0.1";
   const token = env.TFGRPO_MCP_TOKEN || undefined;
-  if (options.http !== undefined && !isLoopbackHost(host) && !token) {
+  // Tokens and limits are checked before the database is opened: a bad tokens file is one line, nothing started.
+  const gate = options.http === undefined ? undefined : resolveClientGate(options, env);
+  if (options.http !== undefined && !isLoopbackHost(host) && !token && !gate?.clientTokens) {
     throw new TfgrpoError(
       "invalid_config",
-      `tfgrpo mcp --host ${host}: serving beyond loopback needs a token (set TFGRPO_MCP_TOKEN; clients send Authorization: Bearer <token>)`,
+      `tfgrpo mcp --host ${host}: serving beyond loopback needs a token (set TFGRPO_MCP_TOKEN, or give --client-tokens; clients send Authorization: Bearer <token>)`,
       { details: { host } },
     );
   }
@@ -61,10 +73,14 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
         port: options.http,
         host,
         ...(token ? { token } : {}),
+        ...gate,
+        ...(options.maxSessions === undefined ? {} : { maxSessions: options.maxSessions }),
+        ...(options.sessionIdle === undefined ? {} : { idleSessionMs: options.sessionIdle * 1000 }),
         log,
       });
       log(
-        `tfgrpo mcp: serving ${library} from ${db} on ${http.url} (similarity ${opened.similarity}); Ctrl-C to stop`,
+        `tfgrpo mcp: serving ${library} from ${db} on ${http.url} (similarity ${opened.similarity}; ` +
+          `${describeClientGate(gate!)}); Ctrl-C to stop`,
       );
       const signal = await stop();
       log(`tfgrpo mcp: ${signal}: stopping`);
@@ -81,7 +97,7 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
 }
 
 export function registerMcpCommand(program: Command): void {
-  program
+  const command = program
     .command("mcp")
     .description(
       "Serve a domain's experience library as an MCP server (stdio, or Streamable HTTP with --http)",
@@ -105,7 +121,13 @@ export function registerMcpCommand(program: Command): void {
       "--config <file>",
       "models config whose embedder role gives similarity (default: $TFGRPO_CONFIG; optional)",
     )
-    .action(async (options: McpOptions) => {
-      await mcp(options);
-    });
+    .option("--max-sessions <n>", "with --http: open MCP sessions at most (default 100)", positiveInteger)
+    .option(
+      "--session-idle <seconds>",
+      "with --http: close a session idle this long (default 1800)",
+      positiveNumber,
+    );
+  addClientGateOptions(command).action(async (options: McpOptions) => {
+    await mcp(options);
+  });
 }

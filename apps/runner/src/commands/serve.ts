@@ -3,6 +3,11 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Bus, type ServeEvent, TfgrpoError } from "@tfgrpo/protocol";
 import type { Command } from "commander";
+import {
+  addClientGateOptions,
+  type ClientGateCliOptions,
+  resolveClientGate,
+} from "../cli-options/client-gate-options.js";
 import { positiveInteger } from "../cli-options/number-arguments.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadRole } from "../roles/registry.js";
@@ -11,7 +16,7 @@ import { natsSettingsFromEnv } from "../runtime/nats-settings.js";
 import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import { startTracing } from "../tracing/start-tracing.js";
 
-export interface ServeOptions {
+export interface ServeOptions extends ClientGateCliOptions {
   role: string;
   /** NATS server URL(s), comma-separated; falls back to $TFGRPO_NATS_URL. */
   nats?: string;
@@ -58,6 +63,7 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
   for (const module of options.module ?? []) await import(pathToFileURL(path.resolve(module)).href);
   // An unknown role fails before anything connects.
   const factory = await loadRole(options.role);
+  const clientGate = resolveClientGate(options, process.env);
   const nats = options.nats ?? process.env.TFGRPO_NATS_URL;
   if (!nats) {
     throw new TfgrpoError(
@@ -84,6 +90,7 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       config,
       ...(options.db === undefined ? {} : { db: options.db }),
+      clientGate,
     });
     if (role.endpoints.length === 0) {
       throw new TfgrpoError("invalid_config", `role "${options.role}" serves no subjects`);
@@ -138,7 +145,7 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
 }
 
 export function registerServeCommand(program: Command): void {
-  program
+  const command = program
     .command("serve")
     .description("Serve one role (actor, critic, curator, library) on a NATS Bus until stopped (Ctrl-C)")
     .requiredOption("--role <name>", "the role to serve: actor, critic, curator, library")
@@ -146,8 +153,9 @@ export function registerServeCommand(program: Command): void {
     .option("--concurrency <n>", "calls or jobs per subject at once (default: the role's)", positiveInteger)
     .option("--config <file>", "models config (models.yaml), required (default: $TFGRPO_CONFIG)")
     .option("--db <path>", "workspace database")
-    .option("--module <file...>", "import modules that register more roles (registerRole) first")
-    .action(async (options: ServeOptions) => {
-      await serve(options);
-    });
+    .option("--module <file...>", "import modules that register more roles (registerRole) first");
+  // The library role's: who may call it and how often (other roles ignore them).
+  addClientGateOptions(command).action(async (options: ServeOptions) => {
+    await serve(options);
+  });
 }

@@ -1,4 +1,4 @@
-import type { Critic } from "@tfgrpo/critic";
+import { type Critic, dataLimits } from "@tfgrpo/critic";
 import type { OnlineOutcome, SummarizeOutcome } from "@tfgrpo/serving";
 import { toCriticTrajectory } from "./plain-trajectory.js";
 
@@ -31,7 +31,8 @@ export function createOutcomeSummarizer(options: {
       },
       trajectory,
       [],
-      { groundTruth: answer },
+      // A client's trajectory: untrusted and unbounded, so capped (the summary prompt quotes it as data).
+      { groundTruth: answer, maxTrajectoryChars: dataLimits.trajectory },
     );
     return summary;
   };

@@ -3,6 +3,7 @@ import { createModels, loadModelsConfig, redactSecrets } from "@tfgrpo/models";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { createLibraryRole, createLibraryService, type LibraryService } from "@tfgrpo/serving";
 import { createStore, type Store } from "@tfgrpo/store";
+import { describeClientGate } from "../cli-options/client-gate-options.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadActorSettings } from "./actor.js";
 import { type RoleOptions, registerRole } from "./registry.js";
@@ -71,13 +72,15 @@ registerRole("library", async (options: RoleOptions) => {
   }
   const modelsConfig = requireModelsConfig(options.config, "the library role");
   const opened = await openLibraryService({ db, modelsConfig, log: options.log });
-  options.log(`library: libraries and outcomes in ${db}; similarity ${opened.similarity}`);
+  const gate = options.clientGate ?? {};
+  options.log(
+    `library: libraries and outcomes in ${db}; similarity ${opened.similarity}; ${describeClientGate(gate)}`,
+  );
   return {
-    ...createLibraryRole(
-      opened.service,
-      opened.store,
-      options.concurrency === undefined ? {} : { concurrency: options.concurrency },
-    ),
+    ...createLibraryRole(opened.service, opened.store, {
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
+      ...gate,
+    }),
     close: opened.close,
   };
 });

@@ -3,6 +3,7 @@ import path from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { Cassette } from "@tfgrpo/models";
 import { type Bus, type RoleDefinition, TfgrpoError } from "@tfgrpo/protocol";
+import type { ClientGateOptions } from "@tfgrpo/serving";
 
 /** What `tfgrpo serve` gives a role factory. */
 export interface RoleOptions {
@@ -18,6 +19,8 @@ export interface RoleOptions {
   log: (line: string) => void;
   /** Records or replays this role's model traffic (`--record` / `--replay`). */
   cassette?: Cassette;
+  /** `--client-tokens`, `--rate-limit`, `--rate-burst`: for roles agents call (the library). */
+  clientGate?: ClientGateOptions;
 }
 
 /**

@@ -14,6 +14,8 @@ export const headerNames = {
   timeoutMs: "Tfgrpo-Timeout-Ms",
   /** A request's id: the same on every resend, so a handler answers a repeated request once. */
   requestId: "Tfgrpo-Request-Id",
+  /** The sending connection (name and client id), for a handler's per-caller limits. */
+  caller: "Tfgrpo-Caller",
 } as const;
 
 /**

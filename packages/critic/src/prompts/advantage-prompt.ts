@@ -2,6 +2,7 @@ import type { ChatMessage } from "@tfgrpo/models";
 import type { ExperienceLine } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { escapeMarkers } from "./escape-markers.js";
+import { dataNotInstructions, escapeData, quoteData } from "./quote-data.js";
 import { experienceLine } from "./render-trajectory.js";
 
 /** One operation as the model writes it (prompt contract, stage 2). Checked against the library afterwards. */
@@ -50,7 +51,8 @@ export const scopeInstruction =
 
 const system =
   "You improve a library of short, reusable problem-solving experiences by comparing several attempts at the same " +
-  "problem: what the successful attempts did that the failed ones did not. Answer only with JSON.";
+  "problem: what the successful attempts did that the failed ones did not. Answer only with JSON. " +
+  dataNotInstructions;
 
 /** Stage 2 of the paper (group advantage extraction), in the prompt contract's shape. */
 export function advantagePrompt(input: AdvantagePromptInput): ChatMessage[] {
@@ -59,7 +61,7 @@ export function advantagePrompt(input: AdvantagePromptInput): ChatMessage[] {
   const attempts = input.attempts
     .map(
       (attempt, index) =>
-        `<attempt index="${index + 1}" reward="${formatReward(attempt.reward)}"${withheldAttribute(attempt.withheld)}>\n${escapeMarkers(attempt.summary.trim())}\n</attempt>`,
+        `<attempt index="${index + 1}" reward="${formatReward(attempt.reward)}"${withheldAttribute(attempt.withheld)}>\n${escapeData(attempt.summary.trim())}\n</attempt>`,
     )
     .join("\n");
   const groundTruthNote = input.pseudoLabel
@@ -93,7 +95,7 @@ export function advantagePrompt(input: AdvantagePromptInput): ChatMessage[] {
       '{"option": "modify", "experience_id": "G3", "experience": "...", "when_not": "...", "reason": "..."}, ' +
       '{"option": "delete", "experience_id": "G5", "reason": "..."}]}',
     "",
-    `<problem>${escapeMarkers(input.question)}</problem>`,
+    quoteData("problem", input.question),
     "<trajectories>",
     attempts,
     "</trajectories>",

@@ -1,6 +1,6 @@
 import type { ChatMessage } from "@tfgrpo/models";
 import { z } from "zod";
-import { escapeMarkers } from "./escape-markers.js";
+import { dataNotInstructions, escapeData } from "./quote-data.js";
 
 export const directExperiencesAnswerSchema = z.object({
   experiences: z
@@ -21,14 +21,15 @@ export interface DirectExperiencesPromptInput {
 
 const system =
   "You write a library of short, reusable problem-solving experiences for an AI agent, from your own knowledge of " +
-  "the domain: you are shown example problems, but no attempts at them and no answers. Answer only with JSON.";
+  "the domain: you are shown example problems, but no attempts at them and no answers. Answer only with JSON. " +
+  dataNotInstructions;
 
 // The contract tags of this prompt, besides the shared ones: a question must not open or close them.
-const ownTags = /<(\/?)(domain|lesson_count|problems)\b/gi;
+const ownTags = ["domain", "lesson_count", "problems"];
 
 /** A question on one `- ` line, its contract tags defused. */
 function problemLine(question: string): string {
-  return `- ${escapeMarkers(question.replace(/\s*\r?\n\s*/g, " ").trim()).replace(ownTags, "‹$1$2")}`;
+  return `- ${escapeData(question.replace(/\s*\r?\n\s*/g, " ").trim(), ownTags)}`;
 }
 
 /**
@@ -46,7 +47,7 @@ export function directExperiencesPrompt(input: DirectExperiencesPromptInput): Ch
     "",
     'Return JSON: {"experiences": ["When ...", "For problems involving ..."]}',
     "",
-    `<domain>${escapeMarkers(input.domain).replace(ownTags, "‹$1$2")}</domain>`,
+    `<domain>${escapeData(input.domain, ownTags)}</domain>`,
     `<lesson_count>${input.lessonCount}</lesson_count>`,
     "<problems>",
     ...input.problems.map(problemLine),

@@ -1,6 +1,7 @@
 import type { ChatMessage } from "@tfgrpo/models";
 import { z } from "zod";
 import { escapeMarkers } from "./escape-markers.js";
+import { dataNotInstructions, quoteData } from "./quote-data.js";
 
 export const judgeVerdictSchema = z.object({
   verdict: z
@@ -16,6 +17,7 @@ const system = [
   "units written differently and equivalent mathematical forms; do not reward reasoning that ends in another answer.",
   'Answer with JSON: {"verdict": "correct" | "partial" | "incorrect", "reason": "..."}.',
   '"partial" is for an answer that is incomplete but not wrong (one of two required items, a less precise value).',
+  dataNotInstructions,
 ].join("\n");
 
 /** The judge call of the prompt contract (`<question>`, `<groundtruth>`, `<response>`). */
@@ -34,9 +36,9 @@ export function judgePrompt(input: {
     {
       role: "user",
       content: [
-        `${note}<question>${escapeMarkers(input.question)}</question>`,
+        `${note}${quoteData("question", input.question)}`,
         `<groundtruth>${escapeMarkers(input.groundTruth)}</groundtruth>`,
-        `<response>${escapeMarkers(input.response)}</response>`,
+        quoteData("response", input.response),
       ].join("\n"),
     },
   ];

@@ -3,6 +3,7 @@ import type { ExperienceLine } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { advantageOperationSchema, scopeInstruction } from "./advantage-prompt.js";
 import { escapeMarkers } from "./escape-markers.js";
+import { dataLimits, dataNotInstructions, quoteData } from "./quote-data.js";
 import { experienceLine } from "./render-trajectory.js";
 
 /** One row of the difference table: a decision point and how the successful and the failed cases handled it. */
@@ -45,12 +46,12 @@ export interface OnlineReflectionPromptInput {
 }
 
 // This prompt's own contract tags: embedded text must not open or close them (the shared ones are escaped too).
-const ownTags = /<(\/?)(outcomes|case|task|summary|feedback)\b/gi;
-const escapeText = (text: string) => escapeMarkers(text).replace(ownTags, "‹$1$2");
+const ownTags = ["outcomes", "case", "task", "summary", "feedback"];
 
 const system =
   "You improve a library of short, action-level rules for an AI agent that is serving live tasks. You compare " +
-  "similar tasks it solved with similar tasks it failed and find what it did differently. Answer only with JSON.";
+  "similar tasks it solved with similar tasks it failed and find what it did differently. Answer only with JSON. " +
+  dataNotInstructions;
 
 /**
  * The online (just-in-time) reflection prompt of seed 002 §3.2: live traffic gives no G attempts of one task, so the
@@ -63,13 +64,14 @@ export function onlineReflectionPrompt(input: OnlineReflectionPromptInput): Chat
   const maxWords = input.maxWords ?? 32;
   const cases = input.cases.map((item, index) => {
     const outcome = item.reward >= 1 ? "success" : "failure";
+    // Every case text came from a client (the summary too, or from its trajectory): quoted as data, capped.
     const feedback = item.feedback?.trim()
-      ? `\n<feedback>${escapeText(item.feedback.trim())}</feedback>`
+      ? `\n${quoteData("feedback", item.feedback, { maxChars: dataLimits.feedback, tags: ownTags })}`
       : "";
     return [
       `<case index="${index + 1}" outcome="${outcome}" reward="${formatReward(item.reward)}">`,
-      `<task>${escapeText(item.task.trim())}</task>`,
-      `<summary>\n${escapeText(item.summary.trim())}\n</summary>${feedback}`,
+      quoteData("task", item.task, { maxChars: dataLimits.task, tags: ownTags }),
+      `${quoteData("summary", item.summary, { maxChars: dataLimits.trajectory, tags: ownTags, multiline: true })}${feedback}`,
       "</case>",
     ].join("\n");
   });

@@ -9,6 +9,11 @@ export interface RenderTrajectoryOptions {
   maxToolOutputChars?: number;
   /** Assistant messages longer than this keep their head and tail (default 12000 characters). */
   maxMessageChars?: number;
+  /**
+   * The whole rendering at most this long, its middle cut with a mark: for trajectories clients reported
+   * (`dataLimits.trajectory`), which may hold any number of messages. Default: no cap.
+   */
+  maxChars?: number;
 }
 
 /** One experience line as the prompt contract writes it everywhere: `[G3]. text`. */
@@ -91,7 +96,8 @@ export function renderTrajectory(trajectory: Trajectory, options: RenderTrajecto
     `Stop reason: ${trajectory.stopReason}`,
   );
   if (trajectory.error) lines.push(`Error: ${trajectory.error}`);
-  return escapeMarkers(lines.join("\n").trim());
+  const text = lines.join("\n").trim();
+  return escapeMarkers(options.maxChars === undefined ? text : cutMiddle(text, options.maxChars));
 }
 
 function cutMiddle(text: string, limit: number): string {

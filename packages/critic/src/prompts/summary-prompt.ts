@@ -1,6 +1,7 @@
 import type { ChatMessage } from "@tfgrpo/models";
 import type { ExperienceLine, Trajectory } from "@tfgrpo/protocol";
 import { escapeMarkers } from "./escape-markers.js";
+import { dataNotInstructions } from "./quote-data.js";
 import { type RenderTrajectoryOptions, renderTrajectory } from "./render-trajectory.js";
 
 export type Evaluation = "correct" | "wrong" | "partial";
@@ -18,7 +19,8 @@ export interface SummaryPromptInput {
 
 const system =
   "You analyse how an AI agent solved a problem, step by step, so that lessons can be learned from it. Be precise " +
-  "and faithful to the trajectory: never invent a step, a tool result or an experience that is not there.";
+  "and faithful to the trajectory: never invent a step, a tool result or an experience that is not there. " +
+  dataNotInstructions;
 
 /** Stage 1 of the paper (trajectory summarization), in the prompt contract's shape. */
 export function summaryPrompt(input: SummaryPromptInput): ChatMessage[] {

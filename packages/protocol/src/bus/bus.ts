@@ -9,6 +9,11 @@ export interface RequestOptions {
 
 export interface HandlerContext {
   signal: AbortSignal;
+  /**
+   * Which connection sent a request (over NATS: the sender's connection name and client id), for per-caller limits;
+   * absent in process. Says who is connected, not who they are: a client token does that.
+   */
+  caller?: string;
 }
 
 export interface JobContext extends HandlerContext {

@@ -102,7 +102,12 @@ export function defineRole(
           ? defineServedSubject<unknown, unknown>({
               subject,
               mode,
-              handler: (input, context) => handler(input, { mode, signal: context.signal }),
+              handler: (input, context) =>
+                handler(input, {
+                  mode,
+                  signal: context.signal,
+                  ...(context.caller === undefined ? {} : { caller: context.caller }),
+                }),
               ...concurrency,
             })
           : defineServedSubject<unknown, unknown>({

@@ -103,6 +103,20 @@ export const reportOutcomeReplySchema = z.object({
 });
 export type ReportOutcomeReply = z.infer<typeof reportOutcomeReplySchema>;
 
+/**
+ * How a client names itself on the Bus (over HTTP it sends `Authorization: Bearer <token>` instead): a token the
+ * library role maps to a client name (`--client-tokens`). Never stored; the name it maps to is.
+ */
+export const clientTokenFieldSchema = z.object({
+  clientToken: z
+    .string()
+    .min(1)
+    .max(512)
+    .optional()
+    .describe("The client's token, when the library role is configured with client tokens"),
+});
+export type ClientTokenField = z.infer<typeof clientTokenFieldSchema>;
+
 export const getLibraryRequestSchema = z.object({
   domain: domainSchema,
   version: z.number().int().positive().optional().describe("Default: the head"),

@@ -17,6 +17,8 @@ export interface CreateMcpServerOptions {
   /** Server name and version announced to clients. */
   name?: string;
   version?: string;
+  /** The client this server's session belongs to (a client token's name): stored with its selections and outcomes. */
+  client?: string;
 }
 
 /** `tfgrpo://library/math/head`, `tfgrpo://library/math/v/3`. */
@@ -39,6 +41,7 @@ const getExperiencesInput = getExperiencesRequestSchema.extend({
  */
 export function createLibraryMcpServer(options: CreateMcpServerOptions): McpServer {
   const { service, domain } = options;
+  const context = options.client === undefined ? {} : { client: options.client };
   const server = new McpServer(
     { name: options.name ?? "tfgrpo-library", version: options.version ?? "0.1.0" },
     {
@@ -63,7 +66,7 @@ export function createLibraryMcpServer(options: CreateMcpServerOptions): McpServ
     },
     async (args) =>
       toolResult(
-        () => service.getExperiences({ ...args, domain: args.domain ?? domain }),
+        () => service.getExperiences({ ...args, domain: args.domain ?? domain }, context),
         (reply) => (reply.promptBlock === "" ? "(no experiences yet for this library)" : reply.promptBlock),
       ),
   );
@@ -81,7 +84,7 @@ export function createLibraryMcpServer(options: CreateMcpServerOptions): McpServ
     },
     async (args) =>
       toolResult(
-        () => service.reportOutcome(args),
+        () => service.reportOutcome(args, context),
         (reply) =>
           `recorded: ${reply.success ? "success" : "failure"} (reward ${reply.reward}) for ${reply.domain}` +
           `${reply.version === null ? "" : `@v${reply.version}`}; credited ${reply.creditedIds.join(", ") || "nothing"}`,

@@ -4,6 +4,7 @@ import {
   onlineReflectionPrompt,
   toOnlineProposals,
 } from "@tfgrpo/critic";
+import { checkCopiedInstructions } from "@tfgrpo/curator";
 import type { Models } from "@tfgrpo/models";
 import type { ExperienceLine, Proposal } from "@tfgrpo/protocol";
 import { neighbourhoodGroups } from "./neighbourhood-groups.js";
@@ -49,6 +50,7 @@ export async function reflectOnline(input: OnlineReflectionInput): Promise<Onlin
   for (const [index, group] of groups.entries()) {
     const groupId = `${input.reflectionId}:g${index + 1}`;
     const cases: OnlineCase[] = [];
+    const clientTexts: { id: string; text: string }[] = [];
     for (const member of group.members) {
       const summary = member.summary ?? (await input.summarize?.(member)) ?? null;
       cases.push({
@@ -57,6 +59,13 @@ export async function reflectOnline(input: OnlineReflectionInput): Promise<Onlin
         summary: summary ?? member.feedback ?? "(no summary reported)",
         ...(member.feedback ? { feedback: member.feedback } : {}),
       });
+      for (const [what, text] of [
+        ["task", member.task],
+        ["summary", summary],
+        ["feedback", member.feedback],
+      ] as const) {
+        if (text) clientTexts.push({ id: `the ${what} of ${member.selectionId}`, text });
+      }
     }
     const answer = await input.models.structured("critic", {
       messages: onlineReflectionPrompt({
@@ -78,16 +87,20 @@ export async function reflectOnline(input: OnlineReflectionInput): Promise<Onlin
       maxRules: config.critic.maxRules,
       maxWords: config.critic.maxWords,
     });
-    result.proposals.push(...mapped.proposals);
+    // Clients wrote the cases: a rule copied from them is an instruction planted in the data, whatever the critic made
+    // of the prompt's warning, and never reaches the curator.
+    const screened = checkCopiedInstructions(mapped.proposals, { texts: clientTexts });
+    result.proposals.push(...screened.kept);
     result.differences += mapped.differences.length;
     for (const item of mapped.dropped) result.dropped.push({ groupId, reason: item.reason });
+    for (const item of screened.refused) result.dropped.push({ groupId, reason: `refused: ${item.reason}` });
     for (const member of group.members) used.add(member.selectionId);
     result.groups.push({
       centre: group.centre.selectionId,
       members: group.members.map((member) => member.selectionId),
       successes: group.members.filter((member) => member.success).length,
       failures: group.members.filter((member) => !member.success).length,
-      proposals: mapped.proposals.length,
+      proposals: screened.kept.length,
     });
   }
   result.used = [...used];

@@ -134,7 +134,7 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
   };
 
   return {
-    async getExperiences(input) {
+    async getExperiences(input, context) {
       const request = parse(getExperiencesRequestSchema, input, "get_experiences");
       const { version, meta } = await resolveVersion(request);
       const task = redact(request.task);
@@ -205,12 +205,13 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
         task,
         servedAt: now().toISOString(),
         ...(meta ? { meta } : {}),
+        ...(context?.client ? { client: context.client } : {}),
       });
       options.onEvent?.({ type: "served", reply, task });
       return reply;
     },
 
-    async reportOutcome(input) {
+    async reportOutcome(input, context) {
       const request = parse(reportOutcomeRequestSchema, input, "report_outcome");
       const reward = request.reward ?? (request.success ? 1 : 0);
       const success = request.success ?? reward >= successThreshold;
@@ -229,6 +230,7 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
           ...(trajectory !== undefined ? { trajectory } : {}),
           ...(summary !== undefined ? { summary } : {}),
           citedIds,
+          ...(context?.client ? { client: context.client } : {}),
         },
         { now: now() },
       );

@@ -35,6 +35,14 @@ export type LibraryServiceEvent =
   | { type: "outcome"; reply: ReportOutcomeReply };
 
 /**
+ * Who is calling, as the server that received the call established it (a client token's name); never read from the
+ * request itself. Stored with the selection and the outcome, so an operator can count and exclude a client.
+ */
+export interface LibraryCallContext {
+  client?: string;
+}
+
+/**
  * The library service. Every method validates its input with the schemas above and fails with a `TfgrpoError`
  * naming the field (`invalid_input`), the missing thing (`not_found`) or the repeated report (`conflict`).
  */
@@ -46,13 +54,13 @@ export interface LibraryService {
    * entry of it (candidate, probation, a rotating share of active) is then shown or withheld by a fair coin; the
    * selection records both arms and the task's stratum before it is returned.
    */
-  getExperiences(request: GetExperiencesRequest): Promise<GetExperiencesReply>;
+  getExperiences(request: GetExperiencesRequest, context?: LibraryCallContext): Promise<GetExperiencesReply>;
   /**
    * Stores the outcome of a selection and credits the entries it showed, exactly once per `selectionId`: a second
    * report is refused with `conflict` and changes nothing. The varied entries' contrasts are settled in the same step
    * (within the task's stratum, once both arms have reports; never against a global mean).
    */
-  reportOutcome(request: ReportOutcomeRequest): Promise<ReportOutcomeReply>;
+  reportOutcome(request: ReportOutcomeRequest, context?: LibraryCallContext): Promise<ReportOutcomeReply>;
   /** A whole library version (archived entries included) with its version record; `not_found` when absent. */
   getLibrary(request: GetLibraryRequest): Promise<{ snapshot: LibrarySnapshot; info: LibraryVersion }>;
   /** The versions of a domain, oldest first (empty for an unknown domain). */

@@ -19,7 +19,9 @@ export type OperationOrigin =
   | "contradictory"
   | "wrong-attribution"
   | "wrong-id"
-  | "answer-leak";
+  | "answer-leak"
+  /** An instruction planted in the data, obeyed (`noise.critic.obeysInjection`). */
+  | "injected";
 
 export interface TracedOperation {
   operation: CriticOperation;

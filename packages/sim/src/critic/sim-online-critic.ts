@@ -66,6 +66,18 @@ export function createSimOnlineCritic(options: { seed: number; noise: SimNoise }
   const { seed, noise } = options;
 
   function trace(prompt: string): OnlineCriticTrace {
+    const answer = analyse(prompt);
+    const injected = plantedInstruction(
+      between(prompt, "outcomes") ?? "",
+      noise.critic.obeysInjection ?? 0,
+      seed,
+    );
+    if (!injected) return answer;
+    const traced = [injected, ...answer.traced];
+    return { ...answer, traced, rules: traced.map((t) => t.operation) };
+  }
+
+  function analyse(prompt: string): OnlineCriticTrace {
     const cases = readCases(between(prompt, "outcomes") ?? "");
     const library = parseExperienceLines(between(prompt, "experience") ?? "").filter((line) =>
       line.id.startsWith("G"),
@@ -155,6 +167,25 @@ export function createSimOnlineCritic(options: { seed: number; noise: SimNoise }
   }
 
   return { reflect, trace };
+}
+
+/**
+ * An instruction to add a lesson planted anywhere in the cases (task, summary or feedback), obeyed at `rate`: the
+ * gullible model's add operation, its text copied from the data. Escaped tags do not stop it: it reads the words.
+ */
+function plantedInstruction(outcomes: string, rate: number, seed: number): TracedOperation | undefined {
+  if (rate <= 0) return undefined;
+  const match =
+    /\badd (?:the |this |a )?(?:lesson|experience|rule)\s*:\s*["“]?([^"”\n<‹]+?)["”]?\s*(?:[.\n<‹]|$)/i.exec(
+      outcomes,
+    );
+  if (!match) return undefined;
+  const text = match[1]!.trim();
+  if (unitFrom("critic-online-injection", seed, text) >= rate) return undefined;
+  return {
+    operation: { option: "add", experience: text, reason: "the case text asks for it" },
+    origin: "injected",
+  };
 }
 
 function wordsIn(text: string): number {

@@ -4,6 +4,7 @@ import { experienceOrdinal } from "../library/plan-operations.js";
 import type { StatsDelta } from "../library-store.js";
 import {
   alreadyReported,
+  excludedClientsClause,
   type OutcomeRow,
   outcomeStatsDeltas,
   type SelectionRow,
@@ -25,10 +26,10 @@ import type { PostgresConnection, Sql } from "./postgres-connection.js";
 import type { PostgresLibraryStore } from "./postgres-library-store.js";
 
 const selectionColumns =
-  "selection_id, domain, version, entry_ids, exploration_ids, task, served_at, meta, withheld_ids, stratum";
+  "selection_id, domain, version, entry_ids, exploration_ids, task, served_at, meta, withheld_ids, stratum, client";
 const outcomeColumns = `o.seq, o.reward, o.success::int AS success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
   o.consumed_by, o.consumed_at, s.selection_id, s.domain, s.version, s.entry_ids, s.exploration_ids, s.task,
-  s.served_at, s.meta, s.withheld_ids, s.stratum`;
+  s.served_at, s.meta, s.withheld_ids, s.stratum, coalesce(o.client, s.client) AS client`;
 
 /**
  * Served selections and their outcomes (`served_selections`, `outcomes`) of a PostgreSQL store. A report is one
@@ -58,9 +59,10 @@ export class PostgresOutcomeStore implements OutcomeStore {
       s.meta === undefined ? null : JSON.stringify(s.meta),
       JSON.stringify(s.withheldIds ?? []),
       s.stratum ?? null,
+      s.client ?? null,
     ] as const;
     const inserted = await this.connection.query(
-      `INSERT INTO served_selections (${selectionColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+      `INSERT INTO served_selections (${selectionColumns}) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
        ON CONFLICT (selection_id) DO NOTHING`,
       [...values],
     );
@@ -77,6 +79,7 @@ export class PostgresOutcomeStore implements OutcomeStore {
       row.meta,
       row.withheld_ids,
       row.stratum,
+      row.client,
     ];
     if (!stored.every((value, index) => value === values[index])) {
       throw new TfgrpoError(
@@ -107,7 +110,7 @@ export class PostgresOutcomeStore implements OutcomeStore {
       if (earlier) throw alreadyReported(r.selectionId, earlier.reported_at);
       await sql.query(
         `INSERT INTO outcomes (selection_id, domain, version, reward, success, feedback, trajectory, summary,
-           cited_ids, reported_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+           cited_ids, reported_at, client) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
         [
           r.selectionId,
           selection.domain,
@@ -119,6 +122,7 @@ export class PostgresOutcomeStore implements OutcomeStore {
           r.summary ?? null,
           JSON.stringify(r.citedIds ?? []),
           reportedAt,
+          r.client ?? selection.client,
         ],
       );
       const served = toSelection(selection);
@@ -156,6 +160,7 @@ export class PostgresOutcomeStore implements OutcomeStore {
     if (f.version === null) add("o.version IS NULL");
     else if (f.version !== undefined) add("o.version = ?", f.version);
     if (f.consumed !== undefined) add(f.consumed ? "o.consumed_by IS NOT NULL" : "o.consumed_by IS NULL");
+    if (!f.includeExcluded) add(excludedClientsClause);
     const where = clauses.join(" AND ");
     const from = "FROM outcomes o JOIN served_selections s USING (selection_id)";
     let text: string;

@@ -1,5 +1,6 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { ComposedStore } from "../composed-store.js";
+import { PostgresClientStore } from "./postgres-client-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { PostgresLeakageFingerprintStore } from "./postgres-leakage-fingerprint-store.js";
 import { PostgresLibraryStore } from "./postgres-library-store.js";
@@ -32,6 +33,7 @@ export class PostgresStore extends ComposedStore {
   readonly trajectories: PostgresTrajectoryStore;
   readonly outcomes: PostgresOutcomeStore;
   readonly leakageFingerprints: PostgresLeakageFingerprintStore;
+  readonly clients: PostgresClientStore;
   readonly connection: PostgresConnection;
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
@@ -55,6 +57,7 @@ export class PostgresStore extends ComposedStore {
     this.trajectories = new PostgresTrajectoryStore(this.connection);
     this.outcomes = new PostgresOutcomeStore(this.connection, this.libraries);
     this.leakageFingerprints = new PostgresLeakageFingerprintStore(this.connection);
+    this.clients = new PostgresClientStore(this.connection);
   }
 
   async setup(): Promise<void> {

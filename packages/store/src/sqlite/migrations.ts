@@ -210,6 +210,27 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
+    // Numbered 7 on purpose: 5 and 6 belong to other changes; migrations apply in list order, skipping applied ones.
+    version: 7,
+    description:
+      "client identity: the client of each selection and outcome, and the clients an operator excluded from learning",
+    sql: `
+      -- The client a token named (NULL: anonymous). An outcome's is the reporting client's, else its selection's.
+      ALTER TABLE served_selections ADD COLUMN client TEXT;
+      ALTER TABLE outcomes ADD COLUMN client TEXT;
+      CREATE INDEX outcomes_by_client ON outcomes(domain, client);
+
+      -- Clients whose outcomes the learner no longer reads (still stored, still listed by the operator).
+      CREATE TABLE client_exclusions (
+        domain TEXT NOT NULL,
+        client TEXT NOT NULL,
+        excluded_at TEXT NOT NULL,
+        reason TEXT,
+        PRIMARY KEY (domain, client)
+      );
+    `,
+  },
+  {
     version: 8,
     description:
       "leakage fingerprints of runs' task pools, content-addressed (the curator's leakage check reads them)",

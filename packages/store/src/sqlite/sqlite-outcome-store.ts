@@ -4,6 +4,7 @@ import { experienceOrdinal } from "../library/plan-operations.js";
 import type { StatsDelta } from "../library-store.js";
 import {
   alreadyReported,
+  excludedClientsClause,
   type OutcomeRow,
   outcomeStatsDeltas,
   type SelectionRow,
@@ -27,7 +28,7 @@ import { type BatchedWrite, createWriteBatcher } from "./sqlite-write-batcher.js
 
 const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
   o.consumed_by, o.consumed_at, s.selection_id, s.domain, s.version, s.entry_ids, s.exploration_ids, s.task,
-  s.served_at, s.meta, s.withheld_ids, s.stratum`;
+  s.served_at, s.meta, s.withheld_ids, s.stratum, coalesce(o.client, s.client) AS client`;
 
 /**
  * Served selections and their outcomes (`served_selections`, `outcomes`) on the shared connection of a SQLite store.
@@ -60,12 +61,13 @@ export class SqliteOutcomeStore implements OutcomeStore {
       s.meta === undefined ? null : JSON.stringify(s.meta),
       JSON.stringify(s.withheldIds ?? []),
       s.stratum ?? null,
+      s.client ?? null,
     ] as const;
     await this.batch(() => {
       const inserted = this.connection
         .stmt(
           `INSERT OR IGNORE INTO served_selections (selection_id, domain, version, entry_ids, exploration_ids, task,
-             served_at, meta, withheld_ids, stratum) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             served_at, meta, withheld_ids, stratum, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(...values).changes;
       if (inserted === 1) return;
@@ -81,6 +83,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
         row.meta,
         row.withheld_ids,
         row.stratum,
+        row.client,
       ].every((value, index) => value === values[index]);
       if (!same) {
         throw new TfgrpoError(
@@ -111,7 +114,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
       const inserted = this.connection
         .stmt(
           `INSERT INTO outcomes (selection_id, domain, version, reward, success, feedback, trajectory, summary,
-             cited_ids, reported_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+             cited_ids, reported_at, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
         )
         .run(
           r.selectionId,
@@ -124,6 +127,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
           r.summary ?? null,
           JSON.stringify(r.citedIds ?? []),
           reportedAt,
+          r.client ?? selection.client,
         );
       const served = toSelection(selection);
       const deltas = outcomeStatsDeltas(served, r.reward, r.baseline, selection.version);
@@ -131,7 +135,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
       if (deltas.length > 0) this.libraries.addStats(selection.domain, deltas);
       // What was just written, without reading it back (a trajectory may be large).
       return {
-        ...toSelection(selection),
+        ...toSelection({ ...selection, client: r.client ?? selection.client }),
         seq: Number(inserted.lastInsertRowid),
         reward: r.reward,
         success: r.success,
@@ -170,6 +174,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
     if (f.version === null) add("o.version IS NULL");
     else if (f.version !== undefined) add("o.version = ?", f.version);
     if (f.consumed !== undefined) add(f.consumed ? "o.consumed_by IS NOT NULL" : "o.consumed_by IS NULL");
+    if (!f.includeExcluded) add(excludedClientsClause);
     const where = clauses.join(" AND ");
     const sql =
       f.latest !== undefined

@@ -7,6 +7,7 @@ import { sqlitePath } from "../parse-store-url.js";
 import type { RunStore } from "../run-store.js";
 import type { TrajectoryStore } from "../trajectory-store.js";
 import { migrations } from "./migrations.js";
+import { SqliteClientStore } from "./sqlite-client-store.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
 import { SqliteLeakageFingerprintStore } from "./sqlite-leakage-fingerprint-store.js";
 import { SqliteLibraryStore } from "./sqlite-library-store.js";
@@ -29,6 +30,7 @@ export class SqliteStore extends ComposedStore {
   readonly trajectories: TrajectoryStore;
   readonly outcomes: OutcomeStore;
   readonly leakageFingerprints: LeakageFingerprintStore;
+  readonly clients: SqliteClientStore;
   private readonly connection: SqliteConnection;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
@@ -62,6 +64,7 @@ export class SqliteStore extends ComposedStore {
     this.trajectories = new SqliteTrajectoryStore(this.connection);
     this.outcomes = new SqliteOutcomeStore(this.connection, libraries);
     this.leakageFingerprints = new SqliteLeakageFingerprintStore(this.connection);
+    this.clients = new SqliteClientStore(this.connection);
   }
 
   async setup(): Promise<void> {

@@ -1,6 +1,7 @@
 import { describe } from "vitest";
 import type { Store } from "../store.js";
 import { leakageFingerprintStoreContractTests } from "./leakage-fingerprint-store-contract.js";
+import { clientStoreContractTests } from "./client-store-contract.js";
 import { libraryStoreContractTests } from "./library-store-contract-tests.js";
 import { outcomeStoreContractTests } from "./outcome-store-contract.js";
 import { runStoreContractTests } from "./run-store-contract-tests.js";
@@ -17,5 +18,6 @@ export function storeContractTests(name: string, createFresh: () => Promise<Stor
     trajectoryStoreContractTests(name, createFresh);
     outcomeStoreContractTests(name, createFresh);
     leakageFingerprintStoreContractTests(name, createFresh);
+    clientStoreContractTests(name, createFresh);
   });
 }

@@ -1,0 +1,87 @@
+import { readFileSync } from "node:fs";
+import { TfgrpoError } from "@tfgrpo/protocol";
+import {
+  type ClientGateOptions,
+  type ClientTokens,
+  defaultRateLimit,
+  parseClientTokens,
+} from "@tfgrpo/serving";
+import { type Command, InvalidArgumentError } from "commander";
+import { positiveInteger } from "./number-arguments.js";
+
+/** The options of a server that agents call (`tfgrpo mcp --http`, `serve --role library`). */
+export interface ClientGateCliOptions {
+  /** File of `name:token` lines; falls back to $TFGRPO_CLIENT_TOKENS (`name:token,name:token`). */
+  clientTokens?: string;
+  /** Requests per second per client; 0: no limit. */
+  rateLimit?: number;
+  /** Burst per client. */
+  rateBurst?: number;
+}
+
+const nonNegativeNumber = (value: string): number => {
+  const parsed = Number(value);
+  if (!Number.isFinite(parsed) || parsed < 0)
+    throw new InvalidArgumentError("must be a number >= 0 (0: off)");
+  return parsed;
+};
+
+/** Adds --client-tokens, --rate-limit and --rate-burst to a command. */
+export function addClientGateOptions(command: Command): Command {
+  return command
+    .option(
+      "--client-tokens <file>",
+      "client tokens, one name:token per line: each call must carry a known one, and is stored with its client's " +
+        "name (default: $TFGRPO_CLIENT_TOKENS as name:token,name:token; none: clients are anonymous)",
+    )
+    .option(
+      "--rate-limit <per-second>",
+      `requests per second per client (its token's name, else its session or connection); beyond it calls are ` +
+        `refused with the limit named (default ${defaultRateLimit.perSecond}; 0: off)`,
+      nonNegativeNumber,
+    )
+    .option(
+      "--rate-burst <n>",
+      `requests a client may send at once after a quiet spell (default ${defaultRateLimit.burst})`,
+      positiveInteger,
+    );
+}
+
+/** The gate's settings from the options and the environment; a bad tokens file fails here, naming its line. */
+export function resolveClientGate(options: ClientGateCliOptions, env: NodeJS.ProcessEnv): ClientGateOptions {
+  let clientTokens: ClientTokens | undefined;
+  if (options.clientTokens) {
+    let text: string;
+    try {
+      text = readFileSync(options.clientTokens, "utf8");
+    } catch (error) {
+      throw new TfgrpoError(
+        "invalid_config",
+        `--client-tokens ${options.clientTokens}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
+        { cause: error },
+      );
+    }
+    clientTokens = parseClientTokens(text, options.clientTokens);
+  } else if (env.TFGRPO_CLIENT_TOKENS) {
+    clientTokens = parseClientTokens(env.TFGRPO_CLIENT_TOKENS, "TFGRPO_CLIENT_TOKENS", { separator: "," });
+  }
+  return {
+    ...(clientTokens ? { clientTokens } : {}),
+    rateLimit: {
+      perSecond: options.rateLimit ?? defaultRateLimit.perSecond,
+      burst: options.rateBurst ?? defaultRateLimit.burst,
+    },
+  };
+}
+
+/** One line for the startup log: who may call and how often. */
+export function describeClientGate(gate: ClientGateOptions): string {
+  const clients = gate.clientTokens
+    ? `${gate.clientTokens.clients.length} client tokens`
+    : "anonymous clients";
+  const limit =
+    gate.rateLimit === false || gate.rateLimit?.perSecond === 0
+      ? "no rate limit"
+      : `rate limit ${gate.rateLimit?.perSecond}/s burst ${gate.rateLimit?.burst} per client`;
+  return `${clients}, ${limit}`;
+}

@@ -1,0 +1,125 @@
+import { TfgrpoError } from "@tfgrpo/protocol";
+import { type ClientSummary, createStore } from "@tfgrpo/store";
+import { Command, Option } from "commander";
+import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
+import { domainArgument } from "../cli-options/domain-argument.js";
+import { resolveDatabase } from "./library.js";
+
+export interface OnlineClientsOptions {
+  domain: string;
+  db?: string;
+  json?: boolean;
+  /** Exclude this client's outcomes from learning. */
+  exclude?: string;
+  /** Include this client's outcomes again. */
+  include?: string;
+  /** Why (stored with an exclusion). */
+  reason?: string;
+}
+
+export interface OnlineClientsOutput {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * `tfgrpo online clients --domain D [--db URL] [--json] [--exclude NAME | --include NAME]`: the clients that served
+ * and reported in a domain (as their client tokens name them; anonymous traffic is one row), with their counts and
+ * success rates, and the operator's exclusions. An excluded client's outcomes stay stored but the learner reads none
+ * of them (the store's `listOutcomes` leaves them out), from the next read on.
+ */
+export async function onlineClients(
+  options: OnlineClientsOptions,
+  output: OnlineClientsOutput,
+): Promise<void> {
+  if (options.exclude !== undefined && options.include !== undefined) {
+    throw new TfgrpoError("invalid_input", "online clients: give --exclude or --include, not both");
+  }
+  const db = resolveDatabase(options, output.env ?? process.env);
+  requireExistingDatabase(db);
+  const store = await createStore(db, { mustExist: true });
+  try {
+    const change = options.exclude ?? options.include;
+    if (change !== undefined) {
+      const excluded = options.exclude !== undefined;
+      await store.setClientExcluded(options.domain, change, excluded, {
+        ...(options.reason ? { reason: options.reason } : {}),
+      });
+      output.stderr(
+        excluded
+          ? `online clients: ${change} excluded from learning in ${options.domain}: its outcomes stay stored, the learner skips them\n`
+          : `online clients: ${change} included again in ${options.domain}: the learner reads its outcomes from its next read\n`,
+      );
+    }
+    const clients = await store.listClients(options.domain);
+    if (change !== undefined && !clients.some((row) => row.client === change && row.selections > 0)) {
+      output.stderr(`online clients: note: no traffic from ${change} in ${options.domain} yet\n`);
+    }
+    output.stdout(
+      options.json
+        ? `${JSON.stringify({ domain: options.domain, clients })}\n`
+        : renderClients(options.domain, clients),
+    );
+  } finally {
+    await store.close();
+  }
+}
+
+const pct = (rate: number | null) => (rate === null ? "-" : `${(rate * 100).toFixed(1)}%`);
+
+export function renderClients(domain: string, clients: readonly ClientSummary[]): string {
+  if (clients.length === 0) return `no clients have served or reported in ${domain}\n`;
+  const rows = [
+    ["client", "selections", "outcomes", "success", "learning"],
+    ...clients.map((row) => [
+      row.client ?? "(anonymous)",
+      String(row.selections),
+      String(row.outcomes),
+      pct(row.successRate),
+      row.excludedAt === null
+        ? "included"
+        : `EXCLUDED since ${row.excludedAt}${row.reason ? ` (${row.reason})` : ""}`,
+    ]),
+  ];
+  const widths = rows[0]!.map((_, column) => Math.max(...rows.map((row) => row[column]!.length)));
+  const line = (row: string[]) =>
+    row
+      .map((cell, column) =>
+        column === 0 || column === 4 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!),
+      )
+      .join("  ")
+      .trimEnd();
+  return `${rows.map(line).join("\n")}\n`;
+}
+
+/**
+ * Adds `clients` to the `online` command (creating the parent when registered alone). The parent has options of
+ * the same names (--domain, --db, --json); commander may hand them to it, so the action reads both.
+ */
+export function registerOnlineClientsCommand(program: Command): void {
+  let online = program.commands.find((command) => command.name() === "online");
+  if (!online) {
+    online = new Command("online").description("Learn while serving, and an operator's controls");
+    program.addCommand(online);
+  }
+  online
+    .command("clients")
+    .description(
+      "List the clients of a domain (outcomes, success rates, exclusions), or exclude / include one in learning",
+    )
+    .option("--domain <domain>", "the library domain", domainArgument)
+    .addOption(databaseOption())
+    .option("--exclude <client>", "exclude this client's outcomes from learning (they stay stored)")
+    .option("--include <client>", "include a client excluded before")
+    .option("--reason <text>", "with --exclude: why, stored and listed")
+    .addOption(new Option("--json", "print the list as JSON"))
+    .action(async (_options: OnlineClientsOptions, command: Command) => {
+      const options = command.optsWithGlobals() as OnlineClientsOptions;
+      if (!options.domain) throw new TfgrpoError("invalid_input", "online clients: --domain is required");
+      await onlineClients(options, {
+        stdout: (text) => process.stdout.write(text),
+        stderr: (text) => process.stderr.write(text),
+      });
+    });
+}
