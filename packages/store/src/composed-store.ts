@@ -7,8 +7,8 @@ import type {
   Run,
   Trajectory,
 } from "@tfgrpo/protocol";
-import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 import type { ClientExclusionOptions, ClientStore, ClientSummary } from "./client-store.js";
+import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 import type {
   ApplyOptions,
   ApplyResult,

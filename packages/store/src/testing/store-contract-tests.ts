@@ -1,7 +1,7 @@
 import { describe } from "vitest";
 import type { Store } from "../store.js";
-import { leakageFingerprintStoreContractTests } from "./leakage-fingerprint-store-contract.js";
 import { clientStoreContractTests } from "./client-store-contract.js";
+import { leakageFingerprintStoreContractTests } from "./leakage-fingerprint-store-contract.js";
 import { libraryStoreContractTests } from "./library-store-contract-tests.js";
 import { outcomeStoreContractTests } from "./outcome-store-contract.js";
 import { runStoreContractTests } from "./run-store-contract-tests.js";
