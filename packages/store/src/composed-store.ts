@@ -20,6 +20,7 @@ import type {
   StatsDelta,
   VersionContrast,
 } from "./library-store.js";
+import type { LeaseAttempt, LeaseRequest, LearnerRecord, LearnerStore } from "./learner-store.js";
 import type {
   OutcomeCounts,
   OutcomeFilter,
@@ -42,6 +43,7 @@ export abstract class ComposedStore implements Store {
   abstract readonly runs: RunStore;
   abstract readonly trajectories: TrajectoryStore;
   abstract readonly outcomes: OutcomeStore;
+  abstract readonly learners: LearnerStore;
 
   abstract setup(): Promise<void>;
   abstract close(): Promise<void>;
@@ -201,5 +203,35 @@ export abstract class ComposedStore implements Store {
 
   countOutcomes(domain: string): Promise<OutcomeCounts> {
     return this.outcomes.countOutcomes(domain);
+  }
+
+  // --- online learners: lease, state, pause ---------------------------------------------------------------------
+
+  acquireLearnerLease(domain: string, request: LeaseRequest): Promise<LeaseAttempt> {
+    return this.learners.acquireLearnerLease(domain, request);
+  }
+
+  renewLearnerLease(domain: string, holder: string, ttlMs: number, now?: Date): Promise<boolean> {
+    return this.learners.renewLearnerLease(domain, holder, ttlMs, now);
+  }
+
+  releaseLearnerLease(domain: string, holder: string, now?: Date): Promise<void> {
+    return this.learners.releaseLearnerLease(domain, holder, now);
+  }
+
+  saveLearnerState(domain: string, holder: string, state: Record<string, unknown>, now?: Date): Promise<void> {
+    return this.learners.saveLearnerState(domain, holder, state, now);
+  }
+
+  getLearner(domain: string): Promise<LearnerRecord | null> {
+    return this.learners.getLearner(domain);
+  }
+
+  listLearners(): Promise<LearnerRecord[]> {
+    return this.learners.listLearners();
+  }
+
+  setLearnerPaused(domain: string, paused: boolean, now?: Date): Promise<LearnerRecord> {
+    return this.learners.setLearnerPaused(domain, paused, now);
   }
 }

@@ -19,6 +19,13 @@ export {
 } from "./library/plan-operations.js";
 export { type OperationProblem, validateOperations } from "./library/validate-operations.js";
 export type {
+  LeaseAttempt,
+  LeaseRequest,
+  LearnerLease,
+  LearnerRecord,
+  LearnerStore,
+} from "./learner-store.js";
+export type {
   ApplyOptions,
   ApplyResult,
   DomainSummary,

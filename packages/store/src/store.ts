@@ -1,3 +1,4 @@
+import type { LearnerStore } from "./learner-store.js";
 import type { LibraryStore } from "./library-store.js";
 import type { OutcomeStore } from "./outcome-store.js";
 import type { RunStore } from "./run-store.js";
@@ -13,8 +14,14 @@ export interface StoreLifecycle {
 /**
  * Everything a run writes goes through the store, so another backend can be added without touching the roles. It is
  * four aggregates over one backend: `LibraryStore` (experience libraries), `RunStore` (runs and their state),
- * `TrajectoryStore` (trajectories and usage) and `OutcomeStore` (served selections and their outcomes). A role takes the narrowest of them it uses; the composition root that
+ * `TrajectoryStore` (trajectories and usage) and `OutcomeStore` (served selections and their outcomes), and `LearnerStore` (the online learners' lease and state). A role takes the narrowest of them it uses; the composition root that
  * opens the backend holds the whole `Store`.
  * Methods are async even where the SQLite backend is synchronous: other backends will not be.
  */
-export interface Store extends StoreLifecycle, LibraryStore, RunStore, TrajectoryStore, OutcomeStore {}
+export interface Store
+  extends StoreLifecycle,
+    LibraryStore,
+    RunStore,
+    TrajectoryStore,
+    OutcomeStore,
+    LearnerStore {}

@@ -196,4 +196,23 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 5,
+    description: "online learners: one row per domain with the learner's lease, its durable state and the pause flag",
+    sql: `
+      CREATE TABLE online_learners (
+        domain TEXT COLLATE "C" PRIMARY KEY,
+        holder TEXT,
+        host TEXT,
+        pid INTEGER,
+        lease_acquired_at TEXT,
+        lease_renewed_at TEXT,
+        lease_expires_ms BIGINT,
+        state TEXT,
+        state_updated_at TEXT,
+        paused BOOLEAN NOT NULL DEFAULT FALSE,
+        paused_at TEXT
+      );
+    `,
+  },
 ];

@@ -1,6 +1,7 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { ComposedStore } from "../composed-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
+import { PostgresLearnerStore } from "./postgres-learner-store.js";
 import { PostgresLibraryStore } from "./postgres-library-store.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { PostgresOutcomeStore } from "./postgres-outcome-store.js";
@@ -30,6 +31,7 @@ export class PostgresStore extends ComposedStore {
   readonly runs: PostgresRunStore;
   readonly trajectories: PostgresTrajectoryStore;
   readonly outcomes: PostgresOutcomeStore;
+  readonly learners: PostgresLearnerStore;
   readonly connection: PostgresConnection;
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
@@ -52,6 +54,7 @@ export class PostgresStore extends ComposedStore {
     this.runs = new PostgresRunStore(this.connection);
     this.trajectories = new PostgresTrajectoryStore(this.connection);
     this.outcomes = new PostgresOutcomeStore(this.connection, this.libraries);
+    this.learners = new PostgresLearnerStore(this.connection);
   }
 
   async setup(): Promise<void> {

@@ -1,5 +1,6 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { ComposedStore } from "../composed-store.js";
+import type { LearnerStore } from "../learner-store.js";
 import type { LibraryStore } from "../library-store.js";
 import type { OutcomeStore } from "../outcome-store.js";
 import { sqlitePath } from "../parse-store-url.js";
@@ -7,6 +8,7 @@ import type { RunStore } from "../run-store.js";
 import type { TrajectoryStore } from "../trajectory-store.js";
 import { migrations } from "./migrations.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
+import { SqliteLearnerStore } from "./sqlite-learner-store.js";
 import { SqliteLibraryStore } from "./sqlite-library-store.js";
 import { SqliteOutcomeStore } from "./sqlite-outcome-store.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";
@@ -26,6 +28,7 @@ export class SqliteStore extends ComposedStore {
   readonly runs: RunStore;
   readonly trajectories: TrajectoryStore;
   readonly outcomes: OutcomeStore;
+  readonly learners: LearnerStore;
   private readonly connection: SqliteConnection;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
@@ -58,6 +61,7 @@ export class SqliteStore extends ComposedStore {
     this.runs = new SqliteRunStore(this.connection);
     this.trajectories = new SqliteTrajectoryStore(this.connection);
     this.outcomes = new SqliteOutcomeStore(this.connection, libraries);
+    this.learners = new SqliteLearnerStore(this.connection);
   }
 
   async setup(): Promise<void> {

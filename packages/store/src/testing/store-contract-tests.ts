@@ -1,12 +1,13 @@
 import { describe } from "vitest";
 import type { Store } from "../store.js";
+import { learnerStoreContractTests } from "./learner-store-contract.js";
 import { libraryStoreContractTests } from "./library-store-contract-tests.js";
 import { outcomeStoreContractTests } from "./outcome-store-contract.js";
 import { runStoreContractTests } from "./run-store-contract-tests.js";
 import { trajectoryStoreContractTests } from "./trajectory-store-contract-tests.js";
 
 /**
- * The conformance suite every `Store` backend must pass: the suites of its four aggregates, each on a fresh store.
+ * The conformance suite every `Store` backend must pass: the suites of its aggregates, each on a fresh store.
  * `createFresh` returns a new, set-up, empty store each time; the suites close it.
  */
 export function storeContractTests(name: string, createFresh: () => Promise<Store>): void {
@@ -15,5 +16,6 @@ export function storeContractTests(name: string, createFresh: () => Promise<Stor
     runStoreContractTests(name, createFresh);
     trajectoryStoreContractTests(name, createFresh);
     outcomeStoreContractTests(name, createFresh);
+    learnerStoreContractTests(name, createFresh);
   });
 }
