@@ -6,6 +6,17 @@ export {
 } from "./mcp/create-mcp-server.js";
 export { type McpHttpHandle, type McpHttpOptions, serveMcpHttp, serveMcpStdio } from "./mcp/serve-mcp.js";
 export { canaryGateConfig, canaryLooks } from "./online/canary-gate-config.js";
+export {
+  defaultLeaseSettings,
+  type LeasedLearnerResult,
+  type LeasedLearnerStore,
+  type LeaseSettings,
+  type RunLeasedLearnerOptions,
+  readSnapshot,
+  runLeasedLearner,
+  toOnlineOutcome,
+} from "./online/leased-learner.js";
+export { type LearnerStatus, readLearnerStatus, renderLearnerStatus } from "./online/learner-status.js";
 export { cosine, type NeighbourhoodGroup, neighbourhoodGroups } from "./online/neighbourhood-groups.js";
 export {
   type OnlineConfig,
@@ -17,6 +28,9 @@ export { onlineCuratorConfig, onlineMinEvidence } from "./online/online-curator-
 export type { OnlineEvent } from "./online/online-events.js";
 export {
   type CreateOnlineLearnerOptions,
+  type OnlineDecisionRecord,
+  type OnlineLearnerHistory,
+  type OnlineLearnerSnapshot,
   createOnlineLearner,
   type OnlineLearner,
   type OnlineLearnerState,
@@ -24,6 +38,7 @@ export {
 export type { OnlineOutcome, SummarizeOutcome } from "./online/online-outcome.js";
 export { type OnlineReflectionResult, reflectOnline } from "./online/online-reflection.js";
 export { pairByTask, type TaskPairing } from "./online/pair-by-task.js";
+export { createStoredCanaryRouter, type StoredCanaryRouterOptions } from "./online/stored-canary-router.js";
 export {
   createReflectionTrigger,
   type ReflectionTrigger,
