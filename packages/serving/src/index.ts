@@ -6,6 +6,7 @@ export {
 } from "./mcp/create-mcp-server.js";
 export { type McpHttpHandle, type McpHttpOptions, serveMcpHttp, serveMcpStdio } from "./mcp/serve-mcp.js";
 export { canaryGateConfig, canaryLooks } from "./online/canary-gate-config.js";
+export { type LearnerStatus, readLearnerStatus, renderLearnerStatus } from "./online/learner-status.js";
 export {
   defaultLeaseSettings,
   type LeasedLearnerResult,
@@ -16,7 +17,6 @@ export {
   runLeasedLearner,
   toOnlineOutcome,
 } from "./online/leased-learner.js";
-export { type LearnerStatus, readLearnerStatus, renderLearnerStatus } from "./online/learner-status.js";
 export { cosine, type NeighbourhoodGroup, neighbourhoodGroups } from "./online/neighbourhood-groups.js";
 export {
   type OnlineConfig,
@@ -28,23 +28,23 @@ export { onlineCuratorConfig, onlineMinEvidence } from "./online/online-curator-
 export type { OnlineEvent } from "./online/online-events.js";
 export {
   type CreateOnlineLearnerOptions,
+  createOnlineLearner,
   type OnlineDecisionRecord,
+  type OnlineLearner,
   type OnlineLearnerHistory,
   type OnlineLearnerSnapshot,
-  createOnlineLearner,
-  type OnlineLearner,
   type OnlineLearnerState,
 } from "./online/online-learner.js";
 export type { OnlineOutcome, SummarizeOutcome } from "./online/online-outcome.js";
 export { type OnlineReflectionResult, reflectOnline } from "./online/online-reflection.js";
 export { pairByTask, type TaskPairing } from "./online/pair-by-task.js";
-export { createStoredCanaryRouter, type StoredCanaryRouterOptions } from "./online/stored-canary-router.js";
 export {
   createReflectionTrigger,
   type ReflectionTrigger,
   type TriggerFiring,
 } from "./online/reflection-trigger.js";
 export { checkRollback, type RollbackCheck } from "./online/rollback-rule.js";
+export { createStoredCanaryRouter, type StoredCanaryRouterOptions } from "./online/stored-canary-router.js";
 export { createBusLibraryClient, type LibraryClient } from "./service/bus-library-client.js";
 export {
   type ExplorationSlotOptions,

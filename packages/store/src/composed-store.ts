@@ -6,6 +6,7 @@ import type {
   Run,
   Trajectory,
 } from "@tfgrpo/protocol";
+import type { LearnerRecord, LearnerStore, LeaseAttempt, LeaseRequest } from "./learner-store.js";
 import type {
   ApplyOptions,
   ApplyResult,
@@ -20,7 +21,6 @@ import type {
   StatsDelta,
   VersionContrast,
 } from "./library-store.js";
-import type { LeaseAttempt, LeaseRequest, LearnerRecord, LearnerStore } from "./learner-store.js";
 import type {
   OutcomeCounts,
   OutcomeFilter,
@@ -219,7 +219,12 @@ export abstract class ComposedStore implements Store {
     return this.learners.releaseLearnerLease(domain, holder, now);
   }
 
-  saveLearnerState(domain: string, holder: string, state: Record<string, unknown>, now?: Date): Promise<void> {
+  saveLearnerState(
+    domain: string,
+    holder: string,
+    state: Record<string, unknown>,
+    now?: Date,
+  ): Promise<void> {
     return this.learners.saveLearnerState(domain, holder, state, now);
   }
 

@@ -9,6 +9,13 @@ export {
   type ParsedLibraryFile,
 } from "./formats/library-file.js";
 export { parseLibraryFile, renderLibrary } from "./formats/library-formats.js";
+export type {
+  LearnerLease,
+  LearnerRecord,
+  LearnerStore,
+  LeaseAttempt,
+  LeaseRequest,
+} from "./learner-store.js";
 export { canonicalExperience } from "./library/canonical-experience.js";
 export { diffSnapshots } from "./library/diff-snapshots.js";
 export {
@@ -18,13 +25,6 @@ export {
   planOperations,
 } from "./library/plan-operations.js";
 export { type OperationProblem, validateOperations } from "./library/validate-operations.js";
-export type {
-  LeaseAttempt,
-  LeaseRequest,
-  LearnerLease,
-  LearnerRecord,
-  LearnerStore,
-} from "./learner-store.js";
 export type {
   ApplyOptions,
   ApplyResult,

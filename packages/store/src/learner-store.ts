@@ -90,7 +90,10 @@ export function toLearnerLease(row: LearnerRow): LearnerLease | null {
   };
 }
 
-export function toLearnerRecord(row: LearnerRow, parseState: (text: string) => Record<string, unknown>): LearnerRecord {
+export function toLearnerRecord(
+  row: LearnerRow,
+  parseState: (text: string) => Record<string, unknown>,
+): LearnerRecord {
   return {
     domain: row.domain,
     lease: toLearnerLease(row),

@@ -48,7 +48,9 @@ export interface LearnerStatus {
 
 /** The online learner of a domain as the store holds it: what `tfgrpo online status` and the studio show. */
 export async function readLearnerStatus(
-  store: LearnerStore & Pick<OutcomeStore, "countOutcomes" | "listOutcomes"> & Pick<LibraryStore, "getHeadVersion" | "listVersions">,
+  store: LearnerStore &
+    Pick<OutcomeStore, "countOutcomes" | "listOutcomes"> &
+    Pick<LibraryStore, "getHeadVersion" | "listVersions">,
   domain: string,
   now: Date = new Date(),
 ): Promise<LearnerStatus> {
@@ -136,6 +138,8 @@ export function renderLearnerStatus(status: LearnerStatus): string {
     );
   if (status.proposed.length > 0) lines.push(`  proposed: v${status.proposed.join(", v")}`);
   for (const decision of status.decisions.slice(-5))
-    lines.push(`  ${decision.time} ${decision.kind} v${decision.version}: ${decision.decision} — ${decision.reason}`);
+    lines.push(
+      `  ${decision.time} ${decision.kind} v${decision.version}: ${decision.decision} — ${decision.reason}`,
+    );
   return `${lines.join("\n")}\n`;
 }

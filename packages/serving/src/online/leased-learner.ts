@@ -38,7 +38,10 @@ export interface RunLeasedLearnerOptions {
   /** Re-reads the settings (e.g. the settings file) between reflections; null: unchanged. */
   reloadSettings?: () => Promise<OnlineConfigInput | null>;
   /** After the lease is taken and before learning: the lease that was there before and the stored state. */
-  onTakeover?: (info: { previous: LearnerLease | null; snapshot: OnlineLearnerSnapshot | null }) => Promise<void>;
+  onTakeover?: (info: {
+    previous: LearnerLease | null;
+    snapshot: OnlineLearnerSnapshot | null;
+  }) => Promise<void>;
   onEvent?: (event: OnlineEvent) => void;
   /** Every outcome learned from, after the learner observed it. */
   onOutcome?: (outcome: StoredOutcome, learner: OnlineLearner) => void;
@@ -97,7 +100,13 @@ async function loadHistory(
 ): Promise<OnlineLearnerHistory> {
   if (snapshot === null) return { canary: [], head: [], pool: [] };
   const upTo = (list: StoredOutcome[]) => list.filter((o) => o.seq <= snapshot.cursor).map(toOnlineOutcome);
-  const pool = upTo(await store.listOutcomes({ domain, latest: poolSize, after: Math.max(0, snapshot.cursor - 10 * poolSize) }));
+  const pool = upTo(
+    await store.listOutcomes({
+      domain,
+      latest: poolSize,
+      after: Math.max(0, snapshot.cursor - 10 * poolSize),
+    }),
+  );
   const canary = snapshot.canary;
   if (canary === null) return { canary: [], head: [], pool };
   return {
@@ -157,7 +166,9 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
         .then((held: boolean) => {
           if (!held) lost = true;
         })
-        .catch((error: Error) => log(`online learner ${domain}: renewing the lease failed: ${error.message}`));
+        .catch((error: Error) =>
+          log(`online learner ${domain}: renewing the lease failed: ${error.message}`),
+        );
     }, lease.renewEveryMs);
     try {
       const record = await store.getLearner(domain);
@@ -211,8 +222,7 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
           for (const event of events) options.onEvent?.(event);
           changed = true;
           // A decision or a new canary is written to the store at once: a crash right after must not lose it.
-          if (events.length > 0)
-            await save(learner);
+          if (events.length > 0) await save(learner);
         }
         if (outcomes.length === 0) {
           const events = await learner.tick();
@@ -237,7 +247,9 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
       // cursor, so a fresh learner resumed from the store tries again; the same failure three times in a row ends it.
       failures++;
       if (failures >= 3) throw error;
-      log(`online learner ${domain}: a learning step failed (${(error as Error).message}); resuming from the stored state`);
+      log(
+        `online learner ${domain}: a learning step failed (${(error as Error).message}); resuming from the stored state`,
+      );
       await sleep(pollMs, signal);
     } finally {
       clearInterval(renewal);

@@ -197,7 +197,8 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
   };
   /** At most this many head outcomes are kept for a canary's comparison (pairing takes the nearest task). */
   const headOutcomeBound = () => Math.max(config.rollout.minReference, config.rollout.canaryOutcomes) * 4;
-  const emptyGate = () => decideGate({ candidateScores: [], headScores: [], stage: "full", config: gateConfig });
+  const emptyGate = () =>
+    decideGate({ candidateScores: [], headScores: [], stage: "full", config: gateConfig });
 
   function startCanary(version: number, parent: number | null, out: OnlineEvent[]): void {
     const started = now();
@@ -342,8 +343,16 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
         },
       };
       await store.setVersionState(domain, current.version, "rejected", decision);
-      decided({ kind: "inconclusive", version: current.version, decision: "inconclusive", reason: decision.reason });
-      emit({ type: "gate", at: observed, version: current.version, headVersion: current.parent, decision }, out);
+      decided({
+        kind: "inconclusive",
+        version: current.version,
+        decision: "inconclusive",
+        reason: decision.reason,
+      });
+      emit(
+        { type: "gate", at: observed, version: current.version, headVersion: current.parent, decision },
+        out,
+      );
       return;
     }
     const vectors = await embed([...current.outcomes, ...current.headOutcomes].map((o) => o.task));

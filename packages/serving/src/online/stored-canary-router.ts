@@ -21,13 +21,19 @@ export function createStoredCanaryRouter(
   const cacheMs = options.cacheMs ?? 2000;
   const random = options.random ?? Math.random;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { at: number; canary: { version: number; parent: number | null; share: number } | null }>();
+  const cache = new Map<
+    string,
+    { at: number; canary: { version: number; parent: number | null; share: number } | null }
+  >();
   const read = async (domain: string) => {
     const cached = cache.get(domain);
     if (cached && now() - cached.at < cacheMs) return cached.canary;
     const record = await store.getLearner(domain);
     const canary = readSnapshot(record?.state ?? null)?.canary ?? null;
-    const entry = { at: now(), canary: canary ? { version: canary.version, parent: canary.parent, share: canary.share } : null };
+    const entry = {
+      at: now(),
+      canary: canary ? { version: canary.version, parent: canary.parent, share: canary.share } : null,
+    };
     // One entry per domain served: bounded by the domains of the workspace.
     cache.set(domain, entry);
     return entry.canary;

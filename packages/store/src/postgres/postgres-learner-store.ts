@@ -1,10 +1,10 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import {
-  type LeaseAttempt,
-  type LeaseRequest,
   type LearnerRecord,
   type LearnerRow,
   type LearnerStore,
+  type LeaseAttempt,
+  type LeaseRequest,
   leaseLost,
   toLearnerLease,
   toLearnerRecord,
@@ -32,7 +32,9 @@ export class PostgresLearnerStore implements LearnerStore {
   }
 
   private async ensure(sql: Sql, domain: string): Promise<void> {
-    await sql.query("INSERT INTO online_learners (domain) VALUES ($1) ON CONFLICT (domain) DO NOTHING", [domain]);
+    await sql.query("INSERT INTO online_learners (domain) VALUES ($1) ON CONFLICT (domain) DO NOTHING", [
+      domain,
+    ]);
   }
 
   async acquireLearnerLease(domain: string, request: LeaseRequest): Promise<LeaseAttempt> {
@@ -106,7 +108,8 @@ export class PostgresLearnerStore implements LearnerStore {
   }
 
   async listLearners(): Promise<LearnerRecord[]> {
-    const rows = (await this.connection.query<LearnerRow>("SELECT * FROM online_learners ORDER BY domain")).rows;
+    const rows = (await this.connection.query<LearnerRow>("SELECT * FROM online_learners ORDER BY domain"))
+      .rows;
     return rows.map((row) => toLearnerRecord(row, parseState));
   }
 

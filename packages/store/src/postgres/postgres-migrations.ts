@@ -198,7 +198,8 @@ export const postgresMigrations: readonly Migration[] = [
   },
   {
     version: 5,
-    description: "online learners: one row per domain with the learner's lease, its durable state and the pause flag",
+    description:
+      "online learners: one row per domain with the learner's lease, its durable state and the pause flag",
     sql: `
       CREATE TABLE online_learners (
         domain TEXT COLLATE "C" PRIMARY KEY,

@@ -211,7 +211,8 @@ export const migrations: readonly Migration[] = [
   },
   {
     version: 5,
-    description: "online learners: one row per domain with the learner's lease, its durable state and the pause flag",
+    description:
+      "online learners: one row per domain with the learner's lease, its durable state and the pause flag",
     sql: `
       -- One learner per domain learns from every stored outcome: the one holding this row's lease (compare-and-set
       -- on holder and expiry). Its state (cursor, trigger window, canary, probation) is JSON only the holder writes.

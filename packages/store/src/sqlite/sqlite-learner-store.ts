@@ -1,10 +1,10 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import {
-  type LeaseAttempt,
-  type LeaseRequest,
   type LearnerRecord,
   type LearnerRow,
   type LearnerStore,
+  type LeaseAttempt,
+  type LeaseRequest,
   leaseLost,
   toLearnerLease,
   toLearnerRecord,
@@ -29,7 +29,9 @@ export class SqliteLearnerStore implements LearnerStore {
   }
 
   private ensure(domain: string): void {
-    this.connection.stmt("INSERT INTO online_learners (domain) VALUES (?) ON CONFLICT (domain) DO NOTHING").run(domain);
+    this.connection
+      .stmt("INSERT INTO online_learners (domain) VALUES (?) ON CONFLICT (domain) DO NOTHING")
+      .run(domain);
   }
 
   async acquireLearnerLease(domain: string, request: LeaseRequest): Promise<LeaseAttempt> {

@@ -27,18 +27,24 @@ export function learnerStoreContractTests(name: string, createFresh: () => Promi
       expect(first.lease).toMatchObject({ holder: "learner-a", host: "host-a", pid: 101 });
       expect(first.lease?.expiresAt).toBe(new Date(at(0).getTime() + 15_000).toISOString());
       // Held: the other learner waits; the holder itself may take it again.
-      const refused = await store.acquireLearnerLease("math", { ...b, now: new Date(at(0).getTime() + 10_000) });
+      const refused = await store.acquireLearnerLease("math", {
+        ...b,
+        now: new Date(at(0).getTime() + 10_000),
+      });
       expect(refused).toMatchObject({ acquired: false, lease: { holder: "learner-a" } });
       expect((await store.acquireLearnerLease("math", { ...a, now: at(0) })).acquired).toBe(true);
       // Renewed at 10 s, it still holds at 20 s.
-      expect(await store.renewLearnerLease("math", "learner-a", 15_000, new Date(at(0).getTime() + 10_000))).toBe(
-        true,
-      );
+      expect(
+        await store.renewLearnerLease("math", "learner-a", 15_000, new Date(at(0).getTime() + 10_000)),
+      ).toBe(true);
       expect(
         (await store.acquireLearnerLease("math", { ...b, now: new Date(at(0).getTime() + 20_000) })).acquired,
       ).toBe(false);
       // Run out (no renewal for 15 s): the other learner takes it over and sees who held it.
-      const takeover = await store.acquireLearnerLease("math", { ...b, now: new Date(at(0).getTime() + 26_000) });
+      const takeover = await store.acquireLearnerLease("math", {
+        ...b,
+        now: new Date(at(0).getTime() + 26_000),
+      });
       expect(takeover).toMatchObject({
         acquired: true,
         lease: { holder: "learner-b", pid: 202 },
@@ -58,7 +64,12 @@ export function learnerStoreContractTests(name: string, createFresh: () => Promi
     it("keeps the holder's state and the operator's pause flag apart", async () => {
       await expectTfgrpoError(store.saveLearnerState("math", "learner-a", { cursor: 1 }), "conflict");
       const paused = await store.setLearnerPaused("math", true, at(2));
-      expect(paused).toMatchObject({ domain: "math", paused: true, pausedAt: at(2).toISOString(), state: null });
+      expect(paused).toMatchObject({
+        domain: "math",
+        paused: true,
+        pausedAt: at(2).toISOString(),
+        state: null,
+      });
       await store.acquireLearnerLease("math", { ...a, now: at(3) });
       const state = { cursor: 42, canary: { version: 3, parent: 2, share: 0.3 }, window: [true, false] };
       await store.saveLearnerState("math", "learner-a", state, at(3));
