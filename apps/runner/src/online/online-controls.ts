@@ -1,3 +1,4 @@
+import { TfgrpoError } from "@tfgrpo/protocol";
 import { readLearnerStatus, renderLearnerStatus } from "@tfgrpo/serving";
 import { createStore } from "@tfgrpo/store";
 import { type Command, Option } from "commander";
@@ -56,14 +57,18 @@ export async function onlinePause(
 export function registerOnlineControls(online: Command): void {
   const stdout = { stdout: (text: string) => process.stdout.write(text) };
   // The parent `online` has --domain, --db and --json too: whichever of the two parsed them, both are read.
-  const merged = (options: OnlineControlOptions, command: Command) =>
-    ({ ...command.parent?.opts(), ...options }) as OnlineControlOptions;
+  const merged = (options: Partial<OnlineControlOptions>, command: Command): OnlineControlOptions => {
+    const all = { ...command.parent?.opts(), ...options } as Partial<OnlineControlOptions>;
+    if (!all.domain)
+      throw new TfgrpoError("invalid_input", `online ${command.name()} needs --domain (e.g. --domain math)`);
+    return all as OnlineControlOptions;
+  };
   online
     .command("status")
     .description(
       "The domain's online learner: lease holder (host, pid), canary and its counts, window, cursor, last decisions",
     )
-    .requiredOption("--domain <domain>", "the library domain", domainArgument)
+    .option("--domain <domain>", "the library domain (required)", domainArgument)
     .addOption(databaseOption())
     .addOption(new Option("--json", "print the status as JSON"))
     .action(async (options: OnlineControlOptions, command: Command) => {
@@ -80,7 +85,7 @@ export function registerOnlineControls(online: Command): void {
           ? "Pause online learning of a domain (stored; serving goes on, the learner stops learning)"
           : "Resume online learning of a domain",
       )
-      .requiredOption("--domain <domain>", "the library domain", domainArgument)
+      .option("--domain <domain>", "the library domain (required)", domainArgument)
       .addOption(databaseOption())
       .addOption(new Option("--json", "print the result as JSON"))
       .action(async (options: OnlineControlOptions, command: Command) => {
