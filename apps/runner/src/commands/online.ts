@@ -109,7 +109,7 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
   if ([options.tasks, options.nats, options.learner].filter(Boolean).length !== 1)
     throw new TfgrpoError(
       "invalid_input",
-      "online needs exactly one of: --tasks FILE, --nats URL, or --learner (learn from the outcomes in --db)",
+      "online needs exactly one source of traffic: --tasks FILE or --nats URL, or --learner (learn from the outcomes every server records in --db)",
     );
   if (options.learner) return onlineLearner(options, output);
   // Checked before anything starts or is written: a bad field names the file (or the flags) and the field.
