@@ -35,6 +35,7 @@ export {
   type OnlineLearnerSnapshot,
   type OnlineLearnerState,
 } from "./online/online-learner.js";
+export { createOnlineMetrics, type OnlineMetrics, onlineMeterName } from "./online/online-metrics.js";
 export type { OnlineOutcome, SummarizeOutcome } from "./online/online-outcome.js";
 export { type OnlineReflectionResult, reflectOnline } from "./online/online-reflection.js";
 export { pairByTask, type TaskPairing } from "./online/pair-by-task.js";

@@ -25,6 +25,7 @@ import { runOnlineSession } from "../online/online-session.js";
 import { renderOnlineSummary, summarizeOnlineSession } from "../online/online-summary.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
+import { startMetrics } from "../tracing/start-metrics.js";
 import { resolveDatabase } from "./library.js";
 
 export interface OnlineCommandOptions {
@@ -52,6 +53,8 @@ export interface OnlineCommandOptions {
   renewEveryMs?: number;
   pollMs?: number;
   settleMs?: number;
+  /** With --learner: the learner's OpenTelemetry metrics to this JSON-lines file (or $TFGRPO_METRICS_FILE). */
+  metrics?: string;
 }
 
 export interface OnlineCommandOutput {
@@ -234,8 +237,10 @@ async function onlineLearner(options: OnlineCommandOptions, output: OnlineComman
   const store = await createStore(db);
   const runId = options.runId ?? newRunId("online");
   const stopping = new AbortController();
+  await using metrics = startMetrics({ file: options.metrics ?? null });
   try {
     if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
+    if (metrics.file) log(`online learner: metrics to ${metrics.file}`);
     const config = sim?.config ?? requireModelsConfig(options.config, "online --learner");
     await store.createRun({
       id: runId,
@@ -385,6 +390,10 @@ export function registerOnlineCommand(program: Command): void {
       "--poll-ms <ms>",
       "with --learner: how often the store is read for new outcomes (default 500)",
       positiveInteger,
+    )
+    .option(
+      "--metrics <file>",
+      "with --learner: write its OpenTelemetry metrics (outcomes, window success, canary counts, reflections, decisions) to this JSON-lines file",
     )
     .option(
       "--settle-ms <ms>",

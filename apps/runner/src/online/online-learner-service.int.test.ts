@@ -8,7 +8,7 @@
 // The agents are simple and honest about it: an agent served a lesson that teaches the inclusive upper bound of a
 // range (what the sim critic learns from the contrast of successful and failed summaries) succeeds on 85% of tasks,
 // otherwise on 30% (a seeded draw per task), and it reports a summary of what it did.
-import { writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -47,6 +47,9 @@ function counting(index: number, inclusive: boolean) {
     ].join("\n"),
   };
 }
+
+/** Outcomes the agents report at least (the issue's 600: TFGRPO_ONLINE_ACCEPTANCE_OUTCOMES=600). */
+const minimumServed = Number(process.env.TFGRPO_ONLINE_ACCEPTANCE_OUTCOMES ?? 120);
 
 const teachesBound = (block: string) => /hi \+ 1|upper bound|inclusive/i.test(block);
 /** The agent's result on task `index` with the experiences it was served. */
@@ -145,7 +148,8 @@ async function acceptance(db: string, directory: string) {
     const first = spawnCli(learnerArgs(4), { env });
     processes.push(first);
     await waitForStderr(first, /lease taken by/, "the first learner");
-    const second = spawnCli(learnerArgs(5), { env });
+    const metricsFile = path.join(directory, "metrics.jsonl");
+    const second = spawnCli([...learnerArgs(5), "--metrics", metricsFile], { env });
     processes.push(second);
     await waitForStderr(second, /waiting for the lease/, "the second learner");
     for (const server of servers) {
@@ -193,8 +197,9 @@ async function acceptance(db: string, directory: string) {
     // More traffic until the canary is settled and no version waits for a decision.
     for (let round = 0; ; round++) {
       const now = await readLearnerStatus(store, "math");
-      if (now.canary === null && now.proposed.length === 0 && served >= 120 && now.behind === 0) break;
-      expect(round, "the canary settles within 100 more rounds").toBeLessThan(100);
+      if (now.canary === null && now.proposed.length === 0 && served >= minimumServed && now.behind === 0)
+        break;
+      expect(round, "the canary settles within 100 more rounds").toBeLessThan(100 + minimumServed / 4);
       await serve(4);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -260,6 +265,29 @@ async function acceptance(db: string, directory: string) {
     expect(await second.exited).toBe(0);
     const released = await statusCli(db);
     expect(released.lease?.active).toBe(false);
+    // Its OpenTelemetry metrics, written at shutdown: the outcomes it learned from, its decisions.
+    const points = (await readFile(metricsFile, "utf8"))
+      .trim()
+      .split("\n")
+      .map(
+        (line) =>
+          JSON.parse(line) as {
+            time: string;
+            name: string;
+            attributes: Record<string, unknown>;
+            value: number;
+          },
+      );
+    // Cumulative values, exported periodically and at shutdown: the last export holds the totals.
+    const outcomePoints = points.filter((p) => p.name === "tfgrpo.online.outcomes");
+    const last = outcomePoints
+      .map((p) => p.time)
+      .sort()
+      .at(-1);
+    const learned = outcomePoints.filter((p) => p.time === last).reduce((sum, p) => sum + p.value, 0);
+    expect(learned).toBeGreaterThan(0);
+    expect(learned).toBeLessThanOrEqual(served);
+    expect(points.some((p) => p.name === "tfgrpo.online.decisions")).toBe(true);
   } finally {
     for (const client of clients) await client.close().catch(() => {});
     for (const spawned of processes) if (spawned.child.exitCode === null) spawned.child.kill("SIGKILL");

@@ -2,6 +2,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { DataPointType, MeterProvider, MetricReader } from "@opentelemetry/sdk-metrics";
 import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
 import { createSimServer, type SimServer } from "@tfgrpo/sim";
 import { createStore, type Store } from "@tfgrpo/store";
@@ -10,6 +11,13 @@ import { readLearnerStatus } from "./learner-status.js";
 import { readSnapshot, runLeasedLearner } from "./leased-learner.js";
 import type { OnlineConfigInput } from "./online-config.js";
 import { createOnlineLearner } from "./online-learner.js";
+import { createOnlineMetrics, type OnlineMetrics } from "./online-metrics.js";
+
+/** Collects on demand: the test reads the metrics as an exporter would get them. */
+class InMemoryReader extends MetricReader {
+  protected async onForceFlush() {}
+  protected async onShutdown() {}
+}
 
 // The leased learner in this process against a real SQLite store and the SIMULATED critic, curator and embedder over
 // HTTP. Outcomes are written to the store as serving processes write them (selection, then report); the learner
@@ -71,7 +79,7 @@ async function report(version: number | null, success: boolean) {
   });
 }
 
-function start(holder: string, overrides: OnlineConfigInput = config) {
+function start(holder: string, overrides: OnlineConfigInput = config, metrics?: OnlineMetrics) {
   const stop = new AbortController();
   const done = runLeasedLearner({
     store,
@@ -85,6 +93,7 @@ function start(holder: string, overrides: OnlineConfigInput = config) {
     settleMs: 0,
     lease: { ttlMs: 2000, renewEveryMs: 500 },
     signal: stop.signal,
+    ...(metrics ? { metrics } : {}),
   });
   return { stop: () => stop.abort(), done };
 }
@@ -144,10 +153,13 @@ describe("the leased learner (real store, SIMULATED critic and curator)", () => 
   }, 60_000);
 
   it("a canary without enough reports by its deadline is decided inconclusive, with the reason stored", async () => {
-    const learner = start("learner-a", {
-      ...config,
-      rollout: { ...config.rollout, canaryDeadlineSeconds: 0.5 },
-    });
+    const reader = new InMemoryReader();
+    const provider = new MeterProvider({ readers: [reader] });
+    const learner = start(
+      "learner-a",
+      { ...config, rollout: { ...config.rollout, canaryDeadlineSeconds: 0.5 } },
+      createOnlineMetrics("math", provider.getMeter("test")),
+    );
     const canary = await untilCanary(0);
     const status = await until(
       () => readLearnerStatus(store, "math"),
@@ -160,6 +172,26 @@ describe("the leased learner (real store, SIMULATED critic and curator)", () => 
     expect(info!.gate!.reason).toMatch(/^inconclusive: canary v\d+ had 0 of the 8 outcomes/);
     expect(status.decisions.at(-1)).toMatchObject({ kind: "inconclusive", version: canary.version });
     expect(status.proposed).toEqual([]);
+    // The same story in the OpenTelemetry metrics: outcomes, one reflection, one inconclusive decision.
+    const { resourceMetrics } = await reader.collect();
+    const points = new Map(
+      resourceMetrics.scopeMetrics
+        .flatMap((scope) => scope.metrics)
+        .map((metric) => [
+          metric.descriptor.name,
+          metric.dataPointType === DataPointType.SUM || metric.dataPointType === DataPointType.GAUGE
+            ? metric.dataPoints.map((point) => ({ attributes: point.attributes, value: point.value }))
+            : [],
+        ]),
+    );
+    const total = (name: string) =>
+      (points.get(name) ?? []).reduce((sum, point) => sum + (point.value as number), 0);
+    expect(total("tfgrpo.online.outcomes")).toBe(served);
+    expect(total("tfgrpo.online.reflections")).toBe(1);
+    expect(points.get("tfgrpo.online.decisions")).toEqual([
+      { attributes: { domain: "math", kind: "gate", decision: "inconclusive" }, value: 1 },
+    ]);
+    await provider.shutdown();
   }, 60_000);
 
   it("a canary whose parent is no longer the head is rejected as abandoned; so is a stray proposed version", async () => {

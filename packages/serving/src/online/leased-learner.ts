@@ -3,6 +3,7 @@ import type { LearnerLease, LearnerStore, LibraryStore, OutcomeStore, StoredOutc
 import type { OnlineConfigInput } from "./online-config.js";
 import type { OnlineEvent } from "./online-events.js";
 import type { OnlineLearner, OnlineLearnerHistory, OnlineLearnerSnapshot } from "./online-learner.js";
+import { createOnlineMetrics, type OnlineMetrics } from "./online-metrics.js";
 import type { OnlineOutcome } from "./online-outcome.js";
 
 export type LeasedLearnerStore = LibraryStore & OutcomeStore & LearnerStore;
@@ -51,6 +52,8 @@ export interface RunLeasedLearnerOptions {
   /** Stop after this many outcomes observed by this process. */
   maxOutcomes?: number;
   now?: () => Date;
+  /** Where the learner's metrics go (default: the OpenTelemetry API's global meter, a no-op until one is set up). */
+  metrics?: OnlineMetrics;
 }
 
 export interface LeasedLearnerResult {
@@ -136,6 +139,11 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
   let learner: OnlineLearner | null = null;
   let waitingLogged = false;
   let failures = 0;
+  const metrics = options.metrics ?? createOnlineMetrics(domain);
+  const onEvent = (event: OnlineEvent) => {
+    metrics.event(event);
+    options.onEvent?.(event);
+  };
   const save = (current: OnlineLearner) =>
     store.saveLearnerState(domain, holder, current.snapshot() as unknown as Record<string, unknown>, now());
 
@@ -183,8 +191,9 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
       await options.onTakeover?.({ previous, snapshot });
       learner = await options.createLearner();
       const history = await loadHistory(store, domain, snapshot, learner.config.groups.pool);
+      metrics.watch(learner);
       const resumed = await learner.resume(snapshot, history);
-      for (const event of resumed) options.onEvent?.(event);
+      for (const event of resumed) onEvent(event);
       await save(learner);
       while (!signal?.aborted && !lost) {
         const stopAt = options.maxOutcomes !== undefined && observed >= options.maxOutcomes;
@@ -218,15 +227,16 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
           if (signal?.aborted || lost) break;
           const events = await learner.observe(toOnlineOutcome(stored));
           observed++;
+          metrics.outcome(stored.success);
           options.onOutcome?.(stored, learner);
-          for (const event of events) options.onEvent?.(event);
+          for (const event of events) onEvent(event);
           changed = true;
           // A decision or a new canary is written to the store at once: a crash right after must not lose it.
           if (events.length > 0) await save(learner);
         }
         if (outcomes.length === 0) {
           const events = await learner.tick();
-          for (const event of events) options.onEvent?.(event);
+          for (const event of events) onEvent(event);
           if (events.length > 0) changed = true;
         }
         if (changed) await save(learner);
@@ -253,6 +263,7 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
       await sleep(pollMs, signal);
     } finally {
       clearInterval(renewal);
+      metrics.watch(null);
       if (stopping && !lost && learner) {
         await save(learner).catch(() => {});
         await store.releaseLearnerLease(domain, holder, now()).catch(() => {});
