@@ -186,6 +186,7 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
           served = await serveOnlineOverNats({
             stack,
             domain: options.domain,
+            runId,
             nats: options.nats!,
             log,
             ...(options.maxOutcomes !== undefined ? { maxOutcomes: options.maxOutcomes } : {}),

@@ -8,9 +8,10 @@ import {
   type OnlineConfigInput,
   type OnlineEvent,
   type OnlineLearner,
+  type OnlineLearnerSnapshot,
   runLeasedLearner,
 } from "@tfgrpo/serving";
-import type { Store } from "@tfgrpo/store";
+import type { LearnerLease, Store } from "@tfgrpo/store";
 import { createOutcomeSummarizer } from "./summarize-outcome.js";
 
 export interface OnlineLearnerServiceOptions {
@@ -84,20 +85,33 @@ export async function runOnlineLearnerService(options: OnlineLearnerServiceOptio
         }
       : {}),
     log,
-    onTakeover: async ({ previous, snapshot }) => {
-      const before = snapshot?.runId;
-      if (!before || before === runId) return;
-      const run = await store.getRun(before);
-      if (run?.status !== "running") return;
-      await store.updateRun(before, {
-        status: "interrupted",
-        finishedAt: new Date().toISOString(),
-        summary: {
-          ...(run.summary ?? {}),
-          interrupted: `its learner${previous ? ` (pid ${previous.pid} on ${previous.host})` : ""} stopped holding the lease of ${domain}; run ${runId} took over`,
-        },
-      });
-      log(`online learner ${domain}: run ${before} marked interrupted (taken over by ${runId})`);
+    onTakeover: (info) => markInterruptedRun(store, domain, runId, info, log),
+  });
+}
+
+/**
+ * A learner taking the lease over from one whose run is still `running` (it died: a clean stop finishes its run)
+ * marks that run `interrupted`, naming the process that held the lease and the run that took over.
+ */
+export async function markInterruptedRun(
+  store: Store,
+  domain: string,
+  runId: string,
+  info: { previous: LearnerLease | null; snapshot: OnlineLearnerSnapshot | null },
+  log: (line: string) => void,
+): Promise<void> {
+  const before = info.snapshot?.runId;
+  if (!before || before === runId) return;
+  const run = await store.getRun(before);
+  if (run?.status !== "running") return;
+  const previous = info.previous;
+  await store.updateRun(before, {
+    status: "interrupted",
+    finishedAt: new Date().toISOString(),
+    summary: {
+      ...(run.summary ?? {}),
+      interrupted: `its learner${previous ? ` (pid ${previous.pid} on ${previous.host})` : ""} stopped holding the lease of ${domain}; run ${runId} took over`,
     },
   });
+  log(`online learner ${domain}: run ${before} marked interrupted (taken over by ${runId})`);
 }
