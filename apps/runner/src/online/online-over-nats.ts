@@ -9,6 +9,9 @@ import type { OnlineStack } from "./create-online-stack.js";
 import { markInterruptedRun } from "./online-learner-service.js";
 import type { ServedRecord } from "./online-session.js";
 
+/** Served records a session keeps for its summary (the latest). */
+const maxServedRecords = 10_000;
+
 export interface ServeOnlineOverNatsOptions {
   stack: OnlineStack;
   domain: string;
@@ -30,6 +33,7 @@ export interface ServeOnlineOverNatsOptions {
 export async function serveOnlineOverNats(options: ServeOnlineOverNatsOptions): Promise<ServedRecord[]> {
   const { stack, domain, log } = options;
   const served: ServedRecord[] = [];
+  let observed = 0;
   const bus = await createBus({
     nats: options.nats,
     name: `tfgrpo-online-${domain}`,
@@ -69,19 +73,21 @@ export async function serveOnlineOverNats(options: ServeOnlineOverNatsOptions): 
       log,
       onTakeover: (info) => markInterruptedRun(stack.store, domain, options.runId, info, log),
       onOutcome: (stored, learner) => {
+        // A long session keeps the latest records for its summary, not every one.
+        if (served.length >= maxServedRecords) served.splice(0, served.length - maxServedRecords + 1);
         served.push({
-          index: served.length,
+          index: observed++,
           taskId: stored.selectionId,
           family: null,
           version: stored.version,
           success: stored.success,
           reward: stored.reward,
         });
-        if (served.length % 10 === 0)
-          log(`online: ${served.length} outcomes, window success ${learner.state().windowRate ?? "-"}`);
+        if (observed % 10 === 0)
+          log(`online: ${observed} outcomes, window success ${learner.state().windowRate ?? "-"}`);
       },
     });
-    if (result.stopped === "max-outcomes") log(`online: stopping (${served.length} outcomes)`);
+    if (result.stopped === "max-outcomes") log(`online: stopping (${observed} outcomes)`);
   } finally {
     stopping.abort();
     await handle.close();

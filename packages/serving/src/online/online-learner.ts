@@ -157,7 +157,8 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
       config: onlineCuratorConfig(options.curator, { gate: gateConfig }),
     });
   let curator = makeCurator();
-  const cache = createEmbeddingCache({ embed: (texts) => models.embed([...texts]) });
+  // The tasks of the pool and of a canary's comparison: a few hundred texts, not the default 100,000 vectors.
+  const cache = createEmbeddingCache({ embed: (texts) => models.embed([...texts]), maxEntries: 4096 });
   const embed = async (texts: readonly string[]) => {
     const unique = [...new Set(texts)];
     const vectors = await cache.embed(unique);
@@ -550,9 +551,10 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
     if (pool.length > config.groups.pool * 2) pool.splice(0, pool.length - config.groups.pool);
     const current = canary as Canary | null;
     if (current !== null) {
-      if (outcome.version === current.version) current.outcomes.push(outcome);
+      // The comparison needs the task and the result only: no trajectory is held for the canary's lifetime.
+      if (outcome.version === current.version) current.outcomes.push(slimOutcome(outcome));
       else if (outcome.version === current.parent) {
-        current.headOutcomes.push(outcome);
+        current.headOutcomes.push(slimOutcome(outcome));
         const bound = headOutcomeBound();
         if (current.headOutcomes.length > bound)
           current.headOutcomes.splice(0, current.headOutcomes.length - bound);
@@ -588,8 +590,11 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
         if (info?.state === "proposed" && head === saved.parent) {
           canary = {
             ...saved,
-            outcomes: history.canary.filter((o) => o.version === saved.version),
-            headOutcomes: history.head.filter((o) => o.version === saved.parent).slice(-headOutcomeBound()),
+            outcomes: history.canary.filter((o) => o.version === saved.version).map(slimOutcome),
+            headOutcomes: history.head
+              .filter((o) => o.version === saved.parent)
+              .slice(-headOutcomeBound())
+              .map(slimOutcome),
           };
         } else {
           await abandon(
@@ -695,6 +700,12 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
     },
     events,
   };
+}
+
+/** An outcome without its trajectory: what a canary's comparison keeps (the task and the result). */
+function slimOutcome(outcome: OnlineOutcome): OnlineOutcome {
+  const { trajectory: _trajectory, ...slim } = outcome;
+  return slim;
 }
 
 /** The numbers behind a rollback, for its stored reason. */
