@@ -79,7 +79,12 @@ async function report(version: number | null, success: boolean) {
   });
 }
 
-function start(holder: string, overrides: OnlineConfigInput = config, metrics?: OnlineMetrics) {
+function start(
+  holder: string,
+  overrides: OnlineConfigInput = config,
+  metrics?: OnlineMetrics,
+  log?: (line: string) => void,
+) {
   const stop = new AbortController();
   const done = runLeasedLearner({
     store,
@@ -94,6 +99,7 @@ function start(holder: string, overrides: OnlineConfigInput = config, metrics?: 
     lease: { ttlMs: 2000, renewEveryMs: 500 },
     signal: stop.signal,
     ...(metrics ? { metrics } : {}),
+    ...(log ? { log } : {}),
   });
   return { stop: () => stop.abort(), done };
 }
@@ -250,5 +256,32 @@ describe("the leased learner (real store, SIMULATED critic and curator)", () => 
     expect(taken!.observed).toBe(3);
     waiting.stop();
     await waiting.done;
+  }, 60_000);
+
+  it("a holder whose lease was taken over stops before it learns from another outcome, and waits again", async () => {
+    const lines: string[] = [];
+    const holder = start("learner-a", config, undefined, (line) => lines.push(line));
+    await report(null, true);
+    await until(stored, (s) => s !== null && s.cursor >= served);
+    // As if learner-a stalled past its TTL: another learner takes the lease.
+    const later = new Date(Date.now() + 60_000);
+    await store.acquireLearnerLease("math", {
+      holder: "learner-b",
+      host: "test",
+      pid: 2,
+      ttlMs: 600_000,
+      now: later,
+    });
+    const cursor = (await stored())!.cursor;
+    await report(null, false);
+    await until(
+      async () => lines.join("\n"),
+      (text) => /the lease went to another learner; waiting again/.test(text),
+    );
+    // It learned nothing more and wrote no state.
+    expect((await stored())!.cursor).toBe(cursor);
+    expect(lines.join("\n")).toMatch(/waiting for the lease held by learner-b/);
+    holder.stop();
+    await holder.done;
   }, 60_000);
 });

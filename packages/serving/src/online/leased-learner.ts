@@ -222,6 +222,12 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
           limit,
           until: new Date(now().getTime() - settleMs),
         });
+        // Before learning from a batch (which may write versions), make sure the lease is still this learner's: a
+        // holder that stalled past the TTL finds out here, before it writes, not at its next renewal.
+        if (outcomes.length > 0 && !(await store.renewLearnerLease(domain, holder, lease.ttlMs, now()))) {
+          lost = true;
+          break;
+        }
         let changed = false;
         for (const stored of outcomes) {
           if (signal?.aborted || lost) break;
