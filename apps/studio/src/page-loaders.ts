@@ -1,5 +1,6 @@
 import { countWords, isVagueLesson } from "@tfgrpo/curator";
 import { type Experience, TfgrpoError } from "@tfgrpo/protocol";
+import { readLearnerStatus } from "@tfgrpo/serving";
 import type { Html } from "./html.js";
 import { parseLibraryQuery, selectEntries } from "./library-query.js";
 import { diffPage, type MergeRecord } from "./pages/diff-page.js";
@@ -7,6 +8,7 @@ import { domainsPage } from "./pages/domains-page.js";
 import { type EntryEvent, entryPage } from "./pages/entry-page.js";
 import type { Flash } from "./pages/layout.js";
 import { libraryPage } from "./pages/library-page.js";
+import { onlinePage } from "./pages/online-page.js";
 import { type CheckFailure, reviewPage } from "./pages/review-page.js";
 import { runPage, runsPage } from "./pages/runs-page.js";
 import { transferPage } from "./pages/transfer-page.js";
@@ -176,6 +178,11 @@ export function createPageLoaders(store: StudioStore, rules: CheckRules, hasRepo
     async versions(domain: string, options: PageOptions): Promise<Html> {
       const versions = await requireDomain(domain);
       return versionsPage({ domain, versions, head: await store.getHeadVersion(domain), ...options });
+    },
+
+    async online(domain: string, options: PageOptions): Promise<Html> {
+      await requireDomain(domain);
+      return onlinePage({ status: await readLearnerStatus(store, domain), csrf: options.csrf });
     },
 
     async review(

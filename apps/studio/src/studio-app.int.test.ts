@@ -46,6 +46,56 @@ async function follow(response: Response): Promise<string> {
 const form = (fields: Record<string, string>) => new URLSearchParams({ _csrf: csrf, ...fields });
 
 describe("studio app", () => {
+  it("shows the domain's online learner: lease holder, canary and its counts, decisions (the status the CLI prints)", async () => {
+    const empty = await (await studio.app.request(`${origin}/d/math/online`, { headers: { cookie } })).text();
+    expect(empty).toContain("never taken");
+    await store.acquireLearnerLease("math", {
+      holder: "online-7:ab12",
+      host: "box-1",
+      pid: 4242,
+      ttlMs: 60_000,
+    });
+    await store.saveLearnerState("math", "online-7:ab12", {
+      format: 1,
+      runId: "online-7",
+      cursor: 37,
+      observed: 37,
+      reflections: 2,
+      head: 1,
+      trigger: { window: [true, false, true, true], sinceLast: 5, pending: false },
+      deferred: null,
+      canary: {
+        version: 2,
+        parent: 1,
+        share: 0.3,
+        startCursor: 30,
+        startedAt: "2026-01-01T00:00:00.000Z",
+        deadlineAt: "2026-01-01T01:00:00.000Z",
+        outcomes: 4,
+        headOutcomes: 9,
+      },
+      probation: null,
+      decisions: [
+        {
+          at: 20,
+          time: "2026-01-01T00:00:00.000Z",
+          kind: "inconclusive",
+          version: 2,
+          decision: "inconclusive",
+          reason: "inconclusive: no reports <by deadline>",
+        },
+      ],
+    });
+    const response = await studio.app.request(`${origin}/d/math/online`, { headers: { cookie } });
+    expect(response.status).toBe(200);
+    const page = await response.text();
+    expect(page).toContain("pid 4242 on box-1");
+    expect(page).toContain("4 canary and 9 head outcome(s)");
+    expect(page).toContain("success 0.75");
+    // Stored text is escaped.
+    expect(page).toContain("no reports &lt;by deadline&gt;");
+  });
+
   it("exports any version as JSON, plain or Markdown, and imports a file from the page as a new version", async () => {
     const json = await studio.app.request(`${origin}/d/math/export?format=json&v=1`, { headers: { cookie } });
     expect(json.headers.get("content-disposition")).toBe('attachment; filename="math-v1.json"');

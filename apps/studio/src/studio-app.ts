@@ -119,6 +119,9 @@ export function createStudioApp(options: CreateStudioAppOptions): StudioApp {
   app.get(`/d/:domain{${domainPattern}}/versions`, async (c) =>
     page(c, await pages.versions(c.req.param("domain"), { csrf: c.get("csrf"), flash: takeFlash(c) })),
   );
+  app.get(`/d/:domain{${domainPattern}}/online`, async (c) =>
+    page(c, await pages.online(c.req.param("domain"), { csrf: c.get("csrf") })),
+  );
   app.get(`/d/:domain{${domainPattern}}/review`, async (c) =>
     page(c, await pages.review(c.req.param("domain"), { csrf: c.get("csrf"), flash: takeFlash(c) })),
   );

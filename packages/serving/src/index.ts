@@ -6,6 +6,17 @@ export {
 } from "./mcp/create-mcp-server.js";
 export { type McpHttpHandle, type McpHttpOptions, serveMcpHttp, serveMcpStdio } from "./mcp/serve-mcp.js";
 export { canaryGateConfig, canaryLooks } from "./online/canary-gate-config.js";
+export { type LearnerStatus, readLearnerStatus, renderLearnerStatus } from "./online/learner-status.js";
+export {
+  defaultLeaseSettings,
+  type LeasedLearnerResult,
+  type LeasedLearnerStore,
+  type LeaseSettings,
+  type RunLeasedLearnerOptions,
+  readSnapshot,
+  runLeasedLearner,
+  toOnlineOutcome,
+} from "./online/leased-learner.js";
 export { cosine, type NeighbourhoodGroup, neighbourhoodGroups } from "./online/neighbourhood-groups.js";
 export {
   type OnlineConfig,
@@ -18,9 +29,13 @@ export type { OnlineEvent } from "./online/online-events.js";
 export {
   type CreateOnlineLearnerOptions,
   createOnlineLearner,
+  type OnlineDecisionRecord,
   type OnlineLearner,
+  type OnlineLearnerHistory,
+  type OnlineLearnerSnapshot,
   type OnlineLearnerState,
 } from "./online/online-learner.js";
+export { createOnlineMetrics, type OnlineMetrics, onlineMeterName } from "./online/online-metrics.js";
 export type { OnlineOutcome, SummarizeOutcome } from "./online/online-outcome.js";
 export { type OnlineReflectionResult, reflectOnline } from "./online/online-reflection.js";
 export { pairByTask, type TaskPairing } from "./online/pair-by-task.js";
@@ -30,6 +45,7 @@ export {
   type TriggerFiring,
 } from "./online/reflection-trigger.js";
 export { checkRollback, type RollbackCheck } from "./online/rollback-rule.js";
+export { createStoredCanaryRouter, type StoredCanaryRouterOptions } from "./online/stored-canary-router.js";
 export { createBusLibraryClient, type LibraryClient } from "./service/bus-library-client.js";
 export {
   type ClientGate,

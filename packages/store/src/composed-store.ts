@@ -9,6 +9,7 @@ import type {
 } from "@tfgrpo/protocol";
 import type { ClientExclusionOptions, ClientStore, ClientSummary } from "./client-store.js";
 import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
+import type { LearnerRecord, LearnerStore, LeaseAttempt, LeaseRequest } from "./learner-store.js";
 import type {
   ApplyOptions,
   ApplyResult,
@@ -47,6 +48,7 @@ export abstract class ComposedStore implements Store {
   abstract readonly outcomes: OutcomeStore;
   abstract readonly leakageFingerprints: LeakageFingerprintStore;
   abstract readonly clients: ClientStore;
+  abstract readonly learners: LearnerStore;
 
   abstract setup(): Promise<void>;
   abstract close(): Promise<void>;
@@ -231,5 +233,40 @@ export abstract class ComposedStore implements Store {
 
   countOutcomes(domain: string): Promise<OutcomeCounts> {
     return this.outcomes.countOutcomes(domain);
+  }
+
+  // --- online learners: lease, state, pause ---------------------------------------------------------------------
+
+  acquireLearnerLease(domain: string, request: LeaseRequest): Promise<LeaseAttempt> {
+    return this.learners.acquireLearnerLease(domain, request);
+  }
+
+  renewLearnerLease(domain: string, holder: string, ttlMs: number, now?: Date): Promise<boolean> {
+    return this.learners.renewLearnerLease(domain, holder, ttlMs, now);
+  }
+
+  releaseLearnerLease(domain: string, holder: string, now?: Date): Promise<void> {
+    return this.learners.releaseLearnerLease(domain, holder, now);
+  }
+
+  saveLearnerState(
+    domain: string,
+    holder: string,
+    state: Record<string, unknown>,
+    now?: Date,
+  ): Promise<void> {
+    return this.learners.saveLearnerState(domain, holder, state, now);
+  }
+
+  getLearner(domain: string): Promise<LearnerRecord | null> {
+    return this.learners.getLearner(domain);
+  }
+
+  listLearners(): Promise<LearnerRecord[]> {
+    return this.learners.listLearners();
+  }
+
+  setLearnerPaused(domain: string, paused: boolean, now?: Date): Promise<LearnerRecord> {
+    return this.learners.setLearnerPaused(domain, paused, now);
   }
 }

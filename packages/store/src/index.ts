@@ -11,6 +11,13 @@ export {
 } from "./formats/library-file.js";
 export { parseLibraryFile, renderLibrary } from "./formats/library-formats.js";
 export type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
+export type {
+  LearnerLease,
+  LearnerRecord,
+  LearnerStore,
+  LeaseAttempt,
+  LeaseRequest,
+} from "./learner-store.js";
 export { canonicalExperience } from "./library/canonical-experience.js";
 export { diffSnapshots } from "./library/diff-snapshots.js";
 export {

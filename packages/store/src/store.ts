@@ -1,5 +1,6 @@
 import type { ClientStore } from "./client-store.js";
 import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
+import type { LearnerStore } from "./learner-store.js";
 import type { LibraryStore } from "./library-store.js";
 import type { OutcomeStore } from "./outcome-store.js";
 import type { RunStore } from "./run-store.js";
@@ -15,9 +16,10 @@ export interface StoreLifecycle {
 /**
  * Everything a run writes goes through the store, so another backend can be added without touching the roles. It is
  * its aggregates over one backend: `LibraryStore` (experience libraries), `RunStore` (runs and their state),
- * `TrajectoryStore` (trajectories and usage), `OutcomeStore` (served selections and their outcomes) and
- * `LeakageFingerprintStore` (what the curator's leakage check reads of a run's tasks). A role takes the narrowest of them it uses; the composition root that
- * opens the backend holds the whole `Store`.
+ * `TrajectoryStore` (trajectories and usage), `OutcomeStore` (served selections and their outcomes),
+ * `LeakageFingerprintStore` (what the curator's leakage check reads of a run's tasks), `ClientStore` (clients and
+ * their exclusions) and `LearnerStore` (the online learners' lease and state). A role takes the narrowest of them it
+ * uses; the composition root that opens the backend holds the whole `Store`.
  * Methods are async even where the SQLite backend is synchronous: other backends will not be.
  */
 export interface Store
@@ -27,4 +29,5 @@ export interface Store
     TrajectoryStore,
     OutcomeStore,
     LeakageFingerprintStore,
-    ClientStore {}
+    ClientStore,
+    LearnerStore {}

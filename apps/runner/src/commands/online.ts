@@ -1,10 +1,11 @@
-import { readFile } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { loadDataset, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { type OnlineConfigInput, type OnlineEvent, resolveOnlineConfig } from "@tfgrpo/serving";
+import { createStore } from "@tfgrpo/store";
 import { type Command, Option } from "commander";
 import { parse as parseYaml } from "yaml";
-import { databaseOption } from "../cli-options/database-option.js";
+import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { isSimulated } from "../cli-options/is-simulated.js";
 import {
@@ -17,10 +18,14 @@ import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { newRunId } from "../cli-options/run-id.js";
 import { simOption } from "../cli-options/sim-option.js";
 import { createOnlineStack } from "../online/create-online-stack.js";
+import { registerOnlineControls } from "../online/online-controls.js";
+import { runOnlineLearnerService } from "../online/online-learner-service.js";
 import { serveOnlineOverNats } from "../online/online-over-nats.js";
 import { runOnlineSession } from "../online/online-session.js";
 import { renderOnlineSummary, summarizeOnlineSession } from "../online/online-summary.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
+import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
+import { startMetrics } from "../tracing/start-metrics.js";
 import { resolveDatabase } from "./library.js";
 
 export interface OnlineCommandOptions {
@@ -42,6 +47,14 @@ export interface OnlineCommandOptions {
   json?: boolean;
   /** commander's --no-tools: false when given. */
   tools?: boolean;
+  /** The domain's one learner: learns from every outcome in the store while it holds the domain's lease. */
+  learner?: boolean;
+  leaseTtlMs?: number;
+  renewEveryMs?: number;
+  pollMs?: number;
+  settleMs?: number;
+  /** With --learner: the learner's OpenTelemetry metrics to this JSON-lines file (or $TFGRPO_METRICS_FILE). */
+  metrics?: string;
 }
 
 export interface OnlineCommandOutput {
@@ -96,11 +109,12 @@ async function onlineSettings(options: OnlineCommandOptions): Promise<OnlineConf
 export async function online(options: OnlineCommandOptions, output: OnlineCommandOutput): Promise<void> {
   const log = (line: string) => output.stderr(`${line}\n`);
   if (!options.domain) throw new TfgrpoError("invalid_input", "online needs --domain (e.g. --domain math)");
-  if (Boolean(options.tasks) === Boolean(options.nats))
+  if ([options.tasks, options.nats, options.learner].filter(Boolean).length !== 1)
     throw new TfgrpoError(
       "invalid_input",
-      "online needs exactly one source of traffic: --tasks FILE or --nats URL",
+      "online needs exactly one source of traffic: --tasks FILE or --nats URL, or --learner (learn from the outcomes every server records in --db)",
     );
+  if (options.learner) return onlineLearner(options, output);
   // Checked before anything starts or is written: a bad field names the file (or the flags) and the field.
   const settings = resolveOnlineConfig(await onlineSettings(options), options.online ?? "online settings");
   const tasks = options.tasks
@@ -172,6 +186,7 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
           served = await serveOnlineOverNats({
             stack,
             domain: options.domain,
+            runId,
             nats: options.nats!,
             log,
             ...(options.maxOutcomes !== undefined ? { maxOutcomes: options.maxOutcomes } : {}),
@@ -209,6 +224,111 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
   }
 }
 
+/**
+ * `online --learner`: the learner of one domain as a service over the database that every serving process records
+ * in; waits for the domain's lease while another learner holds it. Runs until SIGINT/SIGTERM (or --max-outcomes).
+ */
+async function onlineLearner(options: OnlineCommandOptions, output: OnlineCommandOutput): Promise<void> {
+  const log = (line: string) => output.stderr(`${line}\n`);
+  const domain = options.domain!;
+  const settingsNow = resolveOnlineConfig(await onlineSettings(options), options.online ?? "online settings");
+  const db = resolveDatabase(options);
+  requireExistingDatabase(db);
+  const sim = options.sim ? await startSimWorld({ seed: options.seed }) : null;
+  const store = await createStore(db);
+  const runId = options.runId ?? newRunId("online");
+  const stopping = new AbortController();
+  await using metrics = startMetrics({ file: options.metrics ?? null });
+  try {
+    if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
+    if (metrics.file) log(`online learner: metrics to ${metrics.file}`);
+    const config = sim?.config ?? requireModelsConfig(options.config, "online --learner");
+    await store.createRun({
+      id: runId,
+      kind: "online",
+      domain,
+      status: "running",
+      config: {
+        options: { ...options },
+        online: settingsNow,
+        simulated: isSimulated(config, Boolean(sim)),
+        models: path.resolve(config),
+        learner: { pid: process.pid },
+      },
+      startedAt: new Date().toISOString(),
+      finishedAt: null,
+    });
+    log(`online learner ${runId}: domain ${domain}, database ${db}, pid ${process.pid}`);
+    let settingsStamp = options.online ? await modifiedAt(options.online) : null;
+    const stopped = (output.waitForStop ?? waitForStopSignal)().then((signal) => {
+      log(`online learner: ${signal}: stopping`);
+      stopping.abort();
+    });
+    void stopped;
+    let status: "stopped" | "failed" = "stopped";
+    try {
+      const result = await runOnlineLearnerService({
+        store,
+        modelsConfig: config,
+        domain,
+        runId,
+        settings: settingsNow,
+        // Settings re-read between reflections when the file changed; a bad edit is reported and ignored.
+        ...(options.online
+          ? {
+              reloadSettings: async () => {
+                const stamp = await modifiedAt(options.online!);
+                if (stamp === settingsStamp) return null;
+                settingsStamp = stamp;
+                const next = resolveOnlineConfig(await onlineSettings(options), options.online!);
+                log(`online learner: settings re-read from ${options.online}`);
+                return next;
+              },
+            }
+          : {}),
+        seed: options.seed,
+        ...(options.budgetUsd !== undefined ? { budgetUsd: options.budgetUsd } : {}),
+        lease: {
+          ...(options.leaseTtlMs !== undefined ? { ttlMs: options.leaseTtlMs } : {}),
+          ...(options.renewEveryMs !== undefined ? { renewEveryMs: options.renewEveryMs } : {}),
+        },
+        ...(options.pollMs !== undefined ? { pollMs: options.pollMs } : {}),
+        ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}),
+        ...(options.maxOutcomes !== undefined ? { maxOutcomes: options.maxOutcomes } : {}),
+        signal: stopping.signal,
+        onEvent: (event) => log(describeEvent(event)),
+        log,
+      });
+      const summary = {
+        observed: result.observed,
+        stopped: result.stopped,
+        state: result.learner?.state() ?? null,
+      };
+      await store.updateRun(runId, { status, finishedAt: new Date().toISOString(), summary });
+      output.stdout(
+        options.json
+          ? `${JSON.stringify({ runId, ...summary })}\n`
+          : `run ${runId}: learned from ${result.observed} outcome(s)\n`,
+      );
+    } catch (error) {
+      status = "failed";
+      await store.updateRun(runId, { status, finishedAt: new Date().toISOString() }).catch(() => {});
+      throw error;
+    }
+  } finally {
+    stopping.abort();
+    await store.close();
+    await sim?.close();
+  }
+}
+
+async function modifiedAt(file: string): Promise<number | null> {
+  return stat(file).then(
+    (info) => info.mtimeMs,
+    () => null,
+  );
+}
+
 const pct = (value: number | null) => (value === null ? "-" : `${Math.round(value * 100)}%`);
 
 function describeEvent(event: OnlineEvent): string {
@@ -225,8 +345,8 @@ function describeEvent(event: OnlineEvent): string {
 }
 
 export function registerOnlineCommand(program: Command): void {
-  program
-    .command("online")
+  const command = program.command("online");
+  command
     .description(
       "Serve a library and learn while serving: reflection on a trigger, canary rollout behind the gate, automatic rollback",
     )
@@ -253,6 +373,34 @@ export function registerOnlineCommand(program: Command): void {
     )
     .option("--run-id <id>", "id of the session's run record (default: generated)")
     .option("--no-tools", "with --tasks: the serving agent answers without tools")
+    .option(
+      "--learner",
+      "be the domain's one learner: learn from every outcome in --db (recorded by any server) while holding the domain's lease",
+    )
+    .option(
+      "--lease-ttl-ms <ms>",
+      "with --learner: a lease not renewed this long is taken over (default 15000)",
+      positiveInteger,
+    )
+    .option(
+      "--renew-every-ms <ms>",
+      "with --learner: how often the holder renews its lease (default 5000)",
+      positiveInteger,
+    )
+    .option(
+      "--poll-ms <ms>",
+      "with --learner: how often the store is read for new outcomes (default 500)",
+      positiveInteger,
+    )
+    .option(
+      "--metrics <file>",
+      "with --learner: write its OpenTelemetry metrics (outcomes, window success, canary counts, reflections, decisions) to this JSON-lines file",
+    )
+    .option(
+      "--settle-ms <ms>",
+      "with --learner: read only outcomes reported at least this long ago (default 1000)",
+      nonNegativeInteger,
+    )
     .addOption(databaseOption())
     .addOption(simOption())
     .addOption(new Option("--json", "print the summary as JSON"))
@@ -262,4 +410,5 @@ export function registerOnlineCommand(program: Command): void {
         stderr: (text) => process.stderr.write(text),
       });
     });
+  registerOnlineControls(command);
 }

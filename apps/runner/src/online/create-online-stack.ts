@@ -5,6 +5,7 @@ import { seededRandom, seedFrom } from "@tfgrpo/protocol";
 import {
   createLibraryService,
   createOnlineLearner,
+  createStoredCanaryRouter,
   type LibraryService,
   type LibraryServiceEvent,
   type OnlineConfigInput,
@@ -49,7 +50,15 @@ export interface OnlineStack extends AsyncDisposable {
   store: Store;
   models: Models;
   service: LibraryService;
-  learner: OnlineLearner;
+  /** The learner that routes this process's traffic (see `useLearner`). */
+  readonly learner: OnlineLearner;
+  /** A new learner with the stack's models, critic and settings (the leased learner makes one per lease taken). */
+  createLearner(): OnlineLearner;
+  /**
+   * Routes by this learner (while it holds the domain's lease); null: by the canary the domain's learner stored, as
+   * every other serving process does (`online --nats` while another process holds the lease).
+   */
+  useLearner(learner: OnlineLearner | null): void;
   /** The serving agent: LangGraph's createReactAgent on the actor role's ChatOpenAI. */
   serve: ServeTask;
   resources: ToolResources;
@@ -74,20 +83,24 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
   });
   const store = await createStore(options.db);
   const critic = createCritic({ models });
-  const learner = createOnlineLearner({
-    domain: options.domain,
-    runId: options.runId,
-    store,
-    models,
-    ...(options.online ? { config: options.online } : {}),
-    seed: options.seed ?? 1,
-    summarize: createOutcomeSummarizer({
-      critic,
-      ...(options.groundTruth ? { groundTruth: options.groundTruth } : {}),
-    }),
-    markConsumed: (domain, ids, reflectionId) => store.markConsumed(domain, ids, reflectionId),
-    ...(options.onEvent ? { onEvent: options.onEvent } : {}),
-  });
+  const createLearner = () =>
+    createOnlineLearner({
+      domain: options.domain,
+      runId: options.runId,
+      store,
+      models,
+      ...(options.online ? { config: options.online } : {}),
+      seed: options.seed ?? 1,
+      summarize: createOutcomeSummarizer({
+        critic,
+        ...(options.groundTruth ? { groundTruth: options.groundTruth } : {}),
+      }),
+      markConsumed: (domain, ids, reflectionId) => store.markConsumed(domain, ids, reflectionId),
+      ...(options.onEvent ? { onEvent: options.onEvent } : {}),
+    });
+  let learner = createLearner();
+  let routing: OnlineLearner | null = learner;
+  const storedCanary = createStoredCanaryRouter(store);
   await learner.start();
   const listeners = new Set<(event: LibraryServiceEvent) => void>();
   const settings = env.TFGRPO_ACTOR_CONFIG ? await loadActorSettings(env.TFGRPO_ACTOR_CONFIG) : {};
@@ -105,8 +118,9 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
       options.onServiceEvent?.(event);
       for (const listener of listeners) listener(event);
     },
-    route: async () => {
-      const routed = learner.route();
+    route: async (request) => {
+      if (routing === null) return storedCanary(request);
+      const routed = routing.route();
       return routed.arm === "canary" && routed.version !== null
         ? { version: routed.version, meta: { arm: "canary" } }
         : null;
@@ -134,7 +148,14 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
     store,
     models,
     service,
-    learner,
+    get learner() {
+      return learner;
+    },
+    createLearner,
+    useLearner(next) {
+      routing = next;
+      if (next !== null) learner = next;
+    },
     serve,
     resources,
     subscribe,

@@ -1,7 +1,12 @@
 import { createEnvironmentRedactor } from "@tfgrpo/actor";
 import { createModels, loadModelsConfig, redactSecrets } from "@tfgrpo/models";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { createLibraryRole, createLibraryService, type LibraryService } from "@tfgrpo/serving";
+import {
+  createLibraryRole,
+  createLibraryService,
+  createStoredCanaryRouter,
+  type LibraryService,
+} from "@tfgrpo/serving";
 import { createStore, type Store } from "@tfgrpo/store";
 import { describeClientGate } from "../cli-options/client-gate-options.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
@@ -28,7 +33,8 @@ export interface OpenedLibraryService {
 /**
  * The library service over a workspace database, as `serve --role library` and `tfgrpo mcp` run it: retrieval
  * settings from the actor's settings file (`TFGRPO_ACTOR_CONFIG`, section `actor.retrieval`), similarity from the
- * models config's `embedder` role when there is one (utility alone otherwise), secrets redacted from what is stored.
+ * models config's `embedder` role when there is one (utility alone otherwise), secrets redacted from what is stored,
+ * unpinned requests routed to the canary the domain's learner stored (its share of traffic).
  */
 export async function openLibraryService(options: OpenLibraryServiceOptions): Promise<OpenedLibraryService> {
   const env = options.env ?? process.env;
@@ -47,6 +53,8 @@ export async function openLibraryService(options: OpenLibraryServiceOptions): Pr
     config: settings.actor ?? {},
     ...(embed ? { embed } : {}),
     redact: (text) => redactEnvironment(redactSecrets(text)),
+    // The canary of the domain's learner (`online --learner`, wherever it runs), as it stored it.
+    route: createStoredCanaryRouter(store),
   });
   const similarity = embed
     ? "from the embedder"

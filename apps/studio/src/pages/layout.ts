@@ -40,6 +40,7 @@ export function layout(frame: PageFrame, body: HtmlValue): Html {
     ? html` › <a href="/d/${frame.domain}">${frame.domain}</a>
         · <a href="/d/${frame.domain}/review">review</a>
         · <a href="/d/${frame.domain}/versions">versions</a>
+        · <a href="/d/${frame.domain}/online">online</a>
         · <a href="/d/${frame.domain}/transfer">import / export</a>`
     : null;
   return html`<!doctype html>

@@ -20,6 +20,12 @@ export const getExperiencesRequestSchema = z.object({
     .positive()
     .optional()
     .describe("Pin a library version (e.g. 3 for math@v3); default: the domain's head"),
+  allowProposed: z
+    .boolean()
+    .optional()
+    .describe(
+      "Pinning a proposed version (one still being decided, e.g. an online canary) needs this set to true",
+    ),
   k: z
     .number()
     .int()

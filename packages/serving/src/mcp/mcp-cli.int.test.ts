@@ -53,6 +53,7 @@ async function exercise(client: Client): Promise<string[]> {
   expect(tools.map((tool) => tool.name).sort()).toEqual(["get_experiences", "report_outcome"]);
   const getTool = tools.find((tool) => tool.name === "get_experiences")!;
   expect(Object.keys(getTool.inputSchema.properties ?? {}).sort()).toEqual([
+    "allowProposed",
     "domain",
     "family",
     "k",

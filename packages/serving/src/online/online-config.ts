@@ -58,6 +58,11 @@ export const onlineConfigSchema = z.strictObject({
       minReference: z.number().int().positive().default(30),
       /** Windows a promoted version stays on probation (rollback watch) after its promotion. */
       probationWindows: z.number().int().positive().default(3),
+      /**
+       * A canary without enough reports this long after it started is decided as inconclusive (rejected, the reason
+       * stored), so clients that never report cannot block later reflections.
+       */
+      canaryDeadlineSeconds: z.number().positive().default(3600),
     })
     .default({
       canaryShare: 0.3,
@@ -69,6 +74,7 @@ export const onlineConfigSchema = z.strictObject({
       rollbackWindow: 20,
       minReference: 30,
       probationWindows: 3,
+      canaryDeadlineSeconds: 3600,
     }),
 });
 export type OnlineConfig = z.infer<typeof onlineConfigSchema>;

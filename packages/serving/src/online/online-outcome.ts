@@ -15,6 +15,8 @@ export interface OnlineOutcome {
   summary: string | null;
   feedback: string | null;
   trajectory?: unknown;
+  /** The outcome store's report-order number, when it came from the store: the learner's cursor. */
+  seq?: number;
 }
 
 /** Turns an outcome without a summary into one (e.g. the critic's stage-1 summary of its trajectory). */

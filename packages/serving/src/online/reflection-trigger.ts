@@ -18,6 +18,14 @@ export interface ReflectionTrigger {
   reflected(): void;
   /** Success rate of the last `window` outcomes, or null while fewer have arrived. */
   windowRate(): number | null;
+  /** What it holds (the window, the count since the last reflection), for the learner's durable state. */
+  snapshot(): TriggerState;
+}
+
+export interface TriggerState {
+  window: boolean[];
+  sinceLast: number;
+  pending: boolean;
 }
 
 /**
@@ -25,10 +33,13 @@ export interface ReflectionTrigger {
  * last W outcomes falls below a threshold, for reaction speed. The drop rule waits for a full window and, after a
  * reflection, for `cooldown` new outcomes, so one bad stretch does not start a reflection per outcome.
  */
-export function createReflectionTrigger(config: OnlineConfig["trigger"]): ReflectionTrigger {
-  const window: boolean[] = [];
-  let sinceLast = 0;
-  let pending = false;
+export function createReflectionTrigger(
+  config: OnlineConfig["trigger"],
+  restored?: TriggerState,
+): ReflectionTrigger {
+  const window: boolean[] = restored ? restored.window.slice(-config.window) : [];
+  let sinceLast = restored?.sinceLast ?? 0;
+  let pending = restored?.pending ?? false;
 
   const windowRate = () =>
     window.length < config.window ? null : window.filter(Boolean).length / window.length;
@@ -54,5 +65,6 @@ export function createReflectionTrigger(config: OnlineConfig["trigger"]): Reflec
       sinceLast = 0;
     },
     windowRate,
+    snapshot: () => ({ window: [...window], sinceLast, pending }),
   };
 }

@@ -149,11 +149,26 @@ describe("in-process library service", () => {
       "invalid_input",
     );
     expect(bad.message).toContain("math@v3 was rejected");
+    // A proposed version (a canary being decided) is pinned only on purpose.
+    await store.applyOperations("math", [add("Maybe lesson.", { status: "candidate" })], {
+      parent: 2,
+      state: "proposed",
+    });
+    const unasked = await rejected(
+      service.getExperiences({ domain: "math", task: "t", version: 4 }),
+      "invalid_input",
+    );
+    expect(unasked.message).toContain("math@v4 is proposed");
+    expect(
+      await service.getExperiences({ domain: "math", task: "t", version: 4, allowProposed: true }),
+    ).toMatchObject({ version: 4 });
+    await store.setVersionState("math", 4, "rejected");
     const { snapshot, info } = await service.getLibrary({ domain: "math", version: 1 });
     expect([snapshot.experiences.length, info.state]).toEqual([1, "committed"]);
     expect((await service.listVersions("math")).map((v) => v.state)).toEqual([
       "committed",
       "committed",
+      "rejected",
       "rejected",
     ]);
   });

@@ -123,6 +123,13 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
           { details: { domain: request.domain, version: request.version } },
         );
       }
+      if (info.state === "proposed" && request.allowProposed !== true) {
+        throw new TfgrpoError(
+          "invalid_input",
+          `library ${request.domain}@v${request.version} is proposed (not decided yet); pin it only on purpose, with allowProposed: true`,
+          { details: { domain: request.domain, version: request.version, state: info.state } },
+        );
+      }
       return { version: request.version, meta: { pinned: true } };
     }
     const head = await store.getHeadVersion(request.domain);

@@ -197,7 +197,26 @@ export const postgresMigrations: readonly Migration[] = [
     `,
   },
   {
-    // Numbered 7 on purpose: 5 and 6 belong to other changes; migrations apply in list order, skipping applied ones.
+    version: 5,
+    description:
+      "online learners: one row per domain with the learner's lease, its durable state and the pause flag",
+    sql: `
+      CREATE TABLE online_learners (
+        domain TEXT COLLATE "C" PRIMARY KEY,
+        holder TEXT,
+        host TEXT,
+        pid INTEGER,
+        lease_acquired_at TEXT,
+        lease_renewed_at TEXT,
+        lease_expires_ms BIGINT,
+        state TEXT,
+        state_updated_at TEXT,
+        paused BOOLEAN NOT NULL DEFAULT FALSE,
+        paused_at TEXT
+      );
+    `,
+  },
+  {
     version: 7,
     description:
       "client identity: the client of each selection and outcome, and the clients an operator excluded from learning",

@@ -3,6 +3,7 @@ import { ComposedStore } from "../composed-store.js";
 import { PostgresClientStore } from "./postgres-client-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { PostgresLeakageFingerprintStore } from "./postgres-leakage-fingerprint-store.js";
+import { PostgresLearnerStore } from "./postgres-learner-store.js";
 import { PostgresLibraryStore } from "./postgres-library-store.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { PostgresOutcomeStore } from "./postgres-outcome-store.js";
@@ -34,6 +35,7 @@ export class PostgresStore extends ComposedStore {
   readonly outcomes: PostgresOutcomeStore;
   readonly leakageFingerprints: PostgresLeakageFingerprintStore;
   readonly clients: PostgresClientStore;
+  readonly learners: PostgresLearnerStore;
   readonly connection: PostgresConnection;
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
@@ -58,6 +60,7 @@ export class PostgresStore extends ComposedStore {
     this.outcomes = new PostgresOutcomeStore(this.connection, this.libraries);
     this.leakageFingerprints = new PostgresLeakageFingerprintStore(this.connection);
     this.clients = new PostgresClientStore(this.connection);
+    this.learners = new PostgresLearnerStore(this.connection);
   }
 
   async setup(): Promise<void> {

@@ -210,7 +210,28 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
-    // Numbered 7 on purpose: 5 and 6 belong to other changes; migrations apply in list order, skipping applied ones.
+    version: 5,
+    description:
+      "online learners: one row per domain with the learner's lease, its durable state and the pause flag",
+    sql: `
+      -- One learner per domain learns from every stored outcome: the one holding this row's lease (compare-and-set
+      -- on holder and expiry). Its state (cursor, trigger window, canary, probation) is JSON only the holder writes.
+      CREATE TABLE online_learners (
+        domain TEXT PRIMARY KEY,
+        holder TEXT,
+        host TEXT,
+        pid INTEGER,
+        lease_acquired_at TEXT,
+        lease_renewed_at TEXT,
+        lease_expires_ms INTEGER,
+        state TEXT,
+        state_updated_at TEXT,
+        paused INTEGER NOT NULL DEFAULT 0,
+        paused_at TEXT
+      );
+    `,
+  },
+  {
     version: 7,
     description:
       "client identity: the client of each selection and outcome, and the clients an operator excluded from learning",

@@ -1,6 +1,7 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { ComposedStore } from "../composed-store.js";
 import type { LeakageFingerprintStore } from "../leakage-fingerprint-store.js";
+import type { LearnerStore } from "../learner-store.js";
 import type { LibraryStore } from "../library-store.js";
 import type { OutcomeStore } from "../outcome-store.js";
 import { sqlitePath } from "../parse-store-url.js";
@@ -10,6 +11,7 @@ import { migrations } from "./migrations.js";
 import { SqliteClientStore } from "./sqlite-client-store.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
 import { SqliteLeakageFingerprintStore } from "./sqlite-leakage-fingerprint-store.js";
+import { SqliteLearnerStore } from "./sqlite-learner-store.js";
 import { SqliteLibraryStore } from "./sqlite-library-store.js";
 import { SqliteOutcomeStore } from "./sqlite-outcome-store.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";
@@ -31,6 +33,7 @@ export class SqliteStore extends ComposedStore {
   readonly outcomes: OutcomeStore;
   readonly leakageFingerprints: LeakageFingerprintStore;
   readonly clients: SqliteClientStore;
+  readonly learners: LearnerStore;
   private readonly connection: SqliteConnection;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
@@ -65,6 +68,7 @@ export class SqliteStore extends ComposedStore {
     this.outcomes = new SqliteOutcomeStore(this.connection, libraries);
     this.leakageFingerprints = new SqliteLeakageFingerprintStore(this.connection);
     this.clients = new SqliteClientStore(this.connection);
+    this.learners = new SqliteLearnerStore(this.connection);
   }
 
   async setup(): Promise<void> {

@@ -2,6 +2,7 @@ import { describe } from "vitest";
 import type { Store } from "../store.js";
 import { clientStoreContractTests } from "./client-store-contract.js";
 import { leakageFingerprintStoreContractTests } from "./leakage-fingerprint-store-contract.js";
+import { learnerStoreContractTests } from "./learner-store-contract.js";
 import { libraryStoreContractTests } from "./library-store-contract-tests.js";
 import { outcomeStoreContractTests } from "./outcome-store-contract.js";
 import { runStoreContractTests } from "./run-store-contract-tests.js";
@@ -19,5 +20,6 @@ export function storeContractTests(name: string, createFresh: () => Promise<Stor
     outcomeStoreContractTests(name, createFresh);
     leakageFingerprintStoreContractTests(name, createFresh);
     clientStoreContractTests(name, createFresh);
+    learnerStoreContractTests(name, createFresh);
   });
 }
