@@ -196,4 +196,11 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    description: "a run's trajectories by step (each learning step reads and compacts its own without scanning the run)",
+    sql: `
+      CREATE INDEX trajectories_by_run_step ON trajectories(run_id, step);
+    `,
+  },
 ];

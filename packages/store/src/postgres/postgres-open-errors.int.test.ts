@@ -33,7 +33,7 @@ describe("opening a PostgreSQL store", () => {
     await store.close();
     const again = (await createStore(url.replace(/^postgres:/, "postgresql:"))) as PostgresStore;
     expect(await again.inspect()).toMatchObject({
-      schemaVersion: 4,
+      schemaVersion: 9,
       serverVersion: expect.stringMatching(/^\d+/),
     });
     expect((await again.getHead("math"))?.experiences.map((e) => e.text)).toEqual(["kept"]);

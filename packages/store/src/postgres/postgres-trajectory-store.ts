@@ -11,8 +11,11 @@ import {
 } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { readStoredJson } from "../sqlite/stored-json.js";
+import type { CompactRunTrajectoriesOptions } from "../trajectory-compaction.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
 import type { PostgresConnection } from "./postgres-connection.js";
+
+import { postgresTrajectoryCompaction } from "./postgres-trajectory-compaction.js";
 
 const usageRecordSchema = usageSchema.extend({
   id: z.string().min(1).optional(),
@@ -99,6 +102,10 @@ export class PostgresTrajectoryStore implements TrajectoryStore {
         params,
       )
     ).rows[0]!.n;
+  }
+
+  compactRunTrajectories(runId: string, options: CompactRunTrajectoriesOptions): Promise<number> {
+    return postgresTrajectoryCompaction(this.connection).compactRunTrajectories(runId, options);
   }
 
   async recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number> {

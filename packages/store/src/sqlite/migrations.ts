@@ -209,4 +209,11 @@ export const migrations: readonly Migration[] = [
       ) WITHOUT ROWID;
     `,
   },
+  {
+    version: 9,
+    description: "a run's trajectories by step (each learning step reads and compacts its own without scanning the run)",
+    sql: `
+      CREATE INDEX trajectories_by_run_step ON trajectories(run_id, step);
+    `,
+  },
 ];

@@ -76,7 +76,7 @@ describe("SqliteStore on a file", () => {
     const store = new SqliteStore({ path: file });
     await store.setup();
     await store.setup();
-    expect(store.inspect()).toEqual({ schemaVersion: 4, integrity: "ok", journalMode: "wal" });
+    expect(store.inspect()).toEqual({ schemaVersion: 9, integrity: "ok", journalMode: "wal" });
     await store.applyOperations("math", [{ op: "add", text: "kept", reason: "r" }], {
       parent: null,
       state: "committed",

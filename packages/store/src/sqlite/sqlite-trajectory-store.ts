@@ -10,9 +10,12 @@ import {
   usageSchema,
 } from "@tfgrpo/protocol";
 import { z } from "zod";
+import type { CompactRunTrajectoriesOptions } from "../trajectory-compaction.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
 import { readStoredJson } from "./stored-json.js";
+
+import { sqliteTrajectoryCompaction } from "./sqlite-trajectory-compaction.js";
 
 const usageRecordSchema = usageSchema.extend({
   id: z.string().min(1).optional(),
@@ -92,6 +95,10 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
     return (
       this.connection.stmt(`SELECT count(*) AS n FROM trajectories ${where}`).get(...params) as { n: number }
     ).n;
+  }
+
+  compactRunTrajectories(runId: string, options: CompactRunTrajectoriesOptions): Promise<number> {
+    return sqliteTrajectoryCompaction(this.connection).compactRunTrajectories(runId, options);
   }
 
   async recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number> {
