@@ -91,6 +91,7 @@ describe("SqliteStore on a file", () => {
       { version: 2, description: expect.stringContaining("outcomes") },
       { version: 3, description: expect.stringContaining("contrasts") },
       { version: 4, description: expect.stringContaining("online contrasts") },
+      { version: 9, description: expect.stringContaining("trajectories by step") },
     ]);
     raw.close();
   });

@@ -100,8 +100,8 @@ export function trajectoryStoreContractTests(
           { id: "c1", name: "python", input: { code: "print(6*7)" }, output: "42\n".repeat(100), truncated: false, durationMs: 12 },
         ],
         finalAnswer: "42",
-        experiencesShown: ["E1"],
-        experiencesCited: ["E1"],
+        experiencesShown: ["G1"],
+        experiencesCited: ["G1"],
       });
       const stored = [bulky("s1", 1), bulky("s2", 2), bulky("s3", 3), bulky("other", 1, "run-2")];
       await store.putTrajectories(stored);
@@ -120,8 +120,8 @@ export function trajectoryStoreContractTests(
           reward: 0.5,
           finalAnswer: "42",
           usage: original.usage,
-          experiencesShown: ["E1"],
-          experiencesCited: ["E1"],
+          experiencesShown: ["G1"],
+          experiencesCited: ["G1"],
           messages: [],
         });
         expect(compacted.toolCalls).toEqual([
