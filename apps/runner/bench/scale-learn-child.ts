@@ -1,4 +1,5 @@
 import { statSync } from "node:fs";
+import path from "node:path";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { createSimServer } from "@tfgrpo/sim";
@@ -8,7 +9,7 @@ import { checkpointPathFor } from "../src/commands/learn.js";
 import { learnOptionsSchema } from "../src/learn/learn-options.js";
 import { runLearning } from "../src/learn/run-learning.js";
 import { createRuntime } from "../src/runtime/create-runtime.js";
-import { simConfig } from "./bench-settings.js";
+import { repositoryRoot } from "../src/testing/spawn-cli.js";
 
 // One learning run of the scale benchmark in a process of its own (so its memory is its own): the SIMULATED model
 // server in this process with no latency, every role in process, the store at `--db` (a SQLite file or a PostgreSQL
@@ -46,7 +47,8 @@ const train = option("train");
 const val = option("val");
 const batchSize = Number(option("batch"));
 const epochsSteps = Number(option("steps"));
-const poolSize = Number(option("pool"));
+const poolSize = Number(option("pool-size"));
+const simConfig = path.join(repositoryRoot, "examples/models.sim.yaml");
 const compactAfter = argv.includes("--compact-after") ? Number(option("compact-after")) : undefined;
 
 const sim = await createSimServer({ seed: 5, latency: { meanMs: 0, jitterMs: 0 } });
