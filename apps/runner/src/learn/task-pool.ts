@@ -90,6 +90,7 @@ export function openTaskPool(
   const field = fieldFor(options.stratifyBy);
   const ids: string[] = [];
   const starts: number[] = [];
+  const lines: number[] = [];
   const lengths: number[] = [];
   const strata = new Strata();
   const problems: DatasetProblem[] = [];
@@ -102,13 +103,14 @@ export function openTaskPool(
     }
     ids.push(result.task.id);
     starts.push(start);
+    lines.push(line);
     lengths.push(length);
     strata.add(field === null ? undefined : taskField(result.task, field));
   }
   if (problems.length > 0 || ids.length === 0) throw datasetProblemsError(file, problems);
-  // The ids are checked once, above; a line read back is the line checked, so it parses the same way.
-  const indexById = context.seen;
-  const lineOf = (index: number) => indexById.get(ids[index]!)!;
+  // The ids were checked once, above: a line read back is the line checked, so it parses the same way.
+  const { seen: _checked, ...lineContext } = context;
+  const lineOf = (index: number) => lines[index]!;
   const stratifyField = resolveField(options.stratifyBy, field, strata.carried);
   const recent = new Map<string, Task>();
   const read = (index: number): Task => {
@@ -119,10 +121,7 @@ export function openTaskPool(
     } finally {
       closeSync(descriptor);
     }
-    const result = parseDatasetLine(bytes.toString("utf8"), lineOf(index), {
-      ...context,
-      seen: new Map(),
-    });
+    const result = parseDatasetLine(bytes.toString("utf8"), lineOf(index), { ...lineContext, seen: new Map() });
     if (result === null || !("task" in result) || result.task.id !== ids[index])
       throw new TfgrpoError(
         "conflict",
