@@ -20,8 +20,12 @@ export interface ScaleStep {
   wallMs: number;
   cpuMs: number;
   rssBytes: number;
+  /** The JS heap in use after a full collection (only when run with --expose-gc, at steps 1, 10, 25, 50, 75, 100). */
+  heapBytes?: number;
   dbBytes: number;
   trajectories: number;
+  /** Model calls the step made (requests to the sim server). */
+  calls: number;
 }
 
 export interface ScaleRun {
@@ -96,12 +100,27 @@ try {
     ...(compactAfter !== undefined ? { compactTrajectoriesAfter: compactAfter } : {}),
   });
   let pending: Promise<void> = Promise.resolve();
-  const marks: { step: number; at: number; cpu: number; rss: number; db: number; trajectories: number }[] = [];
+  const marks: {
+    step: number;
+    at: number;
+    cpu: number;
+    rss: number;
+    requests: number;
+    heap?: number;
+    db: number;
+    trajectories: number;
+  }[] = [];
+  const collect = (globalThis as { gc?: () => void }).gc;
   // The time, CPU and RSS are taken as the step begins; the database's size and rows just after (their reads are
   // billed to the step, a constant few milliseconds).
   const mark = (step: number) => {
     const cpu = process.cpuUsage();
-    const taken = { step, at: performance.now(), cpu: (cpu.user + cpu.system) / 1000, rss: process.memoryUsage().rss };
+    const taken = { step, at: performance.now(), cpu: (cpu.user + cpu.system) / 1000, rss: process.memoryUsage().rss, requests: sim.stats().requests };
+    // A full collection costs the step it begins a few milliseconds: only at the steps the tables show.
+    if (collect && [2, 11, 26, 51, 76, 101].includes(step)) {
+      collect();
+      Object.assign(taken, { heap: process.memoryUsage().heapUsed });
+    }
     pending = pending.then(async () => {
       marks.push({ ...taken, db: await dbBytes(), trajectories: await runtime.store.countTrajectories({ runId }) });
     });
@@ -136,8 +155,10 @@ try {
       wallMs: end.at - begin.at,
       cpuMs: end.cpu - begin.cpu,
       rssBytes: end.rss,
+      ...(end.heap === undefined ? {} : { heapBytes: end.heap }),
       dbBytes: end.db,
       trajectories: end.trajectories,
+      calls: end.requests - begin.requests,
     };
   });
   const result: ScaleRun = {

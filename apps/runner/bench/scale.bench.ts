@@ -62,6 +62,7 @@ async function learnInChild(args: {
     process.execPath,
     [
       "--conditions=source",
+      "--expose-gc",
       "--import",
       "tsx",
       path.join(here, "scale-learn-child.ts"),
@@ -78,6 +79,27 @@ const median = (values: number[]) => {
 };
 const window = (result: ScaleRun, from: number, to: number) =>
   result.steps.filter((s) => s.step >= from && s.step <= to);
+
+/** Least squares of y = a + b x1 + c x2 (the normal equations, by Cramer's rule). */
+function fitTwo(rows: readonly (readonly [number, number, number])[]): [number, number, number] {
+  const sum = (f: (r: readonly [number, number, number]) => number) => rows.reduce((t, r) => t + f(r), 0);
+  const n = rows.length;
+  const [s1, s2, sy] = [sum((r) => r[0]), sum((r) => r[1]), sum((r) => r[2])];
+  const [s11, s12, s22] = [sum((r) => r[0] * r[0]), sum((r) => r[0] * r[1]), sum((r) => r[1] * r[1])];
+  const [s1y, s2y] = [sum((r) => r[0] * r[2]), sum((r) => r[1] * r[2])];
+  const m = [
+    [n, s1, s2],
+    [s1, s11, s12],
+    [s2, s12, s22],
+  ];
+  const det = (x: number[][]) =>
+    x[0]![0]! * (x[1]![1]! * x[2]![2]! - x[1]![2]! * x[2]![1]!) -
+    x[0]![1]! * (x[1]![0]! * x[2]![2]! - x[1]![2]! * x[2]![0]!) +
+    x[0]![2]! * (x[1]![0]! * x[2]![1]! - x[1]![1]! * x[2]![0]!);
+  const d = det(m);
+  const replaced = (column: number) => m.map((row, i) => row.map((v, j) => (j === column ? [sy, s1y, s2y][i]! : v)));
+  return [det(replaced(0)) / d, det(replaced(1)) / d, det(replaced(2)) / d];
+}
 
 const directory = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-bench-scale-"));
 const dataDirectory = path.join(os.tmpdir(), "tfgrpo-bench-scale-data");
@@ -131,24 +153,40 @@ try {
         `\n## ${stepCount} steps on ${backend} (pool 1,000, batch 4, G 2, 4 validation tasks x 1, no baseline)\n`,
       );
       const result = await learnInChild({ db, train, val, batch: 4, steps: stepCount, "pool-size": 1000 });
-      out("| step | wall ms | CPU ms | RSS MB | database MB | trajectories |");
-      out("|---:|---:|---:|---:|---:|---:|");
+      out("| step | wall ms | CPU ms | RSS MB | JS heap MB (after GC) | database MB | trajectories |");
+      out("|---:|---:|---:|---:|---:|---:|---:|");
       for (const step of result.steps.filter((s) => [1, 2, 10, 25, 50, 75, 100].includes(s.step)))
         out(
-          `| ${step.step} | ${step.wallMs.toFixed(0)} | ${step.cpuMs.toFixed(0)} | ${mb(step.rssBytes)} | ${mb(step.dbBytes)} | ${step.trajectories} |`,
+          `| ${step.step} | ${step.wallMs.toFixed(0)} | ${step.cpuMs.toFixed(0)} | ${mb(step.rssBytes)} | ${step.heapBytes === undefined ? "" : mb(step.heapBytes)} | ${mb(step.dbBytes)} | ${step.trajectories} |`,
         );
+      // Steps differ in work (a step whose proposals make a candidate also validates it): compare per model call,
+      // and fit time = a + b x calls + c x step, whose c says what a later step costs more for being later.
       const early = window(result, 6, 15);
       const late = window(result, stepCount - 9, stepCount);
       const ratio = (pick: (s: ScaleRun["steps"][number]) => number) =>
         median(late.map(pick)) / median(early.map(pick));
+      const perCall = (pick: (s: ScaleRun["steps"][number]) => number) => (s: ScaleRun["steps"][number]) =>
+        pick(s) / Math.max(1, s.calls);
       out(
-        `\nmedian of steps ${stepCount - 9}-${stepCount} over steps 6-15: wall ${ratio((s) => s.wallMs).toFixed(2)}×, CPU ${ratio((s) => s.cpuMs).toFixed(2)}× (acceptance: within 1.2×)`,
+        `\nsteps ${stepCount - 9}-${stepCount} over steps 6-15 (medians): wall ${ratio((s) => s.wallMs).toFixed(2)}×, CPU ${ratio((s) => s.cpuMs).toFixed(2)}×; per model call: wall ${ratio(perCall((s) => s.wallMs)).toFixed(2)}×, CPU ${ratio(perCall((s) => s.cpuMs)).toFixed(2)}× (acceptance: within 1.2×)`,
       );
+      const steady = result.steps.filter((s) => s.step >= 6);
+      for (const [name, pick] of [
+        ["wall", (s: ScaleRun["steps"][number]) => s.wallMs],
+        ["CPU", (s: ScaleRun["steps"][number]) => s.cpuMs],
+      ] as const) {
+        const [a, b, c] = fitTwo(steady.map((s) => [s.calls, s.step, pick(s)] as const));
+        out(
+          `fit over steps 6-${stepCount}: ${name} ms = ${a.toFixed(0)} + ${b.toFixed(2)} x calls + ${c.toFixed(3)} x step; step ${stepCount} against step 10: ${((c * (stepCount - 10)) / (a + b * median(steady.map((s) => s.calls)) + c * 10)).toLocaleString("en", { style: "percent", maximumFractionDigits: 1 })} at the median ${median(steady.map((s) => s.calls))} calls`,
+        );
+      }
       const grown = result.dbAfter - result.dbBefore;
       out(
         `database growth: ${mb(grown)} MB over ${result.steps.length} steps = ${(grown / result.steps.length / 1024).toFixed(1)} KB per step, ${(grown / Math.max(1, result.trajectories) / 1024).toFixed(2)} KB per trajectory (${result.trajectories} trajectories, checkpoints included); load ${result.load.map((n) => n.toFixed(1)).join(" → ")}`,
       );
-      out(`raw: ${JSON.stringify(result.steps.map((s) => [s.step, Math.round(s.wallMs), Math.round(s.cpuMs)]))}`);
+      out(
+        `raw [step, wall ms, CPU ms, model calls]: ${JSON.stringify(result.steps.map((s) => [s.step, Math.round(s.wallMs), Math.round(s.cpuMs), s.calls]))}`,
+      );
     }
   }
 
