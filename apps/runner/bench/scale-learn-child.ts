@@ -1,5 +1,6 @@
 import { statSync } from "node:fs";
 import path from "node:path";
+import v8 from "node:v8";
 import os from "node:os";
 import { performance } from "node:perf_hooks";
 import { createSimServer } from "@tfgrpo/sim";
@@ -22,6 +23,8 @@ export interface ScaleStep {
   rssBytes: number;
   /** The JS heap in use after a full collection (only when run with --expose-gc, at steps 1, 10, 25, 50, 75, 100). */
   heapBytes?: number;
+  /** V8's heap spaces in use then, KB by space (code, old, large objects...). */
+  heapSpacesKb?: Record<string, number>;
   dbBytes: number;
   trajectories: number;
   /** Model calls the step made (requests to the sim server). */
@@ -107,6 +110,7 @@ try {
     rss: number;
     requests: number;
     heap?: number;
+    spaces?: Record<string, number>;
     db: number;
     trajectories: number;
   }[] = [];
@@ -119,7 +123,10 @@ try {
     // A full collection costs the step it begins a few milliseconds: only at the steps the tables show.
     if (collect && [2, 11, 26, 51, 76, 101].includes(step)) {
       collect();
-      Object.assign(taken, { heap: process.memoryUsage().heapUsed });
+      const spaces = Object.fromEntries(
+        v8.getHeapSpaceStatistics().map((space) => [space.space_name, Math.round(space.space_used_size / 1024)]),
+      );
+      Object.assign(taken, { heap: process.memoryUsage().heapUsed, spaces });
     }
     pending = pending.then(async () => {
       marks.push({ ...taken, db: await dbBytes(), trajectories: await runtime.store.countTrajectories({ runId }) });
@@ -155,7 +162,7 @@ try {
       wallMs: end.at - begin.at,
       cpuMs: end.cpu - begin.cpu,
       rssBytes: end.rss,
-      ...(end.heap === undefined ? {} : { heapBytes: end.heap }),
+      ...(end.heap === undefined ? {} : { heapBytes: end.heap, heapSpacesKb: end.spaces }),
       dbBytes: end.db,
       trajectories: end.trajectories,
       calls: end.requests - begin.requests,

@@ -185,6 +185,9 @@ try {
         `database growth: ${mb(grown)} MB over ${result.steps.length} steps = ${(grown / result.steps.length / 1024).toFixed(1)} KB per step, ${(grown / Math.max(1, result.trajectories) / 1024).toFixed(2)} KB per trajectory (${result.trajectories} trajectories, checkpoints included); load ${result.load.map((n) => n.toFixed(1)).join(" → ")}`,
       );
       out(
+        `heap spaces KB after GC: ${JSON.stringify(result.steps.filter((s) => s.heapSpacesKb).map((s) => [s.step, s.heapSpacesKb]))}`,
+      );
+      out(
         `raw [step, wall ms, CPU ms, model calls]: ${JSON.stringify(result.steps.map((s) => [s.step, Math.round(s.wallMs), Math.round(s.cpuMs), s.calls]))}`,
       );
     }

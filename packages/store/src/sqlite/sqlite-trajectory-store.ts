@@ -123,9 +123,18 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
         `INSERT OR IGNORE INTO usage_records (id, run_id, role, model, input_tokens, cached_input_tokens,
            output_tokens, cost_usd, latency_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
+      const total = this.connection.stmt(
+        `INSERT INTO usage_totals (run_id, role, model, calls, input_tokens, cached_input_tokens, output_tokens,
+           cost_usd, latency_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, role, model) DO UPDATE SET calls = calls + 1,
+           input_tokens = input_tokens + excluded.input_tokens,
+           cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
+           output_tokens = output_tokens + excluded.output_tokens, cost_usd = cost_usd + excluded.cost_usd,
+           latency_ms = latency_ms + excluded.latency_ms`,
+      );
       let inserted = 0;
       for (const u of parsed as Array<z.infer<typeof usageRecordSchema>>) {
-        inserted += insert.run(
+        const changes = insert.run(
           u.id ?? null,
           runId,
           u.role,
@@ -137,6 +146,9 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
           u.latencyMs,
           u.at ?? at,
         ).changes;
+        if (changes === 0) continue;
+        inserted++;
+        total.run(runId, u.role, u.model, u.inputTokens, u.cachedInputTokens, u.outputTokens, u.costUsd, u.latencyMs);
       }
       return inserted;
     });
@@ -145,10 +157,9 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
   async getUsageTotals(runId: string): Promise<UsageReport> {
     const rows = this.connection
       .stmt(
-        `SELECT role, model, count(*) AS calls, sum(input_tokens) AS inputTokens,
-         sum(cached_input_tokens) AS cachedInputTokens, sum(output_tokens) AS outputTokens,
-         sum(cost_usd) AS costUsd, sum(latency_ms) AS latencyMs
-       FROM usage_records WHERE run_id = ? GROUP BY role, model ORDER BY role, model`,
+        `SELECT role, model, calls, input_tokens AS inputTokens, cached_input_tokens AS cachedInputTokens,
+         output_tokens AS outputTokens, cost_usd AS costUsd, latency_ms AS latencyMs
+       FROM usage_totals WHERE run_id = ? ORDER BY role, model`,
       )
       .all(runId) as Array<UsageTotals & { role: Role; model: string }>;
     const report: UsageReport = { runId, total: emptyUsageTotals(), byRole: {}, byModel: {} };
@@ -168,7 +179,8 @@ function trajectoryWhere(filter: TrajectoryFilter): { where: string; params: unk
     clauses.push(clause);
     params.push(value);
   };
-  if (filter.runId !== undefined) add("run_id = ?", filter.runId);
+  // With ids, the primary key finds the rows; `+run_id` keeps the planner from scanning the run's index instead.
+  if (filter.runId !== undefined) add(filter.ids === undefined ? "run_id = ?" : "+run_id = ?", filter.runId);
   if (filter.epoch !== undefined) add("epoch = ?", filter.epoch);
   if (filter.step !== undefined) add("step = ?", filter.step);
   if (filter.groupId !== undefined) add("group_id = ?", filter.groupId);
