@@ -1,8 +1,8 @@
 import { statSync } from "node:fs";
-import path from "node:path";
-import v8 from "node:v8";
 import os from "node:os";
+import path from "node:path";
 import { performance } from "node:perf_hooks";
+import v8 from "node:v8";
 import { createSimServer } from "@tfgrpo/sim";
 import { parseStoreUrl } from "@tfgrpo/store";
 import pg from "pg";
@@ -119,17 +119,29 @@ try {
   // billed to the step, a constant few milliseconds).
   const mark = (step: number) => {
     const cpu = process.cpuUsage();
-    const taken = { step, at: performance.now(), cpu: (cpu.user + cpu.system) / 1000, rss: process.memoryUsage().rss, requests: sim.stats().requests };
+    const taken = {
+      step,
+      at: performance.now(),
+      cpu: (cpu.user + cpu.system) / 1000,
+      rss: process.memoryUsage().rss,
+      requests: sim.stats().requests,
+    };
     // A full collection costs the step it begins a few milliseconds: only at the steps the tables show.
     if (collect && [2, 11, 26, 51, 76, 101].includes(step)) {
       collect();
       const spaces = Object.fromEntries(
-        v8.getHeapSpaceStatistics().map((space) => [space.space_name, Math.round(space.space_used_size / 1024)]),
+        v8
+          .getHeapSpaceStatistics()
+          .map((space) => [space.space_name, Math.round(space.space_used_size / 1024)]),
       );
       Object.assign(taken, { heap: process.memoryUsage().heapUsed, spaces });
     }
     pending = pending.then(async () => {
-      marks.push({ ...taken, db: await dbBytes(), trajectories: await runtime.store.countTrajectories({ runId }) });
+      marks.push({
+        ...taken,
+        db: await dbBytes(),
+        trajectories: await runtime.store.countTrajectories({ runId }),
+      });
     });
   };
   const loadBefore = os.loadavg()[0]!;

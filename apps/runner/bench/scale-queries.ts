@@ -4,11 +4,12 @@ import { createStore } from "@tfgrpo/store";
 import { createStudioApp } from "@tfgrpo/studio";
 import { runStateKeys, runStateOf } from "../src/learn/run-state.js";
 import type { StepRecord } from "../src/learn/step-record.js";
-import { collectReportData } from "../src/report/report-data.js";
 import { renderReport } from "../src/report/render-report.js";
+import { collectReportData } from "../src/report/report-data.js";
 
 // The reads of `library show`, the report and the studio on a learning run of `count` trajectories (G 5, batch 20:
-// count/100 steps), seeded straight into a SQLite store: each read's time in ms, the median of 3.
+// count/100 steps, each with its step record, batch outcome and 20 groups' advice in the run state), seeded straight into
+// a SQLite store: each read's time in ms, the median of 3.
 
 const groupSize = 5;
 const batch = 20;
@@ -37,14 +38,28 @@ function trajectoryOf(step: number, task: number, attempt: number): Trajectory {
     reward: attempt % 2,
     experiencesShown: ["G1", "G2"],
     experiencesCited: [],
-    usage: { calls: 1, inputTokens: 200, cachedInputTokens: 0, outputTokens: 60, costUsd: 0.0001, latencyMs: 5 },
+    usage: {
+      calls: 1,
+      inputTokens: 200,
+      cachedInputTokens: 0,
+      outputTokens: 60,
+      costUsd: 0.0001,
+      latencyMs: 5,
+    },
     latencyMs: 5,
     stopReason: "answered",
   };
 }
 
 function stepRecordOf(step: number): StepRecord {
-  const usage = { calls: 100, inputTokens: 20_000, cachedInputTokens: 0, outputTokens: 6000, costUsd: 0.01, latencyMs: 500 };
+  const usage = {
+    calls: 100,
+    inputTokens: 20_000,
+    cachedInputTokens: 0,
+    outputTokens: 6000,
+    costUsd: 0.01,
+    latencyMs: 500,
+  };
   return {
     epoch: 1,
     step,
@@ -112,7 +127,8 @@ export async function measureQueries(file: string, count: number): Promise<[stri
     for (let step = 1; step <= steps; step++) {
       const trajectories: Trajectory[] = [];
       for (let task = 0; task < batch; task++)
-        for (let attempt = 0; attempt < groupSize; attempt++) trajectories.push(trajectoryOf(step, task, attempt));
+        for (let attempt = 0; attempt < groupSize; attempt++)
+          trajectories.push(trajectoryOf(step, task, attempt));
       await store.putTrajectories(trajectories.slice(0, Math.max(0, count - (step - 1) * batch * groupSize)));
       await store.recordUsage(
         runId,
@@ -120,6 +136,17 @@ export async function measureQueries(file: string, count: number): Promise<[stri
       );
       await runState.put(runStateKeys.step(step), stepRecordOf(step));
       await runState.put(runStateKeys.batchOutcomes(step), { failed: [], passed: [] });
+      // The critic's answer for each group, as a learning step leaves it (the run state's largest family).
+      for (let task = 0; task < batch; task++)
+        await store.putRunState(
+          runId,
+          `${runStateKeys.advice.prefix}${trajectories[task * groupSize]!.groupId}`,
+          {
+            summaries: [],
+            proposals: [],
+            reason: "seeded",
+          },
+        );
     }
     const seeded = performance.now() - seeding;
     const studio = createStudioApp({ store, pollIntervalMs: 60_000 });
@@ -131,19 +158,34 @@ export async function measureQueries(file: string, count: number): Promise<[stri
     try {
       return [
         [`(seeding ${await store.countTrajectories({ runId })} trajectories and ${steps} steps)`, seeded],
-        ["one step's trajectories (listTrajectories run+step)", await timed(() => store.listTrajectories({ runId, step: steps }))],
-        ["one group's trajectories (listTrajectories group)", await timed(() => store.listTrajectories({ runId, groupId: `${runId}/s${steps}/task-0` }))],
+        [
+          "one step's trajectories (listTrajectories run+step)",
+          await timed(() => store.listTrajectories({ runId, step: steps })),
+        ],
+        [
+          "one group's trajectories (listTrajectories group)",
+          await timed(() => store.listTrajectories({ runId, groupId: `${runId}/s${steps}/task-0` })),
+        ],
         ["usage totals of the run (getUsageTotals)", await timed(() => store.getUsageTotals(runId))],
-        ["library show (getHeadVersion + getVersion + getVersionInfo)", await timed(async () => {
-          const head = (await store.getHeadVersion(domain))!;
-          await store.getVersion(domain, head);
-          await store.getVersionInfo(domain, head);
-        })],
-        ["report (collectReportData + renderReport)", await timed(async () => renderReport(await collectReportData(store, runId)))],
+        [
+          "library show (getHeadVersion + getVersion + getVersionInfo)",
+          await timed(async () => {
+            const head = (await store.getHeadVersion(domain))!;
+            await store.getVersion(domain, head);
+            await store.getVersionInfo(domain, head);
+          }),
+        ],
+        [
+          "report (collectReportData + renderReport)",
+          await timed(async () => renderReport(await collectReportData(store, runId))),
+        ],
         ["studio GET /runs", await timed(() => get("/runs"))],
         [`studio GET /runs/${runId}`, await timed(() => get(`/runs/${runId}`))],
         [`studio GET /d/${domain}`, await timed(() => get(`/d/${domain}`))],
-        ["compactRunTrajectories (one step)", await timed(() => store.compactRunTrajectories(runId, { fromStep: 1, throughStep: 1 }))],
+        [
+          "compactRunTrajectories (one step)",
+          await timed(() => store.compactRunTrajectories(runId, { fromStep: 1, throughStep: 1 })),
+        ],
       ];
     } finally {
       studio.close();

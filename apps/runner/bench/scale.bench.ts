@@ -97,7 +97,8 @@ function fitTwo(rows: readonly (readonly [number, number, number])[]): [number, 
     x[0]![1]! * (x[1]![0]! * x[2]![2]! - x[1]![2]! * x[2]![0]!) +
     x[0]![2]! * (x[1]![0]! * x[2]![1]! - x[1]![1]! * x[2]![0]!);
   const d = det(m);
-  const replaced = (column: number) => m.map((row, i) => row.map((v, j) => (j === column ? [sy, s1y, s2y][i]! : v)));
+  const replaced = (column: number) =>
+    m.map((row, i) => row.map((v, j) => (j === column ? [sy, s1y, s2y][i]! : v)));
   return [det(replaced(0)) / d, det(replaced(1)) / d, det(replaced(2)) / d];
 }
 
@@ -107,7 +108,12 @@ await mkdir(dataDirectory, { recursive: true });
 out(
   `# tfgrpo scale bench (SIMULATED world, no model latency), ${os.cpus().length} CPU(s) ${os.cpus()[0]?.model ?? ""}, node ${process.version}`,
 );
-out(`load average at start: ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+out(
+  `load average at start: ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(" ")}`,
+);
 try {
   const val = path.join(dataDirectory, "val.jsonl");
   await writeFile(
@@ -200,7 +206,12 @@ try {
     for (const [name, ms] of await measureQueries(path.join(directory, "queries.db"), trajectoryCount))
       out(`| ${name} | ${ms.toFixed(1)} |`);
   }
-  out(`\nload average at end: ${os.loadavg().map((n) => n.toFixed(2)).join(" ")}`);
+  out(
+    `\nload average at end: ${os
+      .loadavg()
+      .map((n) => n.toFixed(2))
+      .join(" ")}`,
+  );
 } finally {
   await rm(directory, { recursive: true, force: true });
 }

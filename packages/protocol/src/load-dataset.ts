@@ -127,7 +127,10 @@ export function parseDatasetLine(
   if (raw.trim() === "") return null;
   const size = Buffer.byteLength(raw, "utf8");
   if (size > maxLineBytes)
-    return problem("(line)", `${size} bytes, over the limit of ${maxLineBytes} (TFGRPO_DATASET_MAX_LINE_BYTES)`);
+    return problem(
+      "(line)",
+      `${size} bytes, over the limit of ${maxLineBytes} (TFGRPO_DATASET_MAX_LINE_BYTES)`,
+    );
   const json = safeParseJson(raw);
   if (!json.success) return problem("(line)", json.error);
   if (typeof json.value !== "object" || json.value === null || Array.isArray(json.value))
@@ -179,7 +182,9 @@ export function parseDatasetLine(
 /** A file refused for its bad lines (the first 50 shown), or with no task at all. */
 export function datasetProblemsError(file: string, problems: readonly DatasetProblem[]): TfgrpoError {
   if (problems.length === 0)
-    return new TfgrpoError("invalid_dataset", `${file}: no tasks in the file`, { details: { file, problems: [] } });
+    return new TfgrpoError("invalid_dataset", `${file}: no tasks in the file`, {
+      details: { file, problems: [] },
+    });
   const shown = problems.slice(0, 50).map((p) => `${p.file}:${p.line}: ${p.field}: ${p.problem}`);
   const more = problems.length > 50 ? `\n... and ${problems.length - 50} more` : "";
   return new TfgrpoError(

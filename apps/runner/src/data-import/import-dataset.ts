@@ -277,7 +277,8 @@ function splitTasks(
     [families[index], families[other]] = [families[other]!, families[index]!];
   }
   const sizes = new Map<string, number>();
-  for (const task of tasks) sizes.set(String(task.meta?.family), (sizes.get(String(task.meta?.family)) ?? 0) + 1);
+  for (const task of tasks)
+    sizes.set(String(task.meta?.family), (sizes.get(String(task.meta?.family)) ?? 0) + 1);
   const held = new Set<string>();
   let count = 0;
   for (const name of families) {

@@ -273,7 +273,10 @@ function modelErrorOf(request: RolloutRequest): Trajectory {
   };
 }
 
-function graphOf(world: World, { valTasks = val, trainTasks = train, ...options }: Record<string, unknown> = {}) {
+function graphOf(
+  world: World,
+  { valTasks = val, trainTasks = train, ...options }: Record<string, unknown> = {},
+) {
   const checkpointer = SqliteSaver.fromConnString(world.checkpoints);
   const graph = createLearningGraph(
     {
@@ -362,10 +365,7 @@ const someOf =
   };
 
 /** What two runs of the same script must agree on: the steps' numbers, every version, the head. */
-async function outcomeOf(
-  world: World,
-  final: Pick<LearnStateValue, "headVersion" | "stoppedBy">,
-) {
+async function outcomeOf(world: World, final: Pick<LearnStateValue, "headVersion" | "stoppedBy">) {
   const versions = await world.store.listVersions(domain);
   return {
     history: await stepHistory(world.store, runId),
@@ -674,9 +674,13 @@ describe("the learning graph with scripted roles", () => {
       }
       // The last step keeps its text; the critic's summaries stay in the run state.
       expect((await byStep(compacted, 4)).every((t) => t.messages.length > 0)).toBe(true);
-      expect(await runStateOf(compacted.store, runId).get(runStateKeys.compaction())).toEqual({ throughStep: 3 });
+      expect(await runStateOf(compacted.store, runId).get(runStateKeys.compaction())).toEqual({
+        throughStep: 3,
+      });
       const advice = async (world: World) =>
-        (await world.store.listRunStateKeys(runId)).filter((key) => key.startsWith(runStateKeys.advice.prefix));
+        (await world.store.listRunStateKeys(runId)).filter((key) =>
+          key.startsWith(runStateKeys.advice.prefix),
+        );
       expect(await advice(compacted)).toEqual(await advice(straight));
     } finally {
       await straight.close();

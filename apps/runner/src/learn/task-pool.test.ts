@@ -27,7 +27,12 @@ describe("openTaskPool", () => {
     // A byte-order mark, Windows line ends and a last line without its newline.
     await writeFile(file, `\uFEFF${lines.join("\r\n")}`);
     // The long line crosses the first 1 MiB chunk the pool's reader reads.
-    const options = { domain: "math", requireAnswer: true, maxLineBytes: 2_000_000, maxFieldChars: 2_000_000 };
+    const options = {
+      domain: "math",
+      requireAnswer: true,
+      maxLineBytes: 2_000_000,
+      maxFieldChars: 2_000_000,
+    };
     const expected = await loadDataset(file, options);
     const pool = openTaskPool(file, options);
     expect(pool.size).toBe(4);

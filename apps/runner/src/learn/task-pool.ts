@@ -121,7 +121,10 @@ export function openTaskPool(
     } finally {
       closeSync(descriptor);
     }
-    const result = parseDatasetLine(bytes.toString("utf8"), lineOf(index), { ...lineContext, seen: new Map() });
+    const result = parseDatasetLine(bytes.toString("utf8"), lineOf(index), {
+      ...lineContext,
+      seen: new Map(),
+    });
     if (result === null || !("task" in result) || result.task.id !== ids[index])
       throw new TfgrpoError(
         "conflict",
@@ -131,7 +134,7 @@ export function openTaskPool(
     return result.task;
   };
   const positionOf = new Map<string, number>();
-  ids.forEach((id, index) => positionOf.set(id, index));
+  for (const [index, id] of ids.entries()) positionOf.set(id, index);
   return {
     size: ids.length,
     ids,

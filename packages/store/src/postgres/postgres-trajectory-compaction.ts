@@ -10,7 +10,10 @@ import type { PostgresConnection } from "./postgres-connection.js";
 /** `compactRunTrajectories` on PostgreSQL: one transaction, the steps' rows read through `(run_id, step)`. */
 export function postgresTrajectoryCompaction(connection: PostgresConnection): TrajectoryCompaction {
   return {
-    async compactRunTrajectories(runId: string, { fromStep = 0, throughStep }: CompactRunTrajectoriesOptions) {
+    async compactRunTrajectories(
+      runId: string,
+      { fromStep = 0, throughStep }: CompactRunTrajectoriesOptions,
+    ) {
       return connection.transaction(async (sql) => {
         const rows = (
           await sql.query<{ id: string; record: string }>(

@@ -10,7 +10,10 @@ import { readStoredJson } from "./stored-json.js";
 /** `compactRunTrajectories` on SQLite: one write transaction over the steps' rows (read through `(run_id, step)`). */
 export function sqliteTrajectoryCompaction(connection: SqliteConnection): TrajectoryCompaction {
   return {
-    async compactRunTrajectories(runId: string, { fromStep = 0, throughStep }: CompactRunTrajectoriesOptions) {
+    async compactRunTrajectories(
+      runId: string,
+      { fromStep = 0, throughStep }: CompactRunTrajectoriesOptions,
+    ) {
       return connection.write(() => {
         const rows = connection
           .stmt("SELECT id, record FROM trajectories WHERE run_id = ? AND step BETWEEN ? AND ?")

@@ -13,9 +13,8 @@ import { z } from "zod";
 import type { CompactRunTrajectoriesOptions } from "../trajectory-compaction.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
-import { readStoredJson } from "./stored-json.js";
-
 import { sqliteTrajectoryCompaction } from "./sqlite-trajectory-compaction.js";
+import { readStoredJson } from "./stored-json.js";
 
 const usageRecordSchema = usageSchema.extend({
   id: z.string().min(1).optional(),
@@ -148,7 +147,16 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
         ).changes;
         if (changes === 0) continue;
         inserted++;
-        total.run(runId, u.role, u.model, u.inputTokens, u.cachedInputTokens, u.outputTokens, u.costUsd, u.latencyMs);
+        total.run(
+          runId,
+          u.role,
+          u.model,
+          u.inputTokens,
+          u.cachedInputTokens,
+          u.outputTokens,
+          u.costUsd,
+          u.latencyMs,
+        );
       }
       return inserted;
     });

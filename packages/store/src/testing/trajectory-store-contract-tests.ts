@@ -94,10 +94,21 @@ export function trajectoryStoreContractTests(
         reward: 0.5,
         messages: [
           { role: "user" as const, content: "What is 6 x 7? ".repeat(200) },
-          { role: "assistant" as const, content: "Let me think. ".repeat(200), reasoning: "long ".repeat(300) },
+          {
+            role: "assistant" as const,
+            content: "Let me think. ".repeat(200),
+            reasoning: "long ".repeat(300),
+          },
         ],
         toolCalls: [
-          { id: "c1", name: "python", input: { code: "print(6*7)" }, output: "42\n".repeat(100), truncated: false, durationMs: 12 },
+          {
+            id: "c1",
+            name: "python",
+            input: { code: "print(6*7)" },
+            output: "42\n".repeat(100),
+            truncated: false,
+            durationMs: 12,
+          },
         ],
         finalAnswer: "42",
         experiencesShown: ["G1"],
