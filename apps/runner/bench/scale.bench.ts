@@ -124,30 +124,37 @@ try {
   );
 
   if (only === undefined || only === "rss") {
-    out("\n## Runner RSS against the pool (batch 20, G 2, 3 steps, SQLite, one process per pool)\n");
-    out("| pool | max RSS MB | RSS after step 3 MB | step wall ms (median) | step CPU ms (median) | load |");
-    out("|---:|---:|---:|---:|---:|---|");
-    const results: ScaleRun[] = [];
-    for (const size of pools) {
-      const train = await writePool(dataDirectory, size);
-      const result = await learnInChild({
-        db: path.join(directory, `rss-${size}.db`),
-        train,
-        val,
-        batch: 20,
-        steps: 3,
-        "pool-size": size,
-      });
-      results.push(result);
+    for (const backend of backends) {
+      await using postgres = backend === "postgres" ? await startPostgresServer() : undefined;
+      out(`\n## Runner RSS against the pool (batch 20, G 2, 3 steps, ${backend}, one process per pool)\n`);
       out(
-        `| ${size} | ${mb(result.maxRssBytes)} | ${mb(result.steps.at(-1)!.rssBytes)} | ${median(result.steps.map((s) => s.wallMs)).toFixed(0)} | ${median(result.steps.map((s) => s.cpuMs)).toFixed(0)} | ${result.load.map((n) => n.toFixed(1)).join(" → ")} |`,
+        "| pool | max RSS MB | RSS after step 3 MB | step wall ms (median) | step CPU ms (median) | database growth KB per step | load |",
+      );
+      out("|---:|---:|---:|---:|---:|---:|---|");
+      const results: ScaleRun[] = [];
+      for (const size of pools) {
+        const train = await writePool(dataDirectory, size);
+        const result = await learnInChild({
+          db: postgres
+            ? await postgres.createDatabase(`scale_rss_${size}`)
+            : path.join(directory, `rss-${size}.db`),
+          train,
+          val,
+          batch: 20,
+          steps: 3,
+          "pool-size": size,
+        });
+        results.push(result);
+        out(
+          `| ${size} | ${mb(result.maxRssBytes)} | ${mb(result.steps.at(-1)!.rssBytes)} | ${median(result.steps.map((s) => s.wallMs)).toFixed(0)} | ${median(result.steps.map((s) => s.cpuMs)).toFixed(0)} | ${((result.dbAfter - result.dbBefore) / result.steps.length / 1024).toFixed(0)} | ${result.load.map((n) => n.toFixed(1)).join(" → ")} |`,
+        );
+      }
+      const first = results[0]!;
+      const last = results.at(-1)!;
+      out(
+        `\nmax RSS at ${last.poolSize} tasks / at ${first.poolSize}: ${(last.maxRssBytes / first.maxRssBytes).toFixed(2)}× (acceptance: within 2×)`,
       );
     }
-    const first = results[0]!;
-    const last = results.at(-1)!;
-    out(
-      `\nmax RSS at ${last.poolSize} tasks / at ${first.poolSize}: ${(last.maxRssBytes / first.maxRssBytes).toFixed(2)}× (acceptance: within 2×)`,
-    );
   }
 
   if (only === undefined || only === "steps") {
