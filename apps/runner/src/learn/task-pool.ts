@@ -155,10 +155,11 @@ export function openTaskPool(
       if (recent.size > recentTasks) recent.delete(recent.keys().next().value!);
       return task;
     },
+    // One pass over the file (the lines were checked when it was opened), not a read per task.
     *[Symbol.iterator]() {
-      for (const id of ids) {
-        const index = positionOf.get(id)!;
-        yield recent.get(id) ?? read(index);
+      for (const { text, line } of fileLines(file)) {
+        const result = parseDatasetLine(text, line, { ...lineContext, seen: new Map() });
+        if (result !== null && "task" in result) yield result.task;
       }
     },
   };
