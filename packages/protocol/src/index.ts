@@ -91,7 +91,16 @@ export {
 export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
 export { normalCdf, studentTCdf, studentTQuantile } from "./kernel/student-t.js";
-export { type DatasetProblem, type LoadDatasetOptions, loadDataset, parseDataset } from "./load-dataset.js";
+export {
+  type DatasetLineContext,
+  type DatasetProblem,
+  datasetLineContext,
+  datasetProblemsError,
+  type LoadDatasetOptions,
+  loadDataset,
+  parseDataset,
+  parseDatasetLine,
+} from "./load-dataset.js";
 export { mapWithConcurrency } from "./map-with-concurrency.js";
 export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from "./safe-parse-json.js";
 export { type DatasetLine, datasetLineSchema } from "./schemas/dataset-line.js";

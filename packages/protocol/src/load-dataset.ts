@@ -85,111 +85,129 @@ export async function loadDataset(file: string, options: LoadDatasetOptions): Pr
   return parseDataset(decodeUtf8(bytes, file), { ...options, file });
 }
 
-export function parseDataset(text: string, options: LoadDatasetOptions & { file: string }): Task[] {
-  const { file, domain } = options;
-  const problems: DatasetProblem[] = [];
-  const tasks: Task[] = [];
-  const seen = new Map<string, number>();
-  const base = path.basename(file).replace(/\.jsonl?$/, "");
-  const maxLineBytes =
-    options.maxLineBytes ?? limitFromEnvironment("TFGRPO_DATASET_MAX_LINE_BYTES", defaultMaxLineBytes);
-  const maxFieldChars =
-    options.maxFieldChars ?? limitFromEnvironment("TFGRPO_DATASET_MAX_FIELD_CHARS", defaultMaxFieldChars);
-  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
-  lines.forEach((raw, index) => {
-    const line = index + 1;
-    if (raw.trim() === "") return;
-    const size = Buffer.byteLength(raw, "utf8");
-    if (size > maxLineBytes) {
-      problems.push({
+/** What `parseDatasetLine` needs besides the line: the file's limits and the ids seen so far (id -> line). */
+export interface DatasetLineContext {
+  file: string;
+  domain: string;
+  requireAnswer?: boolean;
+  maxLineBytes: number;
+  maxFieldChars: number;
+  /** The file's name without `.jsonl`: ids of lines without one are `<base>-<line>`. */
+  base: string;
+  /** The line of every id taken so far; the new id is added. */
+  seen: Map<string, number>;
+}
+
+/** The limits and naming of a dataset file, as `parseDatasetLine` reads them. */
+export function datasetLineContext(options: LoadDatasetOptions & { file: string }): DatasetLineContext {
+  return {
+    file: options.file,
+    domain: options.domain,
+    ...(options.requireAnswer !== undefined ? { requireAnswer: options.requireAnswer } : {}),
+    maxLineBytes:
+      options.maxLineBytes ?? limitFromEnvironment("TFGRPO_DATASET_MAX_LINE_BYTES", defaultMaxLineBytes),
+    maxFieldChars:
+      options.maxFieldChars ?? limitFromEnvironment("TFGRPO_DATASET_MAX_FIELD_CHARS", defaultMaxFieldChars),
+    base: path.basename(options.file).replace(/\.jsonl?$/, ""),
+    seen: new Map(),
+  };
+}
+
+/**
+ * One line of a JSONL dataset (1-based `line`): the task, nothing for a blank line, or its problems. A reader that
+ * streams a large file line by line gets exactly what `parseDataset` gives for the whole text.
+ */
+export function parseDatasetLine(
+  raw: string,
+  line: number,
+  context: DatasetLineContext,
+): { task: Task } | { problems: DatasetProblem[] } | null {
+  const { file, domain, maxLineBytes, maxFieldChars, seen } = context;
+  const problem = (field: string, text: string) => ({ problems: [{ file, line, field, problem: text }] });
+  if (raw.trim() === "") return null;
+  const size = Buffer.byteLength(raw, "utf8");
+  if (size > maxLineBytes)
+    return problem(
+      "(line)",
+      `${size} bytes, over the limit of ${maxLineBytes} (TFGRPO_DATASET_MAX_LINE_BYTES)`,
+    );
+  const json = safeParseJson(raw);
+  if (!json.success) return problem("(line)", json.error);
+  if (typeof json.value !== "object" || json.value === null || Array.isArray(json.value))
+    return problem("(line)", "expected a JSON object");
+  const parsed = datasetLineSchema.safeParse(json.value);
+  if (!parsed.success) {
+    return {
+      problems: parsed.error.issues.map((issue) => ({
         file,
         line,
-        field: "(line)",
-        problem: `${size} bytes, over the limit of ${maxLineBytes} (TFGRPO_DATASET_MAX_LINE_BYTES)`,
-      });
-      return;
-    }
-    const json = safeParseJson(raw);
-    if (!json.success) {
-      problems.push({ file, line, field: "(line)", problem: json.error });
-      return;
-    }
-    if (typeof json.value !== "object" || json.value === null || Array.isArray(json.value)) {
-      problems.push({ file, line, field: "(line)", problem: "expected a JSON object" });
-      return;
-    }
-    const parsed = datasetLineSchema.safeParse(json.value);
-    if (!parsed.success) {
-      for (const issue of parsed.error.issues) {
-        problems.push({ file, line, field: issue.path.join(".") || "(line)", problem: issue.message });
-      }
-      return;
-    }
-    const { id, domain: lineDomain, question, answer, meta, ...extra } = parsed.data;
-    if (lineDomain !== undefined && lineDomain !== domain) {
-      problems.push({
-        file,
-        line,
-        field: "domain",
-        problem: `is "${lineDomain}" but the dataset is loaded as "${domain}"`,
-      });
-      return;
-    }
-    const answerText = answer === null || answer === undefined ? undefined : String(answer).trim();
-    const oversized = (
-      [
-        ["question", question],
-        ["answer", answerText ?? ""],
-      ] as const
-    ).find(([, value]) => value.length > maxFieldChars);
-    if (oversized) {
-      problems.push({
-        file,
-        line,
-        field: oversized[0],
-        problem: `${oversized[1].length} characters, over the limit of ${maxFieldChars} (TFGRPO_DATASET_MAX_FIELD_CHARS)`,
-      });
-      return;
-    }
-    if (options.requireAnswer && (answerText === undefined || answerText === "")) {
-      problems.push({ file, line, field: "answer", problem: "is required (ground truth) here" });
-      return;
-    }
-    const taskId = id === undefined ? `${base}-${line}` : String(id);
-    const previous = seen.get(taskId);
-    if (previous !== undefined) {
-      problems.push({
-        file,
-        line,
-        field: "id",
-        problem: `duplicate id "${taskId}" (first on line ${previous})`,
-      });
-      return;
-    }
-    seen.set(taskId, line);
-    const allMeta = { ...(meta ?? {}), ...extra };
-    tasks.push({
+        field: issue.path.join(".") || "(line)",
+        problem: issue.message,
+      })),
+    };
+  }
+  const { id, domain: lineDomain, question, answer, meta, ...extra } = parsed.data;
+  if (lineDomain !== undefined && lineDomain !== domain)
+    return problem("domain", `is "${lineDomain}" but the dataset is loaded as "${domain}"`);
+  const answerText = answer === null || answer === undefined ? undefined : String(answer).trim();
+  const oversized = (
+    [
+      ["question", question],
+      ["answer", answerText ?? ""],
+    ] as const
+  ).find(([, value]) => value.length > maxFieldChars);
+  if (oversized)
+    return problem(
+      oversized[0],
+      `${oversized[1].length} characters, over the limit of ${maxFieldChars} (TFGRPO_DATASET_MAX_FIELD_CHARS)`,
+    );
+  if (context.requireAnswer && (answerText === undefined || answerText === ""))
+    return problem("answer", "is required (ground truth) here");
+  const taskId = id === undefined ? `${context.base}-${line}` : String(id);
+  const previous = seen.get(taskId);
+  if (previous !== undefined) return problem("id", `duplicate id "${taskId}" (first on line ${previous})`);
+  seen.set(taskId, line);
+  const allMeta = { ...(meta ?? {}), ...extra };
+  return {
+    task: {
       id: taskId,
       domain,
       question,
       ...(answerText !== undefined && answerText !== "" ? { answer: answerText } : {}),
       ...(Object.keys(allMeta).length > 0 ? { meta: allMeta } : {}),
-    });
-  });
-  if (problems.length > 0) {
-    const shown = problems.slice(0, 50).map((p) => `${p.file}:${p.line}: ${p.field}: ${p.problem}`);
-    const more = problems.length > 50 ? `\n... and ${problems.length - 50} more` : "";
-    throw new TfgrpoError(
-      "invalid_dataset",
-      `${file}: ${problems.length} bad line(s), nothing loaded:\n${shown.join("\n")}${more}`,
-      { details: { file, problems } },
-    );
-  }
-  if (tasks.length === 0) {
-    throw new TfgrpoError("invalid_dataset", `${file}: no tasks in the file`, {
+    },
+  };
+}
+
+/** A file refused for its bad lines (the first 50 shown), or with no task at all. */
+export function datasetProblemsError(file: string, problems: readonly DatasetProblem[]): TfgrpoError {
+  if (problems.length === 0)
+    return new TfgrpoError("invalid_dataset", `${file}: no tasks in the file`, {
       details: { file, problems: [] },
     });
-  }
+  const shown = problems.slice(0, 50).map((p) => `${p.file}:${p.line}: ${p.field}: ${p.problem}`);
+  const more = problems.length > 50 ? `\n... and ${problems.length - 50} more` : "";
+  return new TfgrpoError(
+    "invalid_dataset",
+    `${file}: ${problems.length} bad line(s), nothing loaded:\n${shown.join("\n")}${more}`,
+    { details: { file, problems: [...problems] } },
+  );
+}
+
+export function parseDataset(text: string, options: LoadDatasetOptions & { file: string }): Task[] {
+  const context = datasetLineContext(options);
+  const problems: DatasetProblem[] = [];
+  const tasks: Task[] = [];
+  text
+    .replace(/^\uFEFF/, "")
+    .split(/\r?\n/)
+    .forEach((raw, index) => {
+      const result = parseDatasetLine(raw, index + 1, context);
+      if (result === null) return;
+      if ("task" in result) tasks.push(result.task);
+      else problems.push(...result.problems);
+    });
+  if (problems.length > 0 || tasks.length === 0) throw datasetProblemsError(options.file, problems);
   return tasks;
 }
 

@@ -35,6 +35,7 @@ import type {
 } from "./outcome-store.js";
 import type { RunFilter, RunPatch, RunStore } from "./run-store.js";
 import type { Store } from "./store.js";
+import type { CompactRunTrajectoriesOptions } from "./trajectory-compaction.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "./trajectory-store.js";
 
 /**
@@ -177,6 +178,10 @@ export abstract class ComposedStore implements Store {
 
   countTrajectories(filter: TrajectoryFilter): Promise<number> {
     return this.trajectories.countTrajectories(filter);
+  }
+
+  compactRunTrajectories(runId: string, options: CompactRunTrajectoriesOptions): Promise<number> {
+    return this.trajectories.compactRunTrajectories(runId, options);
   }
 
   recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number> {

@@ -69,4 +69,9 @@ export { type ArmReport, type ContrastSettlement, settleContrast, variedArms } f
 export { migrations } from "./sqlite/migrations.js";
 export { SqliteStore, type SqliteStoreOptions } from "./sqlite/sqlite-store.js";
 export type { Store, StoreLifecycle } from "./store.js";
+export {
+  type CompactRunTrajectoriesOptions,
+  compactedTrajectory,
+  type TrajectoryCompaction,
+} from "./trajectory-compaction.js";
 export type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "./trajectory-store.js";

@@ -1,4 +1,5 @@
 import type { Role, Trajectory, Usage, UsageTotals } from "@tfgrpo/protocol";
+import type { TrajectoryCompaction } from "./trajectory-compaction.js";
 
 export interface TrajectoryFilter {
   runId?: string;
@@ -25,7 +26,7 @@ export interface UsageReport {
  * What rollouts leave behind: trajectories and the usage of every model call. Trajectories are upserted by id, last
  * write wins (a reward annotated later replaces the unrewarded copy; a redelivered identical result changes nothing).
  */
-export interface TrajectoryStore {
+export interface TrajectoryStore extends TrajectoryCompaction {
   /** Upsert by id, last write wins; one invalid trajectory refuses them all. Returns how many were written. */
   putTrajectories(trajectories: readonly Trajectory[]): Promise<number>;
   getTrajectory(id: string): Promise<Trajectory | null>;

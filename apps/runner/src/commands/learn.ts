@@ -58,6 +58,7 @@ export interface LearnCommandOptions {
   seed: number;
   stratifyBy?: string;
   failureShare?: number;
+  compactTrajectoriesAfter?: number;
   db?: string;
   valK: number;
   precheck: number;
@@ -155,6 +156,9 @@ export async function learn(
         seed: options.seed,
         ...(options.stratifyBy !== undefined ? { stratifyBy: options.stratifyBy } : {}),
         ...(options.failureShare !== undefined ? { failureShare: options.failureShare } : {}),
+        ...(options.compactTrajectoriesAfter !== undefined
+          ? { compactTrajectoriesAfter: options.compactTrajectoriesAfter }
+          : {}),
         temperature: options.temperature,
         exposure: options.exposure === false ? "off" : "varied",
         exposureActiveShare: options.exposureActiveShare,
@@ -512,6 +516,11 @@ export function registerLearnCommand(program: Command): void {
       "--failure-share <share>",
       "share of each batch given to tasks that failed earlier in the run (default: 0.2)",
       probability,
+    )
+    .option(
+      "--compact-trajectories-after <steps>",
+      "keep the full text (messages, tool calls) of the last <steps> steps' trajectories; older ones keep only ids, rewards, usage and the entries shown (default: keep everything)",
+      positiveInteger,
     )
     .addOption(databaseOption())
     .option(

@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import path from "node:path";
 import { extractBoxedAnswer } from "@tfgrpo/actor";
 import { seededRandom, type Task, TfgrpoError } from "@tfgrpo/protocol";
@@ -185,11 +186,12 @@ export async function importDataset(options: ImportDatasetOptions): Promise<Impo
   if (problems.length > 0) throw refuse(problems);
 
   // Duplicates: the held-out file wins, then the first occurrence in the pool.
+  // Keyed by a digest of the normalized question: 20 bytes a task, not a second copy of the pool's text.
   const seen = new Set<string>();
   let duplicates = 0;
   const unique = (tasks: Task[]) =>
     tasks.filter((task) => {
-      const key = normalized(task.question);
+      const key = createHash("sha1").update(normalized(task.question)).digest("base64");
       if (seen.has(key)) {
         duplicates++;
         return false;
@@ -274,12 +276,15 @@ function splitTasks(
     const other = Math.floor(random() * (index + 1));
     [families[index], families[other]] = [families[other]!, families[index]!];
   }
+  const sizes = new Map<string, number>();
+  for (const task of tasks)
+    sizes.set(String(task.meta?.family), (sizes.get(String(task.meta?.family)) ?? 0) + 1);
   const held = new Set<string>();
   let count = 0;
   for (const name of families) {
     if (count >= target || held.size === families.length - 1) break;
     held.add(name);
-    count += tasks.filter((task) => String(task.meta?.family) === name).length;
+    count += sizes.get(name) ?? 0;
   }
   notes.push(`held-out families: ${[...held].join(", ")} (${count} tasks; no family is on both sides)`);
   return {

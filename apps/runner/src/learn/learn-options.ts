@@ -33,6 +33,14 @@ export const learnOptionsSchema = z.object({
     .max(1)
     .default(0.2)
     .describe("Share of each batch given to earlier failures of the run (latest group mean reward below 1)"),
+  compactTrajectoriesAfter: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "Compact the run's trajectories once they are more than this many steps old: messages and tool text dropped; ids, rewards, usage and entries shown kept (the critic's summaries are in the run state)",
+    ),
   temperature: z.number().min(0).max(2).default(0.7).describe("Rollout temperature while learning"),
   exposure: z
     .enum(["varied", "off"])

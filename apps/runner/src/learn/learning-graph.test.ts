@@ -25,6 +25,8 @@ import { learnOptionsSchema } from "./learn-options.js";
 import { createLearningGraph, initialLearnState, type LearnStateValue } from "./learning-graph.js";
 import { runLearning } from "./run-learning.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
+import { stepHistory } from "./step-history.js";
+import type { StepRecord } from "./step-record.js";
 
 // The learning graph in process over the in-process Bus, with scripted roles: no CLI, no simulated world. Each role
 // answers by a fixed rule, so every number a step records is known in advance.
@@ -241,7 +243,8 @@ function trajectoryOf(request: RolloutRequest, finalAnswer: string): Trajectory 
     ...(request.step === undefined ? {} : { step: request.step }),
     domain,
     libraryVersion: request.library?.version ?? null,
-    messages: [],
+    // Some text, as a real rollout has: what `--compact-trajectories-after` drops.
+    messages: [{ role: "assistant", content: `Working on ${request.taskId}: the answer is ${finalAnswer}.` }],
     toolCalls: [],
     finalAnswer,
     experiencesShown: [],
@@ -270,7 +273,10 @@ function modelErrorOf(request: RolloutRequest): Trajectory {
   };
 }
 
-function graphOf(world: World, { valTasks = val, ...options }: Record<string, unknown> = {}) {
+function graphOf(
+  world: World,
+  { valTasks = val, trainTasks = train, ...options }: Record<string, unknown> = {},
+) {
   const checkpointer = SqliteSaver.fromConnString(world.checkpoints);
   const graph = createLearningGraph(
     {
@@ -286,7 +292,7 @@ function graphOf(world: World, { valTasks = val, ...options }: Record<string, un
         baselineEachRound: false,
         ...options,
       }),
-      train,
+      train: trainTasks as Task[],
       val: valTasks as Task[],
       progress: () => ({ update: () => {}, done: () => {} }),
       log: (line) => world.log.push(line),
@@ -300,10 +306,15 @@ function graphOf(world: World, { valTasks = val, ...options }: Record<string, un
   };
 }
 
-async function learn(world: World, options: Record<string, unknown> = {}): Promise<LearnStateValue> {
+/** The final state, with the steps' records as the run state holds them (the graph's state never carries them). */
+async function learn(
+  world: World,
+  options: Record<string, unknown> = {},
+): Promise<LearnStateValue & { history: StepRecord[] }> {
   const { graph, config, close } = graphOf(world, options);
   try {
-    return await graph.invoke(initialLearnState(await world.store.getHeadVersion(domain)), config);
+    const final = await graph.invoke(initialLearnState(await world.store.getHeadVersion(domain)), config);
+    return { ...final, history: await stepHistory(world.store, runId) };
   } finally {
     close();
   }
@@ -354,13 +365,10 @@ const someOf =
   };
 
 /** What two runs of the same script must agree on: the steps' numbers, every version, the head. */
-async function outcomeOf(
-  world: World,
-  final: Pick<LearnStateValue, "history" | "headVersion" | "stoppedBy">,
-) {
+async function outcomeOf(world: World, final: Pick<LearnStateValue, "headVersion" | "stoppedBy">) {
   const versions = await world.store.listVersions(domain);
   return {
-    history: final.history,
+    history: await stepHistory(world.store, runId),
     headVersion: final.headVersion,
     stoppedBy: final.stoppedBy,
     versions: versions.map((v) => ({ version: v.version, parent: v.parent, state: v.state, ops: v.ops })),
@@ -597,6 +605,88 @@ describe("the learning graph with scripted roles", () => {
       }
     },
   );
+
+  it("checkpoints ids and the current step's numbers only: the same size for a pool of 4 tasks or 4,000, at step 1 or 2", async () => {
+    // The state after each finishStep, as the checkpointer stores it (serialized).
+    const stateSizes = async (world: World, trainTasks: Task[]) => {
+      const sizes: number[] = [];
+      let input: Partial<LearnStateValue> | null = initialLearnState(null);
+      for (let step = 0; step < 2; step++) {
+        const { graph, config, close } = graphOf(world, { trainTasks, epochs: 2, batchSize: 2 });
+        await graph.invoke(input, { ...config, interruptAfter: ["finishStep"] });
+        input = null;
+        const values = (await graph.getState(config)).values as LearnStateValue;
+        close();
+        const serialized = JSON.stringify(values);
+        for (const task of trainTasks.slice(0, 50)) expect(serialized).not.toContain(task.question);
+        sizes.push(serialized.length);
+      }
+      return sizes;
+    };
+    const small = await startWorld("small-pool");
+    const large = await startWorld("large-pool");
+    try {
+      const [smallStep1, smallStep2] = await stateSizes(small, train);
+      const [largeStep1, largeStep2] = await stateSizes(
+        large,
+        Array.from({ length: 4000 }, (_, i) => task(`pool-${i}`)),
+      );
+      // Only the digits of ids and numbers may differ.
+      expect(Math.abs(largeStep1! - smallStep1!)).toBeLessThan(100);
+      expect(Math.abs(smallStep2! - smallStep1!)).toBeLessThan(100);
+      expect(Math.abs(largeStep2! - largeStep1!)).toBeLessThan(100);
+    } finally {
+      await small.close();
+      await large.close();
+    }
+  });
+
+  it("--compact-trajectories-after 1: older steps keep rewards, ids and usage, not text; a resumed run ends the same", async () => {
+    const options = { epochs: 2, batchSize: 2 };
+    const straight = await startWorld("straight");
+    const compacted = await startWorld("compacted");
+    try {
+      const expected = await outcomeOf(straight, await learn(straight, options));
+      // Stopped after every finishStep and resumed in a new graph, compacting as it goes.
+      let input: Partial<LearnStateValue> | null = initialLearnState(null);
+      let final: LearnStateValue;
+      for (;;) {
+        const { graph, config, close } = graphOf(compacted, { ...options, compactTrajectoriesAfter: 1 });
+        await graph.invoke(input, { ...config, interruptAfter: ["finishStep"] });
+        input = null;
+        const snapshot = await graph.getState(config);
+        close();
+        if (snapshot.next.length === 0) {
+          final = snapshot.values as LearnStateValue;
+          break;
+        }
+      }
+      expect(await outcomeOf(compacted, final)).toEqual(expected);
+      const byStep = async (world: World, step: number) => world.store.listTrajectories({ runId, step });
+      for (const step of [1, 2, 3]) {
+        const kept = await byStep(straight, step);
+        const old = await byStep(compacted, step);
+        expect(old.map((t) => [t.id, t.reward, t.usage, t.finalAnswer])).toEqual(
+          kept.map((t) => [t.id, t.reward, t.usage, t.finalAnswer]),
+        );
+        expect(kept.every((t) => t.messages.length > 0)).toBe(true);
+        expect(old.every((t) => t.messages.length === 0)).toBe(true);
+      }
+      // The last step keeps its text; the critic's summaries stay in the run state.
+      expect((await byStep(compacted, 4)).every((t) => t.messages.length > 0)).toBe(true);
+      expect(await runStateOf(compacted.store, runId).get(runStateKeys.compaction())).toEqual({
+        throughStep: 3,
+      });
+      const advice = async (world: World) =>
+        (await world.store.listRunStateKeys(runId)).filter((key) =>
+          key.startsWith(runStateKeys.advice.prefix),
+        );
+      expect(await advice(compacted)).toEqual(await advice(straight));
+    } finally {
+      await straight.close();
+      await compacted.close();
+    }
+  });
 
   it("resumes a node that crashed halfway without redoing what it finished", async () => {
     const world = await startWorld("crash", { failGateOnce: true });

@@ -11,7 +11,6 @@ import type { RewardedGroup } from "./nodes/rewarded-group.js";
 import { rollout } from "./nodes/rollout.js";
 import { sampleBatch } from "./nodes/sample-batch.js";
 import { validateAndGate } from "./nodes/validate-and-gate.js";
-import type { StepRecord } from "./step-record.js";
 import { createStepTracing } from "./step-tracing.js";
 
 export type { LearnContext } from "./nodes/learn-dependencies.js";
@@ -26,7 +25,9 @@ export type { LearnContext } from "./nodes/learn-dependencies.js";
  *     -> finishStep -> next batch / epoch -> END
  *
  * Each node is a file in `nodes/` (`sampleBatch` in `sample-batch.ts`...), built from the run's dependencies. Nodes talk to roles only through the Bus and
- * keep large payloads in the store; the graph state holds ids and small numbers, and every node is idempotent (what it
+ * keep large payloads in the store; the graph state holds ids and small numbers of the current step only (never the
+ * pool, never the finished steps: a checkpoint is written after every node and stays the same size however large the
+ * pool and however long the run; the steps' records are in the run state), and every node is idempotent (what it
  * did is in the store or the run's typed run state), so a run resumed from its last checkpoint neither redoes
  * finished rollouts nor applies operations twice.
  */
@@ -53,7 +54,6 @@ export const LearnState = Annotation.Root({
   done: Annotation<boolean>,
   /** Why the run ended before its last epoch ("budget"), or null. */
   stoppedBy: Annotation<string | null>,
-  history: Annotation<StepRecord[]>({ reducer: (left, right) => left.concat(right), default: () => [] }),
 });
 export type LearnStateValue = typeof LearnState.State;
 

@@ -1,13 +1,15 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
-import { type Bus, loadDataset, type Task, TfgrpoError } from "@tfgrpo/protocol";
+import { type Bus, loadDataset, TfgrpoError } from "@tfgrpo/protocol";
 import { PostgresStore, type Store } from "@tfgrpo/store";
 import { directExperiencesAblation } from "./direct-experiences-ablation.js";
 import { isCircuitBreakerStop } from "./infrastructure-failures.js";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 import { createLearningGraph, initialLearnState, type LearnContext } from "./learning-graph.js";
 import { type OpenCheckpointer, openCheckpointer } from "./open-checkpointer.js";
+import { stepHistory } from "./step-history.js";
 import type { StepRecord } from "./step-record.js";
+import { openTaskPool } from "./task-pool.js";
 
 export interface LearnData {
   train: string;
@@ -69,18 +71,18 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     throw new TfgrpoError("invalid_input", "runLearning needs either start or resume");
   }
 
-  const [train, val] = await Promise.all([
-    loadDataset(data.train, {
-      domain: learnOptions.domain,
-      requireAnswer: learnOptions.groundTruth === "required",
-    }),
-    // Validation answers are used whenever present; without ground truth a task may lack one (a pooled majority
-    // label then scores it).
-    loadDataset(data.val, {
-      domain: learnOptions.domain,
-      requireAnswer: learnOptions.groundTruth === "required",
-    }),
-  ]);
+  // The training pool is held by reference (ids, places in the file, strata): a step reads its batch's tasks back.
+  const train = openTaskPool(data.train, {
+    domain: learnOptions.domain,
+    requireAnswer: learnOptions.groundTruth === "required",
+    stratifyBy: learnOptions.stratifyBy,
+  });
+  // Validation answers are used whenever present; without ground truth a task may lack one (a pooled majority
+  // label then scores it). Every validation task is rolled out at every gate, so they are held.
+  const val = await loadDataset(data.val, {
+    domain: learnOptions.domain,
+    requireAnswer: learnOptions.groundTruth === "required",
+  });
   const fingerprint = await datasetFingerprint([data.train, data.val]);
   const runId = learnOptions.runId;
   if (resuming) {
@@ -118,8 +120,8 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
         bus: options.bus,
         store,
         options: learnOptions,
-        train: train as Task[],
-        val: val as Task[],
+        train,
+        val,
         progress: options.progress,
         log,
         ...(options.signal ? { signal: options.signal } : {}),
@@ -142,15 +144,16 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     // The signal is not given to LangGraph, which would abandon the node in flight (a curator call could then land
     // after the run stopped): the nodes check it themselves (learning-graph.ts, untilStopped).
     const final = await graph.invoke(input, config);
+    const history = await stepHistory(store, runId);
     await store.updateRun(runId, {
       status: final.stoppedBy ? "stopped" : "finished",
       finishedAt: now().toISOString(),
-      summary: { headVersion: final.headVersion, steps: final.history.length, stoppedBy: final.stoppedBy },
+      summary: { headVersion: final.headVersion, steps: history.length, stoppedBy: final.stoppedBy },
     });
     return {
       runId,
       options: learnOptions,
-      history: final.history,
+      history,
       headVersion: final.headVersion,
       stoppedBy: final.stoppedBy,
     };

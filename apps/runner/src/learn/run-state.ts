@@ -138,6 +138,8 @@ export const runStateKeys = {
     (step: number) => String(step),
     z.object({ failed: z.array(z.string()), passed: z.array(z.string()) }),
   ),
+  /** The last step whose trajectories were compacted (`--compact-trajectories-after`). */
+  compaction: family("compacted-trajectories/", () => "through", z.object({ throughStep: count })),
   /** An evaluation table (`eval`, `ablate`, the demo) as the report shows it. */
   evaluation: family("evaluation/", (id: string) => id, storedEvaluationSchema),
   directExperiences: family("direct-experiences/", () => "result", directExperiencesResultSchema),

@@ -19,10 +19,17 @@ export function taskField(task: Task, path: string): string | undefined {
  * else the family when the tasks carry one.
  */
 export function resolveStratifyField(tasks: readonly Task[], requested: string | undefined): string | null {
+  return stratifyFieldOf(requested, (field) => tasks.some((task) => taskField(task, field) !== undefined));
+}
+
+/** `resolveStratifyField` given whether some training task carries a field. */
+export function stratifyFieldOf(
+  requested: string | undefined,
+  carried: (field: string) => boolean,
+): string | null {
   if (requested === "none") return null;
   const field = requested ?? defaultStratifyField;
-  const carried = tasks.some((task) => taskField(task, field) !== undefined);
-  if (carried) return field;
+  if (carried(field)) return field;
   if (requested === undefined) return null;
   throw new TfgrpoError(
     "invalid_input",
@@ -37,14 +44,31 @@ export function resolveStratifyField(tasks: readonly Task[], requested: string |
  * Without a field it is a plain seeded shuffle. Every task appears once.
  */
 export function stratifiedOrder(tasks: readonly Task[], field: string | null, seed: number): string[] {
+  return stratifiedOrderOf(
+    tasks.map((task) => task.id),
+    field === null ? null : (index) => taskField(tasks[index]!, field),
+    seed,
+  );
+}
+
+/**
+ * `stratifiedOrder` over ids and their strata (by index): what a pool held by reference gives. Linear in the pool
+ * times the number of strata, and computed once per epoch.
+ */
+export function stratifiedOrderOf(
+  ids: readonly string[],
+  stratumOf: ((index: number) => string | undefined) | null,
+  seed: number,
+): string[] {
   const random = seededRandom(seed);
-  const ids = tasks.map((task) => task.id);
-  if (field === null) return shuffle(ids, random);
+  if (stratumOf === null) return shuffle(ids, random);
   const strata = new Map<string, string[]>();
-  for (const task of tasks) {
-    const value = taskField(task, field) ?? "(none)";
-    strata.set(value, [...(strata.get(value) ?? []), task.id]);
-  }
+  ids.forEach((id, index) => {
+    const value = stratumOf(index) ?? "(none)";
+    const list = strata.get(value);
+    if (list) list.push(id);
+    else strata.set(value, [id]);
+  });
   const lists = [...strata.keys()].sort().map((key) => shuffle(strata.get(key)!, random));
   const taken = lists.map(() => 0);
   const out: string[] = [];

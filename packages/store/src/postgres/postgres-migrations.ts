@@ -251,4 +251,32 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 9,
+    description:
+      "a run's trajectories by step and by group in listing order, and its usage totals kept as calls are recorded (a learning step reads its own without scanning the run)",
+    sql: `
+      -- With only (run_id, epoch, step, ...) a step's or a group's trajectories were found by scanning the whole run's
+      -- index (the planner keeps the listing order): each step got slower as the run stored more.
+      CREATE INDEX trajectories_by_run_step ON trajectories(run_id, step, epoch, group_id, attempt, id);
+      CREATE INDEX trajectories_by_run_group ON trajectories(run_id, group_id, epoch, step, attempt, id);
+
+      CREATE TABLE usage_totals (
+        run_id TEXT NOT NULL,
+        role TEXT COLLATE "C" NOT NULL,
+        model TEXT COLLATE "C" NOT NULL,
+        calls BIGINT NOT NULL,
+        input_tokens BIGINT NOT NULL,
+        cached_input_tokens BIGINT NOT NULL,
+        output_tokens BIGINT NOT NULL,
+        cost_usd DOUBLE PRECISION NOT NULL,
+        latency_ms DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (run_id, role, model)
+      );
+      INSERT INTO usage_totals
+        SELECT run_id, role, model, count(*), sum(input_tokens), sum(cached_input_tokens), sum(output_tokens),
+          sum(cost_usd), sum(latency_ms)
+        FROM usage_records GROUP BY run_id, role, model;
+    `,
+  },
 ];

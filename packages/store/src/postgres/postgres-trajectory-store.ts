@@ -11,8 +11,11 @@ import {
 } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { readStoredJson } from "../sqlite/stored-json.js";
+import type { CompactRunTrajectoriesOptions } from "../trajectory-compaction.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
 import type { PostgresConnection } from "./postgres-connection.js";
+
+import { postgresTrajectoryCompaction } from "./postgres-trajectory-compaction.js";
 
 const usageRecordSchema = usageSchema.extend({
   id: z.string().min(1).optional(),
@@ -101,6 +104,10 @@ export class PostgresTrajectoryStore implements TrajectoryStore {
     ).rows[0]!.n;
   }
 
+  compactRunTrajectories(runId: string, options: CompactRunTrajectoriesOptions): Promise<number> {
+    return postgresTrajectoryCompaction(this.connection).compactRunTrajectories(runId, options);
+  }
+
   async recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number> {
     const problems: string[] = [];
     const parsed = records.map((record, index) => {
@@ -120,8 +127,10 @@ export class PostgresTrajectoryStore implements TrajectoryStore {
     if (parsed.length === 0) return 0;
     const rows = parsed as Array<z.infer<typeof usageRecordSchema>>;
     const at = this.connection.now().toISOString();
-    const result = await this.connection.query(
-      `INSERT INTO usage_records (id, run_id, role, model, input_tokens, cached_input_tokens, output_tokens, cost_usd,
+    // One statement: the records and the run's totals of what was inserted (a record already stored adds nothing).
+    const result = await this.connection.query<{ n: number }>(
+      `WITH inserted AS (
+       INSERT INTO usage_records (id, run_id, role, model, input_tokens, cached_input_tokens, output_tokens, cost_usd,
          latency_ms, at)
        SELECT u.id, $1, u.role, u.model, u.input_tokens, u.cached_input_tokens, u.output_tokens, u.cost_usd,
          u.latency_ms, u.at
@@ -129,7 +138,23 @@ export class PostgresTrajectoryStore implements TrajectoryStore {
          $9::float8[], $10::text[]) WITH ORDINALITY
          AS u(id, role, model, input_tokens, cached_input_tokens, output_tokens, cost_usd, latency_ms, at, n)
        ORDER BY u.n
-       ON CONFLICT (id) DO NOTHING`,
+       ON CONFLICT (id) DO NOTHING
+       RETURNING role, model, input_tokens, cached_input_tokens, output_tokens, cost_usd, latency_ms
+       ), totals AS (
+       INSERT INTO usage_totals (run_id, role, model, calls, input_tokens, cached_input_tokens, output_tokens,
+         cost_usd, latency_ms)
+       SELECT $1, role, model, count(*), sum(input_tokens), sum(cached_input_tokens), sum(output_tokens),
+         sum(cost_usd), sum(latency_ms)
+       FROM inserted GROUP BY role, model
+       ON CONFLICT (run_id, role, model) DO UPDATE SET calls = usage_totals.calls + excluded.calls,
+         input_tokens = usage_totals.input_tokens + excluded.input_tokens,
+         cached_input_tokens = usage_totals.cached_input_tokens + excluded.cached_input_tokens,
+         output_tokens = usage_totals.output_tokens + excluded.output_tokens,
+         cost_usd = usage_totals.cost_usd + excluded.cost_usd,
+         latency_ms = usage_totals.latency_ms + excluded.latency_ms
+       RETURNING 1
+       )
+       SELECT count(*)::int AS n FROM inserted`,
       [
         runId,
         rows.map((u) => u.id ?? null),
@@ -143,16 +168,16 @@ export class PostgresTrajectoryStore implements TrajectoryStore {
         rows.map((u) => u.at ?? at),
       ],
     );
-    return result.rowCount ?? 0;
+    return result.rows[0]?.n ?? 0;
   }
 
   async getUsageTotals(runId: string): Promise<UsageReport> {
     const rows = (
       await this.connection.query<UsageTotals & { role: Role; model: string }>(
-        `SELECT role, model, count(*)::int AS "calls", sum(input_tokens)::float8 AS "inputTokens",
-           sum(cached_input_tokens)::float8 AS "cachedInputTokens", sum(output_tokens)::float8 AS "outputTokens",
-           sum(cost_usd) AS "costUsd", sum(latency_ms) AS "latencyMs"
-         FROM usage_records WHERE run_id = $1 GROUP BY role, model ORDER BY role, model`,
+        `SELECT role, model, calls::int AS "calls", input_tokens::float8 AS "inputTokens",
+           cached_input_tokens::float8 AS "cachedInputTokens", output_tokens::float8 AS "outputTokens",
+           cost_usd AS "costUsd", latency_ms AS "latencyMs"
+         FROM usage_totals WHERE run_id = $1 ORDER BY role, model`,
         [runId],
       )
     ).rows;

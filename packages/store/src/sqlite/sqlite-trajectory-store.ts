@@ -10,8 +10,10 @@ import {
   usageSchema,
 } from "@tfgrpo/protocol";
 import { z } from "zod";
+import type { CompactRunTrajectoriesOptions } from "../trajectory-compaction.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
+import { sqliteTrajectoryCompaction } from "./sqlite-trajectory-compaction.js";
 import { readStoredJson } from "./stored-json.js";
 
 const usageRecordSchema = usageSchema.extend({
@@ -94,6 +96,10 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
     ).n;
   }
 
+  compactRunTrajectories(runId: string, options: CompactRunTrajectoriesOptions): Promise<number> {
+    return sqliteTrajectoryCompaction(this.connection).compactRunTrajectories(runId, options);
+  }
+
   async recordUsage(runId: string, records: readonly UsageRecord[]): Promise<number> {
     const problems: string[] = [];
     const parsed = records.map((record, index) => {
@@ -116,9 +122,18 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
         `INSERT OR IGNORE INTO usage_records (id, run_id, role, model, input_tokens, cached_input_tokens,
            output_tokens, cost_usd, latency_ms, at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       );
+      const total = this.connection.stmt(
+        `INSERT INTO usage_totals (run_id, role, model, calls, input_tokens, cached_input_tokens, output_tokens,
+           cost_usd, latency_ms) VALUES (?, ?, ?, 1, ?, ?, ?, ?, ?)
+         ON CONFLICT (run_id, role, model) DO UPDATE SET calls = calls + 1,
+           input_tokens = input_tokens + excluded.input_tokens,
+           cached_input_tokens = cached_input_tokens + excluded.cached_input_tokens,
+           output_tokens = output_tokens + excluded.output_tokens, cost_usd = cost_usd + excluded.cost_usd,
+           latency_ms = latency_ms + excluded.latency_ms`,
+      );
       let inserted = 0;
       for (const u of parsed as Array<z.infer<typeof usageRecordSchema>>) {
-        inserted += insert.run(
+        const changes = insert.run(
           u.id ?? null,
           runId,
           u.role,
@@ -130,6 +145,18 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
           u.latencyMs,
           u.at ?? at,
         ).changes;
+        if (changes === 0) continue;
+        inserted++;
+        total.run(
+          runId,
+          u.role,
+          u.model,
+          u.inputTokens,
+          u.cachedInputTokens,
+          u.outputTokens,
+          u.costUsd,
+          u.latencyMs,
+        );
       }
       return inserted;
     });
@@ -138,10 +165,9 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
   async getUsageTotals(runId: string): Promise<UsageReport> {
     const rows = this.connection
       .stmt(
-        `SELECT role, model, count(*) AS calls, sum(input_tokens) AS inputTokens,
-         sum(cached_input_tokens) AS cachedInputTokens, sum(output_tokens) AS outputTokens,
-         sum(cost_usd) AS costUsd, sum(latency_ms) AS latencyMs
-       FROM usage_records WHERE run_id = ? GROUP BY role, model ORDER BY role, model`,
+        `SELECT role, model, calls, input_tokens AS inputTokens, cached_input_tokens AS cachedInputTokens,
+         output_tokens AS outputTokens, cost_usd AS costUsd, latency_ms AS latencyMs
+       FROM usage_totals WHERE run_id = ? ORDER BY role, model`,
       )
       .all(runId) as Array<UsageTotals & { role: Role; model: string }>;
     const report: UsageReport = { runId, total: emptyUsageTotals(), byRole: {}, byModel: {} };
@@ -161,7 +187,8 @@ function trajectoryWhere(filter: TrajectoryFilter): { where: string; params: unk
     clauses.push(clause);
     params.push(value);
   };
-  if (filter.runId !== undefined) add("run_id = ?", filter.runId);
+  // With ids, the primary key finds the rows; `+run_id` keeps the planner from scanning the run's index instead.
+  if (filter.runId !== undefined) add(filter.ids === undefined ? "run_id = ?" : "+run_id = ?", filter.runId);
   if (filter.epoch !== undefined) add("epoch = ?", filter.epoch);
   if (filter.step !== undefined) add("step = ?", filter.step);
   if (filter.groupId !== undefined) add("group_id = ?", filter.groupId);

@@ -87,5 +87,61 @@ export function trajectoryStoreContractTests(
       );
       expect((await store.getUsageTotals("run-1")).total.calls).toBe(3);
     });
+
+    it("compacts a run's trajectories of the steps asked: text dropped, rewards, ids and usage kept; repeatable", async () => {
+      const bulky = (id: string, step: number, runId = "run-1") => ({
+        ...makeTrajectory({ id, runId, groupId: `g${step}`, taskId: "a", attempt: 0, epoch: 0, step }),
+        reward: 0.5,
+        messages: [
+          { role: "user" as const, content: "What is 6 x 7? ".repeat(200) },
+          {
+            role: "assistant" as const,
+            content: "Let me think. ".repeat(200),
+            reasoning: "long ".repeat(300),
+          },
+        ],
+        toolCalls: [
+          {
+            id: "c1",
+            name: "python",
+            input: { code: "print(6*7)" },
+            output: "42\n".repeat(100),
+            truncated: false,
+            durationMs: 12,
+          },
+        ],
+        finalAnswer: "42",
+        experiencesShown: ["G1"],
+        experiencesCited: ["G1"],
+      });
+      const stored = [bulky("s1", 1), bulky("s2", 2), bulky("s3", 3), bulky("other", 1, "run-2")];
+      await store.putTrajectories(stored);
+      expect(await store.compactRunTrajectories("run-1", { fromStep: 1, throughStep: 2 })).toBe(2);
+      // Compacting again changes nothing; the other steps and the other run keep their text.
+      expect(await store.compactRunTrajectories("run-1", { throughStep: 2 })).toBe(0);
+      const [s1, s2, s3] = await store.listTrajectories({ runId: "run-1" });
+      for (const compacted of [s1!, s2!]) {
+        const original = stored.find((t) => t.id === compacted.id)!;
+        expect(compacted).toMatchObject({
+          id: original.id,
+          runId: "run-1",
+          taskId: "a",
+          groupId: original.groupId,
+          step: original.step,
+          reward: 0.5,
+          finalAnswer: "42",
+          usage: original.usage,
+          experiencesShown: ["G1"],
+          experiencesCited: ["G1"],
+          messages: [],
+        });
+        expect(compacted.toolCalls).toEqual([
+          { id: "c1", name: "python", input: null, output: "", truncated: true, durationMs: 12 },
+        ]);
+        expect(JSON.stringify(compacted).length).toBeLessThan(JSON.stringify(original).length / 5);
+      }
+      expect(s3).toEqual(stored[2]);
+      expect(await store.getTrajectory("other")).toEqual(stored[3]);
+    });
   });
 }

@@ -58,7 +58,7 @@ export function advantage(deps: LearnDependencies) {
 }
 
 async function askCritic(
-  { bus, store, options, runId, runState, taskById }: LearnDependencies,
+  { bus, store, options, runId, runState, train }: LearnDependencies,
   group: RewardedGroup,
   library: LibraryVersionRef | null,
 ): Promise<GroupAdviceResult> {
@@ -70,7 +70,7 @@ async function askCritic(
     return await bus.request(criticAdvantage, {
       runId,
       groupId: group.groupId,
-      task: taskById.get(group.taskId)!,
+      task: train.get(group.taskId),
       trajectoryIds: trajectories.map((t) => t.id),
       library,
       ...(options.groundTruth === "none" ? { pseudoLabel } : {}),

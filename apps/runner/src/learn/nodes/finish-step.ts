@@ -1,5 +1,6 @@
 import { estimateTokens, type GateDecision, type UsageTotals } from "@tfgrpo/protocol";
 import { average } from "../average.js";
+import { compactOldTrajectories } from "../compact-old-trajectories.js";
 import { splitRollouts } from "../infrastructure-failures.js";
 import { stepLessonCosts } from "../lesson-costs.js";
 import { trainingGroupId } from "../rollouts.js";
@@ -44,10 +45,10 @@ export function finishStep(deps: LearnDependencies) {
     const record = await stepRecord(deps, state, baselineScore, baselineFailures);
     await runState.put(runStateKeys.lessonCosts(state.step), await lessonCostsOf(deps, state, record));
     await runState.put(runStateKeys.step(state.step), record);
+    await compactOldTrajectories(deps, state.step);
     const lastBatch = state.batchIndex + 1 >= batchesPerEpoch;
     const epoch = lastBatch ? state.epoch + 1 : state.epoch;
     return {
-      history: [record],
       baselineScore,
       batchIndex: lastBatch ? 0 : state.batchIndex + 1,
       epoch,

@@ -2,14 +2,15 @@ import type { Bus, Task } from "@tfgrpo/protocol";
 import type { Store } from "@tfgrpo/store";
 import type { LearnOptions } from "../learn-options.js";
 import { type RunState, runStateOf } from "../run-state.js";
-import { resolveStratifyField } from "../stratified-order.js";
+import { type TaskPool, taskPoolOf } from "../task-pool.js";
 
 /** What a learning run is given: the Bus to reach roles, the store, its options and data, and where to report. */
 export interface LearnContext {
   bus: Bus;
   store: Store;
   options: LearnOptions;
-  train: readonly Task[];
+  /** The training tasks: a pool read by reference from its file (`openTaskPool`), or tasks in memory. */
+  train: TaskPool | readonly Task[];
   val: readonly Task[];
   /** Progress of a long phase: returns the callback that receives (done, total). */
   progress: (label: string) => { update: (done: number, total: number) => void; done: () => void };
@@ -23,7 +24,7 @@ export interface LearnDependencies extends LearnContext {
   domain: string;
   /** This run's typed run state: what makes each node idempotent. */
   runState: RunState;
-  taskById: ReadonlyMap<string, Task>;
+  train: TaskPool;
   batchSize: number;
   batchesPerEpoch: number;
   /** The task field batches are stratified by (null: a plain shuffle). */
@@ -33,17 +34,22 @@ export interface LearnDependencies extends LearnContext {
 }
 
 export function learnDependencies(context: LearnContext): LearnDependencies {
-  const { options, train } = context;
-  const batchSize = Math.min(options.batchSize ?? train.length, train.length);
+  const { options } = context;
+  const train = isTaskList(context.train) ? taskPoolOf(context.train, options.stratifyBy) : context.train;
+  const batchSize = Math.min(options.batchSize ?? train.size, train.size);
   return {
     ...context,
     runId: options.runId,
     domain: options.domain,
     runState: runStateOf(context.store, options.runId),
-    taskById: new Map(train.map((task) => [task.id, task])),
+    train,
     batchSize,
-    batchesPerEpoch: Math.ceil(train.length / batchSize),
-    stratifyField: resolveStratifyField(train, options.stratifyBy),
+    batchesPerEpoch: Math.ceil(train.size / batchSize),
+    stratifyField: train.stratifyField,
     stop: context.signal ? { signal: context.signal } : {},
   };
+}
+
+function isTaskList(train: TaskPool | readonly Task[]): train is readonly Task[] {
+  return Array.isArray(train);
 }

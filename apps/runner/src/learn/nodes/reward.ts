@@ -7,7 +7,7 @@ import type { RewardedGroup } from "./rewarded-group.js";
  * The critic rewards each task's group (ground truth, or a majority-vote pseudo-label); rewards go to the store.
  * Infrastructure failures get no reward: the group keeps their count apart.
  */
-export function reward({ bus, store, options, runId, taskById }: LearnDependencies) {
+export function reward({ bus, store, options, runId, train }: LearnDependencies) {
   return async (state: { step: number; batchTaskIds: string[] }) => {
     const groups = await mapWithConcurrency(
       state.batchTaskIds,
@@ -18,7 +18,7 @@ export function reward({ bus, store, options, runId, taskById }: LearnDependenci
           bus,
           store,
           runId,
-          task: taskById.get(taskId)!,
+          task: train.get(taskId),
           groupId,
           groundTruth: options.groundTruth,
         });

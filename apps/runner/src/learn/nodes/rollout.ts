@@ -7,7 +7,7 @@ import type { LearnDependencies } from "./learn-dependencies.js";
  * N tasks x G attempts under the head, dispatched through the Bus work queue as one batch of jobs (not one graph task
  * per rollout). Rollouts already stored, e.g. before a crash, are not sent again.
  */
-export function rollout({ bus, store, options, runId, domain, taskById, progress, stop }: LearnDependencies) {
+export function rollout({ bus, store, options, runId, domain, train, progress, stop }: LearnDependencies) {
   return async (state: {
     epoch: number;
     step: number;
@@ -18,7 +18,7 @@ export function rollout({ bus, store, options, runId, domain, taskById, progress
     const jobs = state.batchTaskIds.flatMap((taskId) =>
       rolloutJobs({
         runId,
-        task: taskById.get(taskId)!,
+        task: train.get(taskId),
         groupId: trainingGroupId(runId, state.step, taskId),
         attempts: options.groupSize,
         epoch: state.epoch,

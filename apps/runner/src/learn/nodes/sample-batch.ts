@@ -1,7 +1,7 @@
 import { seedFrom } from "@tfgrpo/protocol";
 import { trainingGroupId } from "../rollouts.js";
 import { runStateKeys } from "../run-state.js";
-import { batchWithFailures, stratifiedOrder } from "../stratified-order.js";
+import { batchWithFailures, stratifiedOrderOf } from "../stratified-order.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 
 /**
@@ -22,30 +22,56 @@ export function sampleBatch({
   runState,
   stratifyField,
 }: LearnDependencies) {
+  // What earlier steps left, folded in once: each step reads only the outcome of the one before it, so a step costs
+  // the same at step 1000 as at step 10 (a resumed run folds the finished steps once).
+  const failing = new Set<string>();
+  let folded = 0;
+  const outcomeOf = async (step: number) => {
+    const stored = await runState.get(runStateKeys.batchOutcomes(step));
+    if (stored) return stored;
+    const rewards = new Map<string, number[]>();
+    for (const trajectory of await store.listTrajectories({ runId, step })) {
+      if (trajectory.reward === undefined || trajectory.reward === null) continue;
+      if (trajectory.groupId !== trainingGroupId(runId, step, trajectory.taskId)) continue;
+      const list = rewards.get(trajectory.taskId);
+      if (list) list.push(trajectory.reward);
+      else rewards.set(trajectory.taskId, [trajectory.reward]);
+    }
+    const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
+    const ids = [...rewards.keys()].sort();
+    const outcome = {
+      failed: ids.filter((id) => mean(rewards.get(id)!) < 1),
+      passed: ids.filter((id) => mean(rewards.get(id)!) >= 1),
+    };
+    await runState.put(runStateKeys.batchOutcomes(step), outcome);
+    return outcome;
+  };
   /** Tasks whose latest group before `step` had mean reward below 1; each finished step's outcome is stored once. */
   const earlierFailures = async (step: number): Promise<string[]> => {
-    const failing = new Map<string, boolean>();
-    for (let earlier = 1; earlier < step; earlier++) {
-      let outcome = await runState.get(runStateKeys.batchOutcomes(earlier));
-      if (!outcome) {
-        const rewards = new Map<string, number[]>();
-        for (const trajectory of await store.listTrajectories({ runId, step: earlier })) {
-          if (trajectory.reward === undefined || trajectory.reward === null) continue;
-          if (trajectory.groupId !== trainingGroupId(runId, earlier, trajectory.taskId)) continue;
-          rewards.set(trajectory.taskId, [...(rewards.get(trajectory.taskId) ?? []), trajectory.reward]);
-        }
-        const mean = (list: number[]) => list.reduce((a, b) => a + b, 0) / list.length;
-        const ids = [...rewards.keys()].sort();
-        outcome = {
-          failed: ids.filter((id) => mean(rewards.get(id)!) < 1),
-          passed: ids.filter((id) => mean(rewards.get(id)!) >= 1),
-        };
-        await runState.put(runStateKeys.batchOutcomes(earlier), outcome);
-      }
-      for (const id of outcome.failed) failing.set(id, true);
-      for (const id of outcome.passed) failing.set(id, false);
+    if (folded > step - 1) {
+      failing.clear();
+      folded = 0;
     }
-    return [...failing].filter(([, failed]) => failed).map(([id]) => id);
+    for (; folded < step - 1; folded++) {
+      const outcome = await outcomeOf(folded + 1);
+      for (const id of outcome.failed) failing.add(id);
+      for (const id of outcome.passed) failing.delete(id);
+    }
+    return [...failing];
+  };
+  // One epoch's order, computed when the epoch starts (linear in the pool), not at every step.
+  let epochOrder: { epoch: number; order: string[] } | undefined;
+  const orderOf = (epoch: number): string[] => {
+    if (epochOrder?.epoch !== epoch)
+      epochOrder = {
+        epoch,
+        order: stratifiedOrderOf(
+          train.ids,
+          stratifyField === null ? null : (index) => train.stratumOf(index),
+          seedFrom(options.seed, "epoch", epoch),
+        ),
+      };
+    return epochOrder.order;
   };
 
   return async (state: { epoch: number; batchIndex: number; step: number; headVersion: number | null }) => {
@@ -59,11 +85,11 @@ export function sampleBatch({
       }
     }
     const step = state.step + 1;
-    const order = stratifiedOrder(train, stratifyField, seedFrom(options.seed, "epoch", state.epoch));
+    const order = orderOf(state.epoch);
     const slice = order.slice(state.batchIndex * batchSize, (state.batchIndex + 1) * batchSize);
     // With the whole train set in every batch, earlier failures are in it already.
     const batchTaskIds =
-      options.failureShare > 0 && batchSize < train.length
+      options.failureShare > 0 && batchSize < train.size
         ? batchWithFailures(
             slice,
             await earlierFailures(step),
