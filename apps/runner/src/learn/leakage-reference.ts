@@ -1,4 +1,5 @@
 import { leakageFingerprintsOf } from "@tfgrpo/curator";
+import type { Task } from "@tfgrpo/protocol";
 import type { Store } from "@tfgrpo/store";
 import type { LearnDependencies } from "./nodes/learn-dependencies.js";
 
@@ -22,7 +23,7 @@ export function leakageReference(
 ): Promise<LeakageReference> {
   let reference = written.get(deps);
   if (!reference) {
-    reference = writeFingerprints(deps.store, [...deps.train, ...deps.val], deps.log);
+    reference = writeFingerprints(deps.store, runTasks(deps), deps.train.size + deps.val.length, deps.log);
     written.set(deps, reference);
     // A failed write (a full disk...) is tried again by the next consolidation, not remembered.
     reference.catch(() => written.delete(deps));
@@ -30,12 +31,19 @@ export function leakageReference(
   return reference;
 }
 
+/** The training pool (read from its file, task by task) and then the validation tasks, never both held whole. */
+function* runTasks(deps: Pick<LearnDependencies, "train" | "val">): Iterable<Task> {
+  yield* deps.train;
+  yield* deps.val;
+}
+
 async function writeFingerprints(
   store: Pick<Store, "putLeakageFingerprints">,
-  tasks: LearnDependencies["train"],
+  tasks: Iterable<Task>,
+  count: number,
   log: (line: string) => void,
 ): Promise<LeakageReference> {
   const digest = await store.putLeakageFingerprints(leakageFingerprintsOf({ tasks }));
-  log(`leakage fingerprints of ${tasks.length} task(s): ${digest.slice(0, 12)}`);
+  log(`leakage fingerprints of ${count} task(s): ${digest.slice(0, 12)}`);
   return { fingerprints: digest };
 }
