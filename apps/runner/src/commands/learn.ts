@@ -1,6 +1,5 @@
 import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { createStore, parseStoreUrl, redactUrl } from "@tfgrpo/store";
 import { InvalidArgumentError } from "commander";
 import { openCassette } from "../cassette/open-cassette.js";
 import { artifactDirectory } from "../cli-options/artifact-directory.js";
@@ -12,15 +11,18 @@ import { createProgress } from "../cli-output/progress.js";
 import { estimateForCommand } from "../cost-estimate/estimate-for-command.js";
 import type { CostEstimate } from "../cost-estimate/estimate-run-cost.js";
 import { renderCostEstimate } from "../cost-estimate/render-cost-estimate.js";
+import { checkpointPathFor } from "../learn/checkpoint-path.js";
 import { directExperiencesAblation } from "../learn/direct-experiences-ablation.js";
 import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
 import { renderStepTable } from "../learn/render-step-table.js";
-import { runDirectExperiences } from "../learn/run-direct-experiences.js";
 import { runLearning } from "../learn/run-learning.js";
+import { stopOnSignal } from "../learn/stop-on-signal.js";
+import { storedLearnRun } from "../learn/stored-learn-run.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { loadSim, simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
 import { startTracing, traceFileFor } from "../tracing/start-tracing.js";
+import { learnDirectExperiences } from "./learn-direct-experiences.js";
 import { resolveDatabase } from "./library.js";
 
 export interface LearnCommandOptions {
@@ -77,7 +79,7 @@ export async function learn(
 ) {
   const log = (line: string) => output.stderr.write(`${line}\n`);
   const db = resolveDatabase(options);
-  const stored = options.resume ? await storedRun(db, options.resume) : null;
+  const stored = options.resume ? await storedLearnRun(db, options.resume) : null;
   // A resumed run talks to the same simulated world it started with: the seed it was started with, not the CLI's.
   const simSeed = stored?.options?.seed ?? options.seed;
   if (options.simFaults !== undefined && !options.sim)
@@ -286,141 +288,4 @@ async function parseSimFaults(spec: string) {
       details: { field: "sim-faults", spec },
     });
   }
-}
-
-/**
- * SIGTERM or SIGINT stops a learning run cleanly: the rollouts in flight are abandoned (a resumed run redoes them), a
- * role call in flight is answered and stored, then the run stops as `interrupted` (resumable) and the command exits
- * non-zero. A second signal exits at once, like a crash (`--resume` still continues from the last checkpoint).
- */
-function stopOnSignal(log: (line: string) => void): Disposable & { signal: AbortSignal } {
-  const controller = new AbortController();
-  const force = (signal: NodeJS.Signals) => process.exit(signal === "SIGINT" ? 130 : 143);
-  const onSignal = (signal: NodeJS.Signals) => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    process.once("SIGINT", force);
-    process.once("SIGTERM", force);
-    log(`${signal}: stopping the run (a call in flight finishes first; send it again to exit at once)`);
-    controller.abort(
-      new TfgrpoError("internal", `stopped by ${signal}: the run is interrupted; continue it with --resume`),
-    );
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    [Symbol.dispose]: () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      process.off("SIGINT", force);
-      process.off("SIGTERM", force);
-    },
-  };
-}
-
-async function storedRun(
-  db: string,
-  runId: string,
-): Promise<{ options: LearnOptions | null; ablation: unknown; models: string | null }> {
-  const store = await createStore(db, { mustExist: true });
-  try {
-    const run = await store.getRun(runId);
-    // Checked first: a run that is not there (or is not a learning run) is said in one line, before a models config
-    // is asked for, a world is started or a trace file is opened.
-    if (!run)
-      throw new TfgrpoError("not_found", `learn --resume ${runId}: no run ${runId} in ${redactUrl(db)}`, {
-        details: { field: "resume", runId },
-      });
-    if (run.kind !== "learn")
-      throw new TfgrpoError(
-        "invalid_input",
-        `learn --resume ${runId}: run ${runId} is a${/^[aeiou]/.test(run.kind) ? "n" : ""} ${run.kind} run, not a learning run`,
-        { details: { field: "resume", runId, kind: run.kind } },
-      );
-    const parsed = learnOptionsSchema.safeParse(run.config.options);
-    return {
-      options: parsed.success ? parsed.data : null,
-      ablation: run.config.ablation,
-      models: typeof run.config.models === "string" ? run.config.models : null,
-    };
-  } finally {
-    await store.close();
-  }
-}
-
-/**
- * `learn --direct-experiences N`: the paper's baseline of lessons written without rollouts (one model call, one
- * committed version; see run-direct-experiences.ts), reported like a learn run.
- */
-async function learnDirectExperiences(
-  options: LearnCommandOptions,
-  context: {
-    db: string;
-    config: string | undefined;
-    sim: { config: string } | null;
-    output: CommandOutput;
-  },
-) {
-  const { db, config, sim, output } = context;
-  const log = (line: string) => output.stderr.write(`${line}\n`);
-  if (!config) throw new InvalidArgumentError("learn --direct-experiences needs --config (or --sim)");
-  if (options.nats) log("direct experiences: one model call made from this process; --nats is not used");
-  let start: Parameters<typeof runDirectExperiences>[0]["start"];
-  if (!options.resume) {
-    for (const [flag, value] of [
-      ["--domain", options.domain],
-      ["--train", options.train],
-    ] as const) {
-      if (!value) throw new InvalidArgumentError(`learn --direct-experiences needs ${flag}`);
-    }
-    start = {
-      options: learnOptionsSchema.parse({
-        runId: options.runId ?? newRunId("learn"),
-        domain: options.domain,
-        seed: options.seed,
-        groundTruth: options.groundTruth ? "required" : "none",
-        mode: options.mode,
-      }),
-      data: {
-        train: path.resolve(options.train!),
-        ...(options.val ? { val: path.resolve(options.val) } : {}),
-      },
-      lessons: options.directExperiences!,
-      extraConfig: {
-        simulated: isSimulated(config, Boolean(sim)),
-        models: path.resolve(config),
-      },
-    };
-  }
-  const store = await createStore(db);
-  try {
-    const outcome = await runDirectExperiences({
-      store,
-      modelsConfig: config,
-      ...(start ? { start } : {}),
-      ...(options.resume ? { resume: options.resume } : {}),
-      log,
-    });
-    const simulated = Boolean((await store.getRun(outcome.runId))?.config.simulated);
-    output.stdout.write(
-      `\nrun ${outcome.runId}${simulated ? " (SIMULATED)" : ""}: direct experiences (ablation), no rollouts\n`,
-    );
-    outcome.experiences.forEach((text, index) => {
-      output.stdout.write(`  ${index + 1}. ${text}\n`);
-    });
-    output.stdout.write(`head: ${outcome.options.domain}@v${outcome.headVersion}\n`);
-    const reportFile = options.report ?? path.join(artifactDirectory(db), "reports", `${outcome.runId}.html`);
-    output.stdout.write(`report: ${await writeReport(store, outcome.runId, reportFile)}\n`);
-    return outcome;
-  } finally {
-    await store.close();
-  }
-}
-
-/** The checkpointer's location: the same PostgreSQL database as the store, or `checkpoints.db` beside the SQLite file. */
-export function checkpointPathFor(db: string): string {
-  const location = parseStoreUrl(db);
-  if (location.backend === "postgres") return db;
-  return location.path === ":memory:" ? ":memory:" : path.join(artifactDirectory(db), "checkpoints.db");
 }
