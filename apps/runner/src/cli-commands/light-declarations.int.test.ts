@@ -60,7 +60,7 @@ function origin(url: string): string {
   return packageName ?? url.replace(pathToFileURL(repositoryRoot).href, "");
 }
 
-it("--help and a command's --help load commander and the declarations only", async () => {
+it("--help, a command's --help and --version (the runner's package.json version) load commander and the declarations only", async () => {
   for (const args of [["--help"], ["learn", "--help"], ["library", "list", "--help"], ["--version"]]) {
     const { modules, stdout } = await modulesLoadedBy(args);
     expect(stdout.length).toBeGreaterThan(0);
@@ -75,5 +75,11 @@ it("--help and a command's --help load commander and the declarations only", asy
           ),
       );
     expect({ args, heavy: [...new Set(heavy)] }).toEqual({ args, heavy: [] });
+    if (args[0] === "--version") {
+      const manifest = JSON.parse(
+        readFileSync(path.join(repositoryRoot, "apps/runner/package.json"), "utf8"),
+      );
+      expect(stdout).toBe(`${manifest.version}\n`);
+    }
   }
 }, 60_000);
