@@ -4,7 +4,7 @@ import { simOption } from "../cli-options/sim-option.js";
 import type { LibraryMergeOptions } from "../commands/library-merge.js";
 
 /**
- * Adds `merge` to the `library` command (registered in commands/library.ts); creates `library` if it is not there,
+ * Adds `merge` to the `library` command (declared in cli-commands/library.ts); creates `library` if it is not there,
  * so the order of registration in cli.ts only needs this line after registerLibraryCommand.
  */
 export function registerLibraryMergeCommand(program: Command): void {
