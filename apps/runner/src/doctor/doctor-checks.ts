@@ -17,22 +17,21 @@ export const doctorChecks: readonly DoctorCheck[] = [
   chromiumCheck,
 ];
 
-/** Runs the checks one after another (a sandbox start and a browser start are not run side by side). */
+/** Runs the checks side by side (each waits on a process: a version query, a sandbox start) and reports them in order. */
 export async function runDoctor(
   context: DoctorContext,
   checks: readonly DoctorCheck[] = doctorChecks,
 ): Promise<{ ok: boolean; checks: CheckReport[] }> {
-  const reports: CheckReport[] = [];
-  for (const check of checks) {
-    const required = check.required(context);
-    let outcome: Awaited<ReturnType<DoctorCheck["run"]>>;
-    try {
-      outcome = await check.run(context);
-    } catch (error) {
-      outcome = { status: "missing", detail: `the check failed: ${(error as Error).message.split("\n")[0]}` };
-    }
-    reports.push({ name: check.name, purpose: check.purpose, required, ...outcome });
-  }
+  const reports = await Promise.all(
+    checks.map(async (check): Promise<CheckReport> => {
+      const required = check.required(context);
+      const outcome = await check.run(context).catch((error: unknown) => ({
+        status: "missing" as const,
+        detail: `the check failed: ${(error as Error).message.split("\n")[0]}`,
+      }));
+      return { name: check.name, purpose: check.purpose, required, ...outcome };
+    }),
+  );
   return { ok: reports.every((report) => !report.required || report.status === "ok"), checks: reports };
 }
 
