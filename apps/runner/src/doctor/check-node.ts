@@ -1,6 +1,6 @@
 import type { DoctorCheck } from "./doctor-check.js";
 
-/** The oldest Node the workspace supports (`engines`): `using`, `AbortSignal.any` and the test runner's needs. */
+/** The oldest Node the workspace supports (the root package.json `engines`: >=20.18; keep the two together). */
 export const minimumNodeVersion = "20.18.0";
 
 export function isAtLeast(version: string, minimum: string): boolean {
