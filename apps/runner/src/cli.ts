@@ -2,8 +2,28 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { TfgrpoError } from "@tfgrpo/protocol";
 import { Command } from "commander";
+import { registerAblateCommand } from "./cli-commands/ablate.js";
+import { registerDataCommand } from "./cli-commands/data.js";
+import { registerDbCommand } from "./cli-commands/db.js";
+import { registerDemoCommand } from "./cli-commands/demo.js";
+import { registerDoctorCommand } from "./cli-commands/doctor.js";
+import { registerEvalCommand } from "./cli-commands/eval.js";
+import { registerLearnCommand } from "./cli-commands/learn.js";
+import { registerLibraryCommand } from "./cli-commands/library.js";
+import { registerLibraryMergeCommand } from "./cli-commands/library-merge.js";
+import { registerMcpCommand } from "./cli-commands/mcp.js";
+import { registerModelsCommand } from "./cli-commands/models.js";
+import { registerOnlineCommand } from "./cli-commands/online.js";
+import { registerReportCommand } from "./cli-commands/report.js";
+import { registerRewardCommand } from "./cli-commands/reward.js";
+import { runnerVersion } from "./cli-commands/runner-version.js";
+import { registerServeCommand } from "./cli-commands/serve.js";
+import { registerSimCommand } from "./cli-commands/sim.js";
+import { registerSolveCommand } from "./cli-commands/solve.js";
+import { registerStudioCommand } from "./cli-commands/studio.js";
+import { registerToolCommand } from "./cli-commands/tool.js";
+import { registerTraceCommand } from "./cli-commands/trace.js";
 
 /** Where an unexpected error's stack goes, so the terminal gets one line and a bug report gets everything. */
 function writeErrorLog(error: unknown): string | null {
@@ -27,53 +47,48 @@ function writeErrorLog(error: unknown): string | null {
   }
 }
 
-type Register = (program: Command) => void;
-
 /**
- * Each command's module is imported only when that command runs (or for the full --help): the roles' dependencies
- * (LangChain, sandbox, NATS...) make importing everything cost seconds at every start.
+ * Every command's declaration (name, options, help) is in cli-commands/<command>.ts and imports commander and light
+ * modules only; its action imports the implementation in commands/<command>.ts when it runs:
+ * `.action(async (options: XOptions) => (await import("../commands/x.js")).x(options))`. So `--help` and a quick
+ * command do not load LangChain, the sandbox, NATS, zod... (bench/cli-start.bench.ts; cli-commands/
+ * light-declarations.int.test.ts fails when a declaration pulls in more). A parser that needs a heavy module runs when
+ * the command runs instead (`--domain`: the checkDomainOption hook), a default shown in the help comes from
+ * cli-commands/help-defaults.ts.
  */
-const commands: Record<string, () => Promise<Register[]>> = {
-  demo: async () => [(await import("./commands/demo.js")).registerDemoCommand],
-  ablate: async () => [(await import("./commands/ablate.js")).registerAblateCommand],
-  learn: async () => [(await import("./commands/learn.js")).registerLearnCommand],
-  mcp: async () => [(await import("./commands/mcp.js")).registerMcpCommand],
-  models: async () => [(await import("./commands/models.js")).registerModelsCommand],
-  online: async () => [
-    (await import("./commands/online.js")).registerOnlineCommand,
-    (await import("./commands/online-clients.js")).registerOnlineClientsCommand,
-  ],
-  eval: async () => [(await import("./commands/eval.js")).registerEvalCommand],
-  report: async () => [(await import("./commands/report.js")).registerReportCommand],
-  data: async () => [(await import("./commands/data.js")).registerDataCommand],
-  db: async () => [(await import("./commands/db.js")).registerDbCommand],
-  library: async () => [
-    (await import("./commands/library.js")).registerLibraryCommand,
-    (await import("./commands/library-merge.js")).registerLibraryMergeCommand,
-  ],
-  reward: async () => [(await import("./commands/reward.js")).registerRewardCommand],
-  tool: async () => [(await import("./commands/tool.js")).registerToolCommand],
-  serve: async () => [(await import("./commands/serve.js")).registerServeCommand],
-  solve: async () => [(await import("./commands/solve.js")).registerSolveCommand],
-  sim: async () => [(await import("./commands/sim.js")).registerSimCommand],
-  studio: async () => [(await import("./commands/studio.js")).registerStudioCommand],
-  trace: async () => [(await import("./commands/trace.js")).registerTraceCommand],
-};
-
 const program = new Command()
   .name("tfgrpo")
   .description("Training-Free GRPO: learn an experience library for a frozen LLM agent, without training it.")
+  .version(runnerVersion())
   .showHelpAfterError("(tfgrpo <command> --help shows the options)")
   .configureHelp({ sortSubcommands: true });
-
-const requested = process.argv.slice(2).find((argument) => !argument.startsWith("-"));
-const names = requested !== undefined && requested in commands ? [requested] : Object.keys(commands);
-for (const name of names) for (const register of await commands[name]!()) register(program);
+registerDemoCommand(program);
+registerAblateCommand(program);
+registerLearnCommand(program);
+registerMcpCommand(program);
+registerModelsCommand(program);
+registerOnlineCommand(program);
+registerEvalCommand(program);
+registerReportCommand(program);
+registerDataCommand(program);
+registerDbCommand(program);
+registerLibraryCommand(program);
+registerLibraryMergeCommand(program);
+registerRewardCommand(program);
+registerToolCommand(program);
+registerServeCommand(program);
+registerSolveCommand(program);
+registerSimCommand(program);
+registerStudioCommand(program);
+registerTraceCommand(program);
+registerDoctorCommand(program);
 
 try {
   await program.parseAsync(process.argv);
 } catch (error) {
   // Known errors are shown as one clear message; anything else is one line too, its stack kept in a log file.
+  // Loaded only now: @tfgrpo/protocol costs a start that does not fail.
+  const { TfgrpoError } = await import("@tfgrpo/protocol");
   if (TfgrpoError.isInstance(error)) {
     process.stderr.write(`tfgrpo: ${error.message}\n`);
   } else {

@@ -80,7 +80,7 @@ async function connectOrExplain(options: NatsBusOptions): Promise<NatsConnection
   } catch (error) {
     throw new TfgrpoError(
       "remote_error",
-      `cannot connect to NATS at ${servers.join(", ")}: ${(error as Error).message}`,
+      `cannot connect to NATS at ${servers.join(", ")}: ${(error as Error).message} (is nats-server running, with -js? tfgrpo doctor checks it is installed)`,
       { cause: error, details: { servers } },
     );
   }

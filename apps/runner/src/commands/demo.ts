@@ -3,8 +3,6 @@ import path from "node:path";
 import { defaultValidationSamples } from "@tfgrpo/curator";
 import { loadDataset } from "@tfgrpo/protocol";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
-import { type Command, InvalidArgumentError } from "commander";
-import { nonNegativeInteger, positiveInteger } from "../cli-options/number-arguments.js";
 import { newRunId } from "../cli-options/run-id.js";
 import {
   describeGroupGains,
@@ -18,12 +16,6 @@ import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import { learn } from "./learn.js";
-
-function oneOfDomains(value: string): "math" | "web" {
-  if (value !== "math" && value !== "web")
-    throw new InvalidArgumentError("the SIMULATED world has math and web");
-  return value;
-}
 
 export interface DemoOptions {
   dir: string;
@@ -148,23 +140,4 @@ export async function demo(
   for (const line of describeLearningEvents(events, options.seed)) write(`  ${line}\n`);
   write(`report: ${report}\ndemo finished in ${((Date.now() - started) / 1000).toFixed(0)} s (SIMULATED)\n`);
   return { outcome, evaluation, report, directory };
-}
-
-export function registerDemoCommand(program: Command): void {
-  program
-    .command("demo")
-    .description("Learn a library on the SIMULATED world, then compare it with no library on held-out tasks")
-    .option("--dir <dir>", "where the demo's workspace goes", ".tfgrpo/demo")
-    .option("--seed <n>", "world and sampling seed", nonNegativeInteger, 7)
-    .option("--domain <domain>", "math or web", oneOfDomains, "math")
-    .option("--train <n>", "training tasks", positiveInteger, 20)
-    .option("--val <n>", "validation tasks (the acceptance gate)", positiveInteger, 30)
-    .option("--test <n>", "held-out test tasks", positiveInteger, 30)
-    .option("--epochs <n>", "epochs", positiveInteger, 3)
-    .option("--group-size <n>", "rollouts per task", positiveInteger, 5)
-    .option("--k <n>", "samples per test task", positiveInteger, 4)
-    .option("--concurrency <n>", "rollouts in flight", positiveInteger, 8)
-    .action(async (options: DemoOptions) => {
-      await demo(options);
-    });
 }

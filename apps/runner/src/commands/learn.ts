@@ -1,38 +1,28 @@
 import path from "node:path";
-import { defaultValidationSamples } from "@tfgrpo/curator";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { createStore, parseStoreUrl, redactUrl } from "@tfgrpo/store";
-import { type Command, InvalidArgumentError } from "commander";
+import { InvalidArgumentError } from "commander";
 import { openCassette } from "../cassette/open-cassette.js";
-import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import { artifactDirectory } from "../cli-options/artifact-directory.js";
 import type { CommandOutput } from "../cli-options/command-output.js";
-import { databaseOption } from "../cli-options/database-option.js";
-import { domainArgument } from "../cli-options/domain-argument.js";
 import { isSimulated } from "../cli-options/is-simulated.js";
-import {
-  nonNegativeInteger,
-  positiveInteger,
-  positiveNumber,
-  probability,
-  temperature,
-} from "../cli-options/number-arguments.js";
 import { parseRoleList } from "../cli-options/role-list.js";
 import { newRunId } from "../cli-options/run-id.js";
-import { simOption } from "../cli-options/sim-option.js";
 import { createProgress } from "../cli-output/progress.js";
 import { estimateForCommand } from "../cost-estimate/estimate-for-command.js";
 import type { CostEstimate } from "../cost-estimate/estimate-run-cost.js";
 import { renderCostEstimate } from "../cost-estimate/render-cost-estimate.js";
+import { checkpointPathFor } from "../learn/checkpoint-path.js";
 import { directExperiencesAblation } from "../learn/direct-experiences-ablation.js";
 import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
 import { renderStepTable } from "../learn/render-step-table.js";
-import { runDirectExperiences } from "../learn/run-direct-experiences.js";
 import { runLearning } from "../learn/run-learning.js";
+import { stopOnSignal } from "../learn/stop-on-signal.js";
+import { storedLearnRun } from "../learn/stored-learn-run.js";
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { loadSim, simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
 import { startTracing, traceFileFor } from "../tracing/start-tracing.js";
+import { learnDirectExperiences } from "./learn-direct-experiences.js";
 import { resolveDatabase } from "./library.js";
 
 export interface LearnCommandOptions {
@@ -90,7 +80,7 @@ export async function learn(
 ) {
   const log = (line: string) => output.stderr.write(`${line}\n`);
   const db = resolveDatabase(options);
-  const stored = options.resume ? await storedRun(db, options.resume) : null;
+  const stored = options.resume ? await storedLearnRun(db, options.resume) : null;
   // A resumed run talks to the same simulated world it started with: the seed it was started with, not the CLI's.
   const simSeed = stored?.options?.seed ?? options.seed;
   if (options.simFaults !== undefined && !options.sim)
@@ -302,259 +292,4 @@ async function parseSimFaults(spec: string) {
       details: { field: "sim-faults", spec },
     });
   }
-}
-
-/**
- * SIGTERM or SIGINT stops a learning run cleanly: the rollouts in flight are abandoned (a resumed run redoes them), a
- * role call in flight is answered and stored, then the run stops as `interrupted` (resumable) and the command exits
- * non-zero. A second signal exits at once, like a crash (`--resume` still continues from the last checkpoint).
- */
-function stopOnSignal(log: (line: string) => void): Disposable & { signal: AbortSignal } {
-  const controller = new AbortController();
-  const force = (signal: NodeJS.Signals) => process.exit(signal === "SIGINT" ? 130 : 143);
-  const onSignal = (signal: NodeJS.Signals) => {
-    process.off("SIGINT", onSignal);
-    process.off("SIGTERM", onSignal);
-    process.once("SIGINT", force);
-    process.once("SIGTERM", force);
-    log(`${signal}: stopping the run (a call in flight finishes first; send it again to exit at once)`);
-    controller.abort(
-      new TfgrpoError("internal", `stopped by ${signal}: the run is interrupted; continue it with --resume`),
-    );
-  };
-  process.on("SIGINT", onSignal);
-  process.on("SIGTERM", onSignal);
-  return {
-    signal: controller.signal,
-    [Symbol.dispose]: () => {
-      process.off("SIGINT", onSignal);
-      process.off("SIGTERM", onSignal);
-      process.off("SIGINT", force);
-      process.off("SIGTERM", force);
-    },
-  };
-}
-
-async function storedRun(
-  db: string,
-  runId: string,
-): Promise<{ options: LearnOptions | null; ablation: unknown; models: string | null }> {
-  const store = await createStore(db, { mustExist: true });
-  try {
-    const run = await store.getRun(runId);
-    // Checked first: a run that is not there (or is not a learning run) is said in one line, before a models config
-    // is asked for, a world is started or a trace file is opened.
-    if (!run)
-      throw new TfgrpoError("not_found", `learn --resume ${runId}: no run ${runId} in ${redactUrl(db)}`, {
-        details: { field: "resume", runId },
-      });
-    if (run.kind !== "learn")
-      throw new TfgrpoError(
-        "invalid_input",
-        `learn --resume ${runId}: run ${runId} is a${/^[aeiou]/.test(run.kind) ? "n" : ""} ${run.kind} run, not a learning run`,
-        { details: { field: "resume", runId, kind: run.kind } },
-      );
-    const parsed = learnOptionsSchema.safeParse(run.config.options);
-    return {
-      options: parsed.success ? parsed.data : null,
-      ablation: run.config.ablation,
-      models: typeof run.config.models === "string" ? run.config.models : null,
-    };
-  } finally {
-    await store.close();
-  }
-}
-
-/**
- * `learn --direct-experiences N`: the paper's baseline of lessons written without rollouts (one model call, one
- * committed version; see run-direct-experiences.ts), reported like a learn run.
- */
-async function learnDirectExperiences(
-  options: LearnCommandOptions,
-  context: {
-    db: string;
-    config: string | undefined;
-    sim: { config: string } | null;
-    output: CommandOutput;
-  },
-) {
-  const { db, config, sim, output } = context;
-  const log = (line: string) => output.stderr.write(`${line}\n`);
-  if (!config) throw new InvalidArgumentError("learn --direct-experiences needs --config (or --sim)");
-  if (options.nats) log("direct experiences: one model call made from this process; --nats is not used");
-  let start: Parameters<typeof runDirectExperiences>[0]["start"];
-  if (!options.resume) {
-    for (const [flag, value] of [
-      ["--domain", options.domain],
-      ["--train", options.train],
-    ] as const) {
-      if (!value) throw new InvalidArgumentError(`learn --direct-experiences needs ${flag}`);
-    }
-    start = {
-      options: learnOptionsSchema.parse({
-        runId: options.runId ?? newRunId("learn"),
-        domain: options.domain,
-        seed: options.seed,
-        groundTruth: options.groundTruth ? "required" : "none",
-        mode: options.mode,
-      }),
-      data: {
-        train: path.resolve(options.train!),
-        ...(options.val ? { val: path.resolve(options.val) } : {}),
-      },
-      lessons: options.directExperiences!,
-      extraConfig: {
-        simulated: isSimulated(config, Boolean(sim)),
-        models: path.resolve(config),
-      },
-    };
-  }
-  const store = await createStore(db);
-  try {
-    const outcome = await runDirectExperiences({
-      store,
-      modelsConfig: config,
-      ...(start ? { start } : {}),
-      ...(options.resume ? { resume: options.resume } : {}),
-      log,
-    });
-    const simulated = Boolean((await store.getRun(outcome.runId))?.config.simulated);
-    output.stdout.write(
-      `\nrun ${outcome.runId}${simulated ? " (SIMULATED)" : ""}: direct experiences (ablation), no rollouts\n`,
-    );
-    outcome.experiences.forEach((text, index) => {
-      output.stdout.write(`  ${index + 1}. ${text}\n`);
-    });
-    output.stdout.write(`head: ${outcome.options.domain}@v${outcome.headVersion}\n`);
-    const reportFile = options.report ?? path.join(artifactDirectory(db), "reports", `${outcome.runId}.html`);
-    output.stdout.write(`report: ${await writeReport(store, outcome.runId, reportFile)}\n`);
-    return outcome;
-  } finally {
-    await store.close();
-  }
-}
-
-/** The checkpointer's location: the same PostgreSQL database as the store, or `checkpoints.db` beside the SQLite file. */
-export function checkpointPathFor(db: string): string {
-  const location = parseStoreUrl(db);
-  if (location.backend === "postgres") return db;
-  return location.path === ":memory:" ? ":memory:" : path.join(artifactDirectory(db), "checkpoints.db");
-}
-
-function onConflictChoice(value: string): "revalidate" | "stop" {
-  if (value === "revalidate" || value === "stop") return value;
-  throw new InvalidArgumentError(`expected revalidate or stop, got "${value}"`);
-}
-
-export function registerLearnCommand(program: Command): void {
-  program
-    .command("learn")
-    .description(
-      "Learn an experience library with Training-Free GRPO (rollouts, rewards, group advantages, gated commits)",
-    )
-    .option("--config <file>", "models config (models.yaml)")
-    .option("--domain <domain>", "domain of the tasks and of the library, e.g. math", domainArgument)
-    .option("--train <file>", "training tasks (JSONL)")
-    .option("--val <file>", "held-out validation tasks for the acceptance gate (JSONL)")
-    .option("--epochs <n>", "epochs over the training set", positiveInteger, 3)
-    .option(
-      "--group-size <n>",
-      "rollouts per task (G); 1 = single-trajectory reflection (ablation)",
-      positiveInteger,
-      5,
-    )
-    .option("--batch-size <n>", "tasks per learning step (default: the whole training set)", positiveInteger)
-    .option("--concurrency <n>", "rollouts and role calls in flight", positiveInteger, 16)
-    .option("--nats <url>", "run the graph over NATS (workers: tfgrpo serve --role ...)")
-    .option("--budget-usd <usd>", "stop cleanly once the run has spent this much", positiveNumber)
-    .option(
-      "--max-infra-failure-rate <share>",
-      "stop the run (interrupted, resumable) when more than this share of a phase's rollouts fail on the infrastructure (model endpoint, sandbox) (default: 0.5)",
-      probability,
-    )
-    .option(
-      "--on-conflict <what>",
-      "when another runner commits to the same library during validation: revalidate (the step's proposals again, on the new head) or stop (default: revalidate)",
-      onConflictChoice,
-    )
-    .option("--no-ground-truth", "learn without answers: majority vote as a pseudo-label (ablation)")
-    .option(
-      "--no-exposure",
-      "show every attempt of a group the same entries (the paper's loop; no per-entry contrast, so credit cannot tell entries apart)",
-    )
-    .option(
-      "--exposure-active-share <share>",
-      "share of groups in which an active entry is varied (candidates and probation entries always are)",
-      probability,
-    )
-    .option(
-      "--direct-experiences <n>",
-      "no rollouts: the critic model writes N lessons from training questions in one call, committed as one version (ablation)",
-      positiveInteger,
-    )
-    .option("--resume <run>", "continue a run after a crash, from its last checkpoint")
-    .option(
-      "--no-trace",
-      "do not trace the run (default: spans to traces/<run>.jsonl beside the database, and OTLP when OTEL_EXPORTER_OTLP_ENDPOINT is set)",
-    )
-    .option("--run-id <id>", "id of a new run (default: generated)")
-    .option(
-      "--record <dir>",
-      "write every model request and response (keys redacted) into DIR, a cassette --replay serves back",
-    )
-    .option("--dry-run", "print the expected model calls, tokens and USD per role (a range), call no model")
-    .option(
-      "--replay <dir>",
-      "answer every model call from a cassette recorded with --record (no model endpoint)",
-    )
-    .option("--seed <n>", "seed of batch order and sampling", nonNegativeInteger, 1)
-    .option(
-      "--stratify-by <field>",
-      "task field each batch holds in proportion, e.g. meta.family or domain; none: a plain shuffle (default: meta.family when the tasks carry it)",
-    )
-    .option(
-      "--failure-share <share>",
-      "share of each batch given to tasks that failed earlier in the run (default: 0.2)",
-      probability,
-    )
-    .option(
-      "--compact-trajectories-after <steps>",
-      "keep the full text (messages, tool calls) of the last <steps> steps' trajectories; older ones keep only ids, rewards, usage and the entries shown (default: keep everything)",
-      positiveInteger,
-    )
-    .addOption(databaseOption())
-    .option(
-      "--val-k <n>",
-      "samples per validation task (at least 3 for tasks without answers, with --no-ground-truth)",
-      positiveInteger,
-      defaultValidationSamples,
-    )
-    .option(
-      "--precheck <n>",
-      "validation tasks of a cheap pre-check before the full gate (0 = off)",
-      nonNegativeInteger,
-      0,
-    )
-    .addOption(actorModeOption())
-    .option("--no-baseline", "do not evaluate the empty library after every round")
-    .option(
-      "--local-roles <roles>",
-      "roles this process hosts (the rest come from workers)",
-      "actor,critic,curator",
-    )
-    .addOption(simOption())
-    .option(
-      "--sim-faults <spec>",
-      'with --sim: inject model faults into the SIMULATED server, e.g. "rate=0.2,kinds=429,500,hang,malformed,truncated,hangMs=2000" (as tfgrpo sim --faults)',
-    )
-    .option("--temperature <t>", "rollout temperature while learning", temperature, 0.7)
-    .option("--eval-temperature <t>", "temperature of validation rollouts", temperature, 0.3)
-    .option(
-      "--report <file>",
-      "where to write the HTML report (default: reports/<run>.html beside the database)",
-    )
-    .action(async (options: LearnCommandOptions) => {
-      if (options.dryRun) await learnDryRun(options);
-      else await learn(options);
-    });
 }

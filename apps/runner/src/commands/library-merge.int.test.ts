@@ -6,8 +6,9 @@ import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { registerLibraryCommand } from "./library.js";
-import { libraryMerge, registerLibraryMergeCommand } from "./library-merge.js";
+import { registerLibraryCommand } from "../cli-commands/library.js";
+import { registerLibraryMergeCommand } from "../cli-commands/library-merge.js";
+import { libraryMerge } from "./library-merge.js";
 
 let temporary: TemporaryDirectory;
 let dir: string;

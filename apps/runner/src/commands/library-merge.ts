@@ -4,9 +4,6 @@ import path from "node:path";
 import type { ImportSource, MergeLibrariesResult } from "@tfgrpo/curator";
 import { domainSchema, TfgrpoError } from "@tfgrpo/protocol";
 import { localDatabaseFile, parseLibraryFile } from "@tfgrpo/store";
-import { Command } from "commander";
-import { databaseOption } from "../cli-options/database-option.js";
-import { simOption } from "../cli-options/sim-option.js";
 import { createCuratorRuntime } from "../roles/curator.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import { resolveDatabase } from "./library.js";
@@ -111,34 +108,4 @@ export async function libraryMerge(
   } finally {
     await sim?.close();
   }
-}
-
-/**
- * Adds `merge` to the `library` command (registered in commands/library.ts); creates `library` if it is not there,
- * so the order of registration in cli.ts only needs this line after registerLibraryCommand.
- */
-export function registerLibraryMergeCommand(program: Command): void {
-  let library = program.commands.find((command) => command.name() === "library");
-  if (!library) {
-    library = new Command("library").description("Inspect and manage the versioned experience libraries");
-    program.addCommand(library);
-  }
-  library
-    .command("merge")
-    .description(
-      "Merge another library (a domain, or a library file) into this one through consolidation and the conflict check",
-    )
-    .requiredOption(
-      "--from <domain|file>",
-      "the library to import: a domain in the database, or a .json/.md file",
-    )
-    .requiredOption("--into <domain>", "the library that receives the entries (created if it does not exist)")
-    .addOption(databaseOption("database file or sqlite:// URL (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)"))
-    .option("--config <file>", "models config (models.yaml) for the curator (and embedder) roles")
-    .addOption(simOption())
-    .option("--no-commit", "leave the merged version proposed, for a validation gate")
-    .option("--run-id <id>", "run id recorded on the version")
-    .action(async (options: LibraryMergeOptions) => {
-      await libraryMerge(options);
-    });
 }

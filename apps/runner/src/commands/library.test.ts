@@ -6,7 +6,8 @@ import { createStore } from "@tfgrpo/store";
 import { realLibraryPath } from "@tfgrpo/store/testing";
 import { Command } from "commander";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { registerLibraryCommand, resolveDatabase } from "./library.js";
+import { registerLibraryCommand } from "../cli-commands/library.js";
+import { resolveDatabase } from "./library.js";
 
 /** Runs `tfgrpo library ...` in this process (the spawned CLI is covered by library.int.test.ts). */
 async function run(args: string[]): Promise<{ stdout: string; stderr: string; error: unknown }> {

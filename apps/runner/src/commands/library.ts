@@ -6,7 +6,6 @@ import {
   type ExperienceStatus,
   entryContrast,
   experienceIdSchema,
-  experienceStatusSchema,
   type LibraryVersion,
   TfgrpoError,
 } from "@tfgrpo/protocol";
@@ -18,16 +17,15 @@ import {
   parseLibraryFile,
   type Store,
 } from "@tfgrpo/store";
-import { type Command, Option } from "commander";
-import { requireExistingDatabase } from "../cli-options/database-option.js";
 import { domainArgument } from "../cli-options/domain-argument.js";
+import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { contrastColumns, contrastJson } from "../cli-output/contrast-columns.js";
 import { formatSuccessRate } from "../cli-output/format-success-rate.js";
 import { type Column, renderTable } from "../cli-output/render-table.js";
 import { domainLessonCosts } from "../learn/stored-lesson-costs.js";
 import { describeLibraryEntry, libraryEntryJson, readLibraryEntryView } from "./library-entry.js";
 
-interface DatabaseOptions {
+export interface DatabaseOptions {
   db?: string;
 }
 
@@ -104,355 +102,271 @@ function describeOps(version: LibraryVersion): string {
   return [...counts].map(([op, n]) => `${n} ${op}`).join(", ");
 }
 
-export function registerLibraryCommand(program: Command): void {
-  const library = program
-    .command("library")
-    .description(
-      "Inspect and manage the versioned experience libraries (list, show, diff, rollback, export, import)",
+/** `tfgrpo library list`. */
+export const libraryList = async (options: DatabaseOptions & { domain?: string }) =>
+  withStore(options, "existing", async (store) => {
+    if (options.domain === undefined) {
+      const domains = await store.listDomains();
+      if (domains.length === 0) {
+        write("no libraries yet");
+        return;
+      }
+      write(
+        renderTable(
+          [
+            { header: "domain", value: (d) => d.domain },
+            { header: "head", value: (d) => (d.head === null ? null : `v${d.head}`) },
+            { header: "versions", value: (d) => d.versions },
+            { header: "active", value: (d) => d.headCounts.active },
+            { header: "candidate", value: (d) => d.headCounts.candidate },
+            { header: "probation", value: (d) => d.headCounts.probation },
+            { header: "archived", value: (d) => d.headCounts.archived },
+            { header: "next id", value: (d) => `G${d.nextId}` },
+          ],
+          domains,
+        ),
+      );
+      return;
+    }
+    const domain = domainArgument(options.domain);
+    const versions = await store.listVersions(domain);
+    if (versions.length === 0) throw new TfgrpoError("not_found", `no library ${domain}`);
+    const head = await store.getHeadVersion(domain);
+    write(
+      renderTable(
+        [
+          { header: "version", value: (v) => `v${v.version}${v.version === head ? " (head)" : ""}` },
+          { header: "parent", value: (v) => (v.parent === null ? "none" : `v${v.parent}`) },
+          { header: "state", value: (v) => v.state },
+          { header: "operations", value: describeOps },
+          {
+            header: "gate",
+            value: (v) => (v.gate ? `${v.gate.decision}: ${oneLine(v.gate.reason, 40)}` : null),
+          },
+          { header: "created", value: (v) => v.createdAt },
+          { header: "message", value: (v) => (v.message ? oneLine(v.message, 50) : null) },
+        ],
+        versions,
+      ),
     );
-  const dbOption = () =>
-    new Option("--db <path>", "database file or sqlite:// URL (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)");
+  });
 
-  library
-    .command("list")
-    .description("List libraries, or the versions of one library with --domain")
-    .addOption(dbOption())
-    .option("--domain <domain>", "list the versions of this library")
-    .action(async (options: DatabaseOptions & { domain?: string }) =>
-      withStore(options, "existing", async (store) => {
-        if (options.domain === undefined) {
-          const domains = await store.listDomains();
-          if (domains.length === 0) {
-            write("no libraries yet");
-            return;
-          }
-          write(
-            renderTable(
-              [
-                { header: "domain", value: (d) => d.domain },
-                { header: "head", value: (d) => (d.head === null ? null : `v${d.head}`) },
-                { header: "versions", value: (d) => d.versions },
-                { header: "active", value: (d) => d.headCounts.active },
-                { header: "candidate", value: (d) => d.headCounts.candidate },
-                { header: "probation", value: (d) => d.headCounts.probation },
-                { header: "archived", value: (d) => d.headCounts.archived },
-                { header: "next id", value: (d) => `G${d.nextId}` },
-              ],
-              domains,
-            ),
-          );
-          return;
-        }
-        const domain = domainArgument(options.domain);
-        const versions = await store.listVersions(domain);
-        if (versions.length === 0) throw new TfgrpoError("not_found", `no library ${domain}`);
-        const head = await store.getHeadVersion(domain);
-        write(
-          renderTable(
-            [
-              { header: "version", value: (v) => `v${v.version}${v.version === head ? " (head)" : ""}` },
-              { header: "parent", value: (v) => (v.parent === null ? "none" : `v${v.parent}`) },
-              { header: "state", value: (v) => v.state },
-              { header: "operations", value: describeOps },
-              {
-                header: "gate",
-                value: (v) => (v.gate ? `${v.gate.decision}: ${oneLine(v.gate.reason, 40)}` : null),
+/** `tfgrpo library show`. */
+export const libraryShow = async (
+  options: DatabaseOptions & {
+    domain: string;
+    version?: string;
+    entry?: string;
+    all?: boolean;
+    wide?: boolean;
+    json?: boolean;
+    costs?: boolean;
+  },
+) => {
+  const entryId = options.entry === undefined ? undefined : entryArgument(options.entry);
+  await withStore(options, "existing", async (store) => {
+    const domain = domainArgument(options.domain);
+    const version = await resolveVersion(store, domain, options.version ?? "head");
+    const snapshot = version === null ? null : await store.getVersion(domain, version);
+    const info = version === null ? null : await store.getVersionInfo(domain, version);
+    if (!snapshot || !info) throw new TfgrpoError("not_found", `library ${domain} has no version ${version}`);
+    const head = await store.getHeadVersion(domain);
+    if (entryId !== undefined) {
+      const entry = snapshot.experiences.find((e) => e.id === entryId);
+      if (!entry)
+        throw new TfgrpoError("not_found", `library ${domain} v${snapshot.version} has no entry ${entryId}`);
+      const view = await readLibraryEntryView(store, domain, entry);
+      write(
+        options.json
+          ? JSON.stringify({ version: snapshot.version, ...libraryEntryJson(view) }, null, 2)
+          : `${domain} v${snapshot.version}: ${describeLibraryEntry(view)}`,
+      );
+      return;
+    }
+    const entries = snapshot.experiences.filter((e) => options.all || e.status !== "archived");
+    const archived =
+      snapshot.experiences.length - snapshot.experiences.filter((e) => e.status !== "archived").length;
+    const costs = options.costs ? await domainLessonCosts(store, domain) : null;
+    if (options.json) {
+      write(
+        JSON.stringify(
+          {
+            domain,
+            version: snapshot.version,
+            state: info.state,
+            head: snapshot.version === head,
+            entries: entries.map((e) => ({
+              id: e.id,
+              status: e.status,
+              text: e.text,
+              ...(e.conflictGroup ? { conflictGroup: e.conflictGroup } : {}),
+              shown: e.stats.shown,
+              success: e.stats.success,
+              contrast: contrastJson(entryContrast(e.stats)),
+              ...(costs ? { costUsd: costs.byEntry.get(e.id)?.costUsd ?? null } : {}),
+            })),
+          },
+          null,
+          2,
+        ),
+      );
+      return;
+    }
+    write(
+      `${domain} v${snapshot.version} (${info.state}${snapshot.version === head ? ", head" : ""}): ` +
+        `${snapshot.experiences.length - archived} visible entries, ${archived} archived` +
+        (options.all || archived === 0 ? "" : " (--all shows them)"),
+    );
+    if (entries.length === 0) return;
+    const numbers: Column<Experience>[] = [
+      { header: "id", value: (e) => e.id },
+      { header: "status", value: (e) => e.status },
+      { header: "shown", value: (e) => e.stats.shown },
+      { header: "success", value: (e) => formatSuccessRate(e.stats), align: "right" },
+      ...(costs
+        ? [
+            {
+              header: "cost $",
+              value: (e: Experience) => {
+                const cost = costs.byEntry.get(e.id);
+                return cost === undefined ? "-" : cost.costUsd.toFixed(5);
               },
-              { header: "created", value: (v) => v.createdAt },
-              { header: "message", value: (v) => (v.message ? oneLine(v.message, 50) : null) },
-            ],
-            versions,
-          ),
-        );
-      }),
+              align: "right" as const,
+            },
+          ]
+        : []),
+      // Its credit, what it earns (after what it cost): mean reward shown minus withheld, over the groups that
+      // had both arms.
+      ...contrastColumns((e: Experience) => entryContrast(e.stats)),
+    ];
+    // The text gets what the terminal has left once the other columns are laid out.
+    const used = Math.max(
+      ...renderTable(numbers, entries)
+        .split("\n")
+        .map((line) => line.length),
     );
+    const textWidth = options.wide
+      ? Number.POSITIVE_INFINITY
+      : Math.max(30, (process.stdout.columns || 120) - used - 2);
+    write(renderTable([...numbers, { header: "text", value: (e) => oneLine(e.text, textWidth) }], entries));
+    if (costs)
+      write(
+        `learning cost: $${[...costs.byEntry.values()].reduce((sum, c) => sum + c.costUsd, 0).toFixed(5)} on entries written over ${costs.steps} step(s), $${costs.droppedUsd.toFixed(5)} on proposals that were dropped (rejected candidates, nothing to change)`,
+      );
+  });
+};
 
-  library
-    .command("show")
-    .description(
-      "Show the entries of the head (or --version N) as a table, each with its contrast (reward shown minus withheld) and interval; --entry G3 for one entry's contrast by library version and its lifecycle moves",
-    )
-    .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math")
-    .option("--version <version>", "a version number instead of the head")
-    .option("--entry <id>", "one entry: its contrast by library version and its lifecycle moves, e.g. G3")
-    .option("--all", "include archived entries")
-    .option("--wide", "do not shorten texts")
-    .option("--json", "print JSON (the entries, or the one entry, with their contrasts as numbers)")
-    .option(
-      "--costs",
-      "what each entry cost to learn (its share of the critic and curator calls of the steps that wrote it)",
-    )
-    .action(
-      async (
-        options: DatabaseOptions & {
-          domain: string;
-          version?: string;
-          entry?: string;
-          all?: boolean;
-          wide?: boolean;
-          json?: boolean;
-          costs?: boolean;
-        },
-      ) => {
-        const entryId = options.entry === undefined ? undefined : entryArgument(options.entry);
-        await withStore(options, "existing", async (store) => {
-          const domain = domainArgument(options.domain);
-          const version = await resolveVersion(store, domain, options.version ?? "head");
-          const snapshot = version === null ? null : await store.getVersion(domain, version);
-          const info = version === null ? null : await store.getVersionInfo(domain, version);
-          if (!snapshot || !info)
-            throw new TfgrpoError("not_found", `library ${domain} has no version ${version}`);
-          const head = await store.getHeadVersion(domain);
-          if (entryId !== undefined) {
-            const entry = snapshot.experiences.find((e) => e.id === entryId);
-            if (!entry)
-              throw new TfgrpoError(
-                "not_found",
-                `library ${domain} v${snapshot.version} has no entry ${entryId}`,
-              );
-            const view = await readLibraryEntryView(store, domain, entry);
-            write(
-              options.json
-                ? JSON.stringify({ version: snapshot.version, ...libraryEntryJson(view) }, null, 2)
-                : `${domain} v${snapshot.version}: ${describeLibraryEntry(view)}`,
-            );
-            return;
-          }
-          const entries = snapshot.experiences.filter((e) => options.all || e.status !== "archived");
-          const archived =
-            snapshot.experiences.length - snapshot.experiences.filter((e) => e.status !== "archived").length;
-          const costs = options.costs ? await domainLessonCosts(store, domain) : null;
-          if (options.json) {
-            write(
-              JSON.stringify(
-                {
-                  domain,
-                  version: snapshot.version,
-                  state: info.state,
-                  head: snapshot.version === head,
-                  entries: entries.map((e) => ({
-                    id: e.id,
-                    status: e.status,
-                    text: e.text,
-                    ...(e.conflictGroup ? { conflictGroup: e.conflictGroup } : {}),
-                    shown: e.stats.shown,
-                    success: e.stats.success,
-                    contrast: contrastJson(entryContrast(e.stats)),
-                    ...(costs ? { costUsd: costs.byEntry.get(e.id)?.costUsd ?? null } : {}),
-                  })),
-                },
-                null,
-                2,
-              ),
-            );
-            return;
-          }
-          write(
-            `${domain} v${snapshot.version} (${info.state}${snapshot.version === head ? ", head" : ""}): ` +
-              `${snapshot.experiences.length - archived} visible entries, ${archived} archived` +
-              (options.all || archived === 0 ? "" : " (--all shows them)"),
-          );
-          if (entries.length === 0) return;
-          const numbers: Column<Experience>[] = [
-            { header: "id", value: (e) => e.id },
-            { header: "status", value: (e) => e.status },
-            { header: "shown", value: (e) => e.stats.shown },
-            { header: "success", value: (e) => formatSuccessRate(e.stats), align: "right" },
-            ...(costs
-              ? [
-                  {
-                    header: "cost $",
-                    value: (e: Experience) => {
-                      const cost = costs.byEntry.get(e.id);
-                      return cost === undefined ? "-" : cost.costUsd.toFixed(5);
-                    },
-                    align: "right" as const,
-                  },
-                ]
-              : []),
-            // Its credit, what it earns (after what it cost): mean reward shown minus withheld, over the groups that
-            // had both arms.
-            ...contrastColumns((e: Experience) => entryContrast(e.stats)),
-          ];
-          // The text gets what the terminal has left once the other columns are laid out.
-          const used = Math.max(
-            ...renderTable(numbers, entries)
-              .split("\n")
-              .map((line) => line.length),
-          );
-          const textWidth = options.wide
-            ? Number.POSITIVE_INFINITY
-            : Math.max(30, (process.stdout.columns || 120) - used - 2);
-          write(
-            renderTable([...numbers, { header: "text", value: (e) => oneLine(e.text, textWidth) }], entries),
-          );
-          if (costs)
-            write(
-              `learning cost: $${[...costs.byEntry.values()].reduce((sum, c) => sum + c.costUsd, 0).toFixed(5)} on entries written over ${costs.steps} step(s), $${costs.droppedUsd.toFixed(5)} on proposals that were dropped (rejected candidates, nothing to change)`,
-            );
-        });
-      },
-    );
+/** `tfgrpo library diff <from> <to>`. */
+export const libraryDiff = async (
+  fromArg: string,
+  toArg: string,
+  options: DatabaseOptions & { domain: string },
+) =>
+  withStore(options, "existing", async (store) => {
+    const domain = domainArgument(options.domain);
+    const from = await resolveVersion(store, domain, fromArg, true);
+    const to = await resolveVersion(store, domain, toArg, true);
+    const diff = await store.diff(domain, from, to);
+    const name = (v: number | null) => (v === null ? "the empty library" : `v${v}`);
+    const lines = [
+      `${domain}: ${name(from)} -> ${name(to)}: ${diff.added.length} added, ${diff.removed.length} removed, ` +
+        `${diff.changed.length} changed`,
+    ];
+    const describe = (change: ExperienceChange): string[] => {
+      const out: string[] = [];
+      for (const field of change.fields) {
+        const before = change.before?.[field];
+        const after = change.after?.[field];
+        const show = (v: unknown) =>
+          v === undefined ? "(none)" : typeof v === "string" ? v : JSON.stringify(v);
+        out.push(`    ${field}: ${show(before)}`, `    ${" ".repeat(field.length)}  -> ${show(after)}`);
+      }
+      return out;
+    };
+    for (const c of diff.added) lines.push(`+ ${c.id} [${c.after!.status}] ${c.after!.text}`);
+    for (const c of diff.removed) {
+      const how = c.after ? `archived, was ${c.before!.status}` : `absent, was ${c.before!.status}`;
+      lines.push(`- ${c.id} [${how}] ${c.before!.text}`);
+    }
+    for (const c of diff.changed) lines.push(`~ ${c.id}`, ...describe(c));
+    write(lines.join("\n"));
+  });
 
-  library
-    .command("diff")
-    .description("Show what changed between two versions (numbers, head, or none for the empty library)")
-    .argument("<from>", "older version")
-    .argument("<to>", "newer version")
-    .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math")
-    .action(async (fromArg: string, toArg: string, options: DatabaseOptions & { domain: string }) =>
-      withStore(options, "existing", async (store) => {
-        const domain = domainArgument(options.domain);
-        const from = await resolveVersion(store, domain, fromArg, true);
-        const to = await resolveVersion(store, domain, toArg, true);
-        const diff = await store.diff(domain, from, to);
-        const name = (v: number | null) => (v === null ? "the empty library" : `v${v}`);
-        const lines = [
-          `${domain}: ${name(from)} -> ${name(to)}: ${diff.added.length} added, ${diff.removed.length} removed, ` +
-            `${diff.changed.length} changed`,
-        ];
-        const describe = (change: ExperienceChange): string[] => {
-          const out: string[] = [];
-          for (const field of change.fields) {
-            const before = change.before?.[field];
-            const after = change.after?.[field];
-            const show = (v: unknown) =>
-              v === undefined ? "(none)" : typeof v === "string" ? v : JSON.stringify(v);
-            out.push(`    ${field}: ${show(before)}`, `    ${" ".repeat(field.length)}  -> ${show(after)}`);
-          }
-          return out;
-        };
-        for (const c of diff.added) lines.push(`+ ${c.id} [${c.after!.status}] ${c.after!.text}`);
-        for (const c of diff.removed) {
-          const how = c.after ? `archived, was ${c.before!.status}` : `absent, was ${c.before!.status}`;
-          lines.push(`- ${c.id} [${how}] ${c.before!.text}`);
-        }
-        for (const c of diff.changed) lines.push(`~ ${c.id}`, ...describe(c));
-        write(lines.join("\n"));
-      }),
+/** `tfgrpo library rollback <version>`. */
+export const libraryRollback = async (versionArg: string, options: DatabaseOptions & { domain: string }) =>
+  withStore(options, "existing", async (store) => {
+    const domain = domainArgument(options.domain);
+    const target = (await resolveVersion(store, domain, versionArg))!;
+    const version = await store.rollback(domain, target);
+    write(
+      `rolled ${domain} back to v${target}: committed as v${version.version} (parent v${version.parent}), now the head`,
     );
+  });
 
-  library
-    .command("rollback")
-    .description("Commit a new version whose entries equal those of an older version (ids are kept)")
-    .argument("<version>", "the version to return to")
-    .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math")
-    .action(async (versionArg: string, options: DatabaseOptions & { domain: string }) =>
-      withStore(options, "existing", async (store) => {
-        const domain = domainArgument(options.domain);
-        const target = (await resolveVersion(store, domain, versionArg))!;
-        const version = await store.rollback(domain, target);
-        write(
-          `rolled ${domain} back to v${target}: committed as v${version.version} (parent v${version.parent}), now the head`,
-        );
-      }),
-    );
+/** `tfgrpo library export`. */
+export const libraryExport = async (
+  options: DatabaseOptions & { domain: string; format: LibraryFormat; version?: string; out?: string },
+) =>
+  withStore(options, "existing", async (store) => {
+    const domain = domainArgument(options.domain);
+    const version = await resolveVersion(store, domain, options.version ?? "head");
+    const text = await store.exportLibrary(domain, {
+      format: options.format,
+      version: version ?? undefined,
+    });
+    if (options.out) {
+      // Exactly the exported bytes: a plain export of an imported reference library matches its source file.
+      await writeFile(options.out, text);
+      process.stderr.write(`wrote ${domain} v${version} as ${options.format} to ${options.out}\n`);
+    } else write(text);
+  });
 
-  library
-    .command("export")
-    .description('Write a library version as JSON (full), plain JSON ({"G0": "text"}) or Markdown')
-    .addOption(dbOption())
-    .requiredOption("--domain <domain>", "library domain, e.g. math")
-    .addOption(
-      new Option("--format <format>", "output format").choices(["json", "plain", "markdown"]).default("json"),
-    )
-    .option("--version <version>", "a version number instead of the head")
-    .option("--out <file>", "write to this file instead of stdout")
-    .action(
-      async (
-        options: DatabaseOptions & { domain: string; format: LibraryFormat; version?: string; out?: string },
-      ) =>
-        withStore(options, "existing", async (store) => {
-          const domain = domainArgument(options.domain);
-          const version = await resolveVersion(store, domain, options.version ?? "head");
-          const text = await store.exportLibrary(domain, {
-            format: options.format,
-            version: version ?? undefined,
-          });
-          if (options.out) {
-            // Exactly the exported bytes: a plain export of an imported reference library matches its source file.
-            await writeFile(options.out, text);
-            process.stderr.write(`wrote ${domain} v${version} as ${options.format} to ${options.out}\n`);
-          } else write(text);
-        }),
+/** `tfgrpo library import <file>`. */
+export const libraryImport = async (
+  file: string,
+  options: DatabaseOptions & {
+    domain?: string;
+    format: LibraryFormat | "auto";
+    status: ExperienceStatus;
+    replace?: boolean;
+  },
+) => {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (error) {
+    throw new TfgrpoError("not_found", `cannot read ${file}: ${(error as Error).message}`, {
+      details: { file },
+    });
+  }
+  // Validate the whole file before touching (or creating) the database.
+  const parsed = parseLibraryFile(text, { file, format: options.format });
+  const fromName = path.basename(file).replace(/\.[^.]*$/, "");
+  const guessed = parsed.domain ?? (domainSchema.safeParse(fromName).success ? fromName : undefined);
+  if (options.domain === undefined && guessed === undefined) {
+    throw new TfgrpoError("invalid_input", `cannot tell which library ${file} is for: pass --domain`, {
+      details: { file },
+    });
+  }
+  const domain = domainArgument(options.domain ?? guessed!);
+  await withStore(options, "create", async (store) => {
+    const result = await store.importLibrary(domain, {
+      text,
+      file,
+      format: parsed.format,
+      defaultStatus: options.status,
+      ...(options.replace ? { replace: true } : {}),
+    });
+    write(
+      `${options.replace ? "restored" : "imported"} ${result.entries} entries (${result.format}) from ${file} ` +
+        `into ${domain} as v${result.version.version}, now the head; ${result.preservedIds ? "ids kept" : "new ids given"}`,
     );
-
-  library
-    .command("import")
-    .description(
-      "Import a library file as a new committed version (format detected from the name and content)",
-    )
-    .argument("<file>", "a .json (full or plain) or .md file")
-    .addOption(dbOption())
-    .option("--domain <domain>", "target library (default: the file's declared domain, else its base name)")
-    .addOption(
-      new Option("--format <format>", "input format")
-        .choices(["auto", "json", "plain", "markdown"])
-        .default("auto"),
-    )
-    .addOption(
-      new Option(
-        "--status <status>",
-        "status of entries the file gives none (plain JSON, hand-written Markdown)",
-      )
-        .choices(experienceStatusSchema.options)
-        .default("active"),
-    )
-    .option(
-      "--replace",
-      "exact restore: commit a version equal to the file (ids, statuses, stats, history) instead of adding to the head",
-    )
-    .action(
-      async (
-        file: string,
-        options: DatabaseOptions & {
-          domain?: string;
-          format: LibraryFormat | "auto";
-          status: ExperienceStatus;
-          replace?: boolean;
-        },
-      ) => {
-        let text: string;
-        try {
-          text = await readFile(file, "utf8");
-        } catch (error) {
-          throw new TfgrpoError("not_found", `cannot read ${file}: ${(error as Error).message}`, {
-            details: { file },
-          });
-        }
-        // Validate the whole file before touching (or creating) the database.
-        const parsed = parseLibraryFile(text, { file, format: options.format });
-        const fromName = path.basename(file).replace(/\.[^.]*$/, "");
-        const guessed = parsed.domain ?? (domainSchema.safeParse(fromName).success ? fromName : undefined);
-        if (options.domain === undefined && guessed === undefined) {
-          throw new TfgrpoError("invalid_input", `cannot tell which library ${file} is for: pass --domain`, {
-            details: { file },
-          });
-        }
-        const domain = domainArgument(options.domain ?? guessed!);
-        await withStore(options, "create", async (store) => {
-          const result = await store.importLibrary(domain, {
-            text,
-            file,
-            format: parsed.format,
-            defaultStatus: options.status,
-            ...(options.replace ? { replace: true } : {}),
-          });
-          write(
-            `${options.replace ? "restored" : "imported"} ${result.entries} entries (${result.format}) from ${file} ` +
-              `into ${domain} as v${result.version.version}, now the head; ${result.preservedIds ? "ids kept" : "new ids given"}`,
-          );
-          if (!result.preservedIds) {
-            write(
-              Object.entries(result.ids)
-                .map(([from, to]) => `  ${from} -> ${to}`)
-                .join("\n"),
-            );
-          }
-        });
-      },
-    );
-}
+    if (!result.preservedIds) {
+      write(
+        Object.entries(result.ids)
+          .map(([from, to]) => `  ${from} -> ${to}`)
+          .join("\n"),
+      );
+    }
+  });
+};

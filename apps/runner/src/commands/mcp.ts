@@ -1,16 +1,9 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { serveMcpHttp, serveMcpStdio } from "@tfgrpo/serving";
 import { isLoopbackHost } from "@tfgrpo/studio";
-import type { Command } from "commander";
-import {
-  addClientGateOptions,
-  type ClientGateCliOptions,
-  describeClientGate,
-  resolveClientGate,
-} from "../cli-options/client-gate-options.js";
-import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
-import { domainArgument } from "../cli-options/domain-argument.js";
-import { nonNegativeInteger, positiveInteger, positiveNumber } from "../cli-options/number-arguments.js";
+import type { ClientGateCliOptions } from "../cli-options/client-gate-declarations.js";
+import { describeClientGate, resolveClientGate } from "../cli-options/client-gate-options.js";
+import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { openLibraryService } from "../roles/library.js";
 import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import { resolveDatabase } from "./library.js";
@@ -94,40 +87,4 @@ export async function mcp(options: McpOptions, dependencies: McpDependencies = {
   } finally {
     await opened.close();
   }
-}
-
-export function registerMcpCommand(program: Command): void {
-  const command = program
-    .command("mcp")
-    .description(
-      "Serve a domain's experience library as an MCP server (stdio, or Streamable HTTP with --http)",
-    )
-    .requiredOption(
-      "--domain <name>",
-      "the library domain (tools default to it; resources list its versions)",
-      domainArgument,
-    )
-    .option(
-      "--http <port>",
-      "serve Streamable HTTP on this port (0: any free port) instead of stdio",
-      nonNegativeInteger,
-    )
-    .option(
-      "--host <address>",
-      "address to listen on with --http (default 127.0.0.1; anything but loopback requires $TFGRPO_MCP_TOKEN)",
-    )
-    .addOption(databaseOption())
-    .option(
-      "--config <file>",
-      "models config whose embedder role gives similarity (default: $TFGRPO_CONFIG; optional)",
-    )
-    .option("--max-sessions <n>", "with --http: open MCP sessions at most (default 100)", positiveInteger)
-    .option(
-      "--session-idle <seconds>",
-      "with --http: close a session idle this long (default 1800)",
-      positiveNumber,
-    );
-  addClientGateOptions(command).action(async (options: McpOptions) => {
-    await mcp(options);
-  });
 }

@@ -1,8 +1,6 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { type ClientSummary, createStore } from "@tfgrpo/store";
-import { Command, Option } from "commander";
-import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
-import { domainArgument } from "../cli-options/domain-argument.js";
+import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { resolveDatabase } from "./library.js";
 
 export interface OnlineClientsOptions {
@@ -91,35 +89,4 @@ export function renderClients(domain: string, clients: readonly ClientSummary[])
       .join("  ")
       .trimEnd();
   return `${rows.map(line).join("\n")}\n`;
-}
-
-/**
- * Adds `clients` to the `online` command (creating the parent when registered alone). The parent has options of
- * the same names (--domain, --db, --json); commander may hand them to it, so the action reads both.
- */
-export function registerOnlineClientsCommand(program: Command): void {
-  let online = program.commands.find((command) => command.name() === "online");
-  if (!online) {
-    online = new Command("online").description("Learn while serving, and an operator's controls");
-    program.addCommand(online);
-  }
-  online
-    .command("clients")
-    .description(
-      "List the clients of a domain (outcomes, success rates, exclusions), or exclude / include one in learning",
-    )
-    .option("--domain <domain>", "the library domain", domainArgument)
-    .addOption(databaseOption())
-    .option("--exclude <client>", "exclude this client's outcomes from learning (they stay stored)")
-    .option("--include <client>", "include a client excluded before")
-    .option("--reason <text>", "with --exclude: why, stored and listed")
-    .addOption(new Option("--json", "print the list as JSON"))
-    .action(async (_options: OnlineClientsOptions, command: Command) => {
-      const options = command.optsWithGlobals() as OnlineClientsOptions;
-      if (!options.domain) throw new TfgrpoError("invalid_input", "online clients: --domain is required");
-      await onlineClients(options, {
-        stdout: (text) => process.stdout.write(text),
-        stderr: (text) => process.stderr.write(text),
-      });
-    });
 }

@@ -3,22 +3,12 @@ import path from "node:path";
 import { loadDataset, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { type OnlineConfigInput, type OnlineEvent, resolveOnlineConfig } from "@tfgrpo/serving";
 import { createStore } from "@tfgrpo/store";
-import { type Command, Option } from "commander";
 import { parse as parseYaml } from "yaml";
-import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
-import { domainArgument } from "../cli-options/domain-argument.js";
 import { isSimulated } from "../cli-options/is-simulated.js";
-import {
-  nonNegativeInteger,
-  positiveInteger,
-  positiveNumber,
-  probability,
-} from "../cli-options/number-arguments.js";
+import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { newRunId } from "../cli-options/run-id.js";
-import { simOption } from "../cli-options/sim-option.js";
 import { createOnlineStack } from "../online/create-online-stack.js";
-import { registerOnlineControls } from "../online/online-controls.js";
 import { runOnlineLearnerService } from "../online/online-learner-service.js";
 import { serveOnlineOverNats } from "../online/online-over-nats.js";
 import { runOnlineSession } from "../online/online-session.js";
@@ -342,73 +332,4 @@ function describeEvent(event: OnlineEvent): string {
     case "rollback":
       return `online: ROLLBACK ${event.stage} v${event.from} -> ${event.to === null ? "empty library" : `v${event.to}`} (${pct(event.servedRate)} vs ${pct(event.referenceRate)} over ${event.window})`;
   }
-}
-
-export function registerOnlineCommand(program: Command): void {
-  const command = program.command("online");
-  command
-    .description(
-      "Serve a library and learn while serving: reflection on a trigger, canary rollout behind the gate, automatic rollback",
-    )
-    .option("--config <file>", "models config (models.yaml)")
-    .option("--domain <domain>", "domain of the tasks and of the library, e.g. math", domainArgument)
-    .option("--tasks <file>", "a stream of tasks (JSONL with answers) served by a ReAct agent, in order")
-    .option("--nats <url>", "serve the library on NATS and learn from the outcomes its clients report")
-    .option("--online <file>", "online learning settings (YAML or JSON: trigger, groups, critic, rollout)")
-    .option("--reflect-every <n>", "reflect every n outcomes (trigger.batchSize)", positiveInteger)
-    .option(
-      "--drop-below <rate>",
-      "reflect at once when window success falls below this (trigger.dropBelow)",
-      probability,
-    )
-    .option("--canary-share <share>", "share of traffic a new version serves as a canary", probability)
-    .option("--max-outcomes <n>", "with --nats: stop after this many outcomes", positiveInteger)
-    .option("--concurrency <n>", "tasks served at once (with --tasks)", positiveInteger, 1)
-    .option("--budget-usd <usd>", "stop cleanly once the session has spent this much", positiveNumber)
-    .option(
-      "--seed <n>",
-      "seed of the canary draw, the agent's sampling and the sim world",
-      nonNegativeInteger,
-      1,
-    )
-    .option("--run-id <id>", "id of the session's run record (default: generated)")
-    .option("--no-tools", "with --tasks: the serving agent answers without tools")
-    .option(
-      "--learner",
-      "be the domain's one learner: learn from every outcome in --db (recorded by any server) while holding the domain's lease",
-    )
-    .option(
-      "--lease-ttl-ms <ms>",
-      "with --learner: a lease not renewed this long is taken over (default 15000)",
-      positiveInteger,
-    )
-    .option(
-      "--renew-every-ms <ms>",
-      "with --learner: how often the holder renews its lease (default 5000)",
-      positiveInteger,
-    )
-    .option(
-      "--poll-ms <ms>",
-      "with --learner: how often the store is read for new outcomes (default 500)",
-      positiveInteger,
-    )
-    .option(
-      "--metrics <file>",
-      "with --learner: write its OpenTelemetry metrics (outcomes, window success, canary counts, reflections, decisions) to this JSON-lines file",
-    )
-    .option(
-      "--settle-ms <ms>",
-      "with --learner: read only outcomes reported at least this long ago (default 1000)",
-      nonNegativeInteger,
-    )
-    .addOption(databaseOption())
-    .addOption(simOption())
-    .addOption(new Option("--json", "print the summary as JSON"))
-    .action(async (options: OnlineCommandOptions) => {
-      await online(options, {
-        stdout: (text) => process.stdout.write(text),
-        stderr: (text) => process.stderr.write(text),
-      });
-    });
-  registerOnlineControls(command);
 }

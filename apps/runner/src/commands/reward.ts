@@ -9,10 +9,9 @@ import {
   verifyMath,
 } from "@tfgrpo/critic";
 import { safeParseJson, type Task, TfgrpoError } from "@tfgrpo/protocol";
-import type { Command } from "commander";
 import { z } from "zod";
+import { rewardMethods as methods } from "../cli-options/reward-methods.js";
 
-const methods = ["math", "exact", "contains", "module"] as const;
 type Method = (typeof methods)[number];
 
 // Gold answers come from datasets where numbers are often numbers; predictions may be missing (null).
@@ -104,52 +103,42 @@ async function rewardFunctionFor(options: RewardCasesOptions): Promise<RewardFun
   }
 }
 
-export function registerRewardCommand(program: Command): void {
-  program
-    .command("reward")
-    .description(
-      'Score {"gold", "pred"} JSONL lines with a reward method and print {"gold","pred","reward","extracted"} per line',
-    )
-    .argument("<method>", `reward method: ${methods.join(" | ")}`)
-    .option("-i, --input <file>", "JSONL file of cases (default: stdin)")
-    .option(
-      "-m, --module <path>",
-      'for method "module": a JS/TS module whose default export is the reward function',
-    )
-    .option("--partial-credit", "math: give partial credit for partly matching sets of answers", false)
-    .action(async (method: string, flags: { input?: string; module?: string; partialCredit: boolean }) => {
-      const parsedMethod = z.enum(methods).safeParse(method);
-      if (!parsedMethod.success) {
-        throw new TfgrpoError(
-          "invalid_input",
-          `reward: unknown method "${method}"; use one of ${methods.join(", ")}`,
-          { details: { field: "method" } },
-        );
-      }
-      if (flags.input) {
-        try {
-          await access(flags.input);
-        } catch {
-          throw new TfgrpoError("not_found", `reward: input file ${flags.input} does not exist`, {
-            details: { file: flags.input },
-          });
-        }
-      }
-      const input = flags.input;
-      const summary = await rewardCases({
-        method: parsedMethod.data,
-        openLines: () =>
-          createInterface({
-            input: input ? createReadStream(input, { encoding: "utf8" }) : process.stdin,
-            crlfDelay: Number.POSITIVE_INFINITY,
-          }),
-        source: flags.input ?? "stdin",
-        ...(flags.module ? { module: flags.module } : {}),
-        partialCredit: flags.partialCredit,
-        write: (line) => process.stdout.write(line),
+/** `tfgrpo reward <method>`: scores the cases of a JSONL file (or stdin), one line out per case, a summary on stderr. */
+export async function rewardCommand(
+  method: string,
+  flags: { input?: string; module?: string; partialCredit: boolean },
+): Promise<void> {
+  const parsedMethod = z.enum(methods).safeParse(method);
+  if (!parsedMethod.success) {
+    throw new TfgrpoError(
+      "invalid_input",
+      `reward: unknown method "${method}"; use one of ${methods.join(", ")}`,
+      { details: { field: "method" } },
+    );
+  }
+  if (flags.input) {
+    try {
+      await access(flags.input);
+    } catch {
+      throw new TfgrpoError("not_found", `reward: input file ${flags.input} does not exist`, {
+        details: { file: flags.input },
       });
-      process.stderr.write(
-        `reward ${parsedMethod.data}: ${summary.cases} case(s), ${summary.passed} pass, ${summary.partial} partial, ${summary.failed} fail\n`,
-      );
-    });
+    }
+  }
+  const input = flags.input;
+  const summary = await rewardCases({
+    method: parsedMethod.data,
+    openLines: () =>
+      createInterface({
+        input: input ? createReadStream(input, { encoding: "utf8" }) : process.stdin,
+        crlfDelay: Number.POSITIVE_INFINITY,
+      }),
+    source: flags.input ?? "stdin",
+    ...(flags.module ? { module: flags.module } : {}),
+    partialCredit: flags.partialCredit,
+    write: (line) => process.stdout.write(line),
+  });
+  process.stderr.write(
+    `reward ${parsedMethod.data}: ${summary.cases} case(s), ${summary.passed} pass, ${summary.partial} partial, ${summary.failed} fail\n`,
+  );
 }

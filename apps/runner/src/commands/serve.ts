@@ -2,13 +2,8 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Bus, type ServeEvent, TfgrpoError } from "@tfgrpo/protocol";
-import type { Command } from "commander";
-import {
-  addClientGateOptions,
-  type ClientGateCliOptions,
-  resolveClientGate,
-} from "../cli-options/client-gate-options.js";
-import { positiveInteger } from "../cli-options/number-arguments.js";
+import type { ClientGateCliOptions } from "../cli-options/client-gate-declarations.js";
+import { resolveClientGate } from "../cli-options/client-gate-options.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadRole } from "../roles/registry.js";
 import { createBus } from "../runtime/create-bus.js";
@@ -142,20 +137,4 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
     await role?.close();
     await bus.close();
   }
-}
-
-export function registerServeCommand(program: Command): void {
-  const command = program
-    .command("serve")
-    .description("Serve one role (actor, critic, curator, library) on a NATS Bus until stopped (Ctrl-C)")
-    .requiredOption("--role <name>", "the role to serve: actor, critic, curator, library")
-    .option("--nats <url>", "NATS server URL(s), comma-separated (default: $TFGRPO_NATS_URL)")
-    .option("--concurrency <n>", "calls or jobs per subject at once (default: the role's)", positiveInteger)
-    .option("--config <file>", "models config (models.yaml), required (default: $TFGRPO_CONFIG)")
-    .option("--db <path>", "workspace database")
-    .option("--module <file...>", "import modules that register more roles (registerRole) first");
-  // The library role's: who may call it and how often (other roles ignore them).
-  addClientGateOptions(command).action(async (options: ServeOptions) => {
-    await serve(options);
-  });
 }

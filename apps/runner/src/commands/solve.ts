@@ -11,12 +11,8 @@ import {
   type Trajectory,
 } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
-import { type Command, Option } from "commander";
-import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
-import { domainArgument } from "../cli-options/domain-argument.js";
-import { integer, positiveInteger, temperature } from "../cli-options/number-arguments.js";
+import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
-import { simOption } from "../cli-options/sim-option.js";
 import { createActorRuntime, loadActorSettings } from "../roles/actor.js";
 import { createBus } from "../runtime/create-bus.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
@@ -194,39 +190,4 @@ async function openExistingStore(location: string): Promise<Store> {
     "import a library with tfgrpo library import, pass --db, or use --library none",
   );
   return createStore(location, { mustExist: true });
-}
-
-export function registerSolveCommand(program: Command): void {
-  program
-    .command("solve")
-    .description("Run one rollout of a question with a library version and print the trajectory")
-    .argument("<question...>", "the question (quote it)")
-    .option(
-      "--domain <domain>",
-      "task domain: picks the tools and the role prompt (default: the library's, else math)",
-      domainArgument,
-    )
-    .option("--library <ref>", "library version to inject: math@head, math@v3 or none", "none")
-    .option("--config <file>", "models config (required without --sim; default: $TFGRPO_CONFIG)")
-    .addOption(
-      databaseOption("database to read the library from (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)"),
-    )
-    .addOption(simOption("start the SIMULATED world (model server and web corpus) in this process"))
-    .option("--sim-seed <n>", "seed of the simulated world", positiveInteger)
-    .addOption(new Option("--mode <mode>", "tools, or direct (no tools)").choices(["tools", "direct"]))
-    .option("--temperature <t>", "sampling temperature (default: the actor's)", temperature)
-    .option("--seed <n>", "sampling seed", integer)
-    .option("--max-steps <n>", "model calls at most", positiveInteger)
-    .option("--max-tool-calls <n>", "tool calls at most", positiveInteger)
-    .option("--timeout-ms <n>", "wall-clock limit of the rollout", positiveInteger)
-    .option(
-      "--actor-config <file>",
-      "actor settings (actor: limits/retrieval, tools: search...); default $TFGRPO_ACTOR_CONFIG",
-    )
-    .option("--nats <url>", "send the rollout to actor workers (tfgrpo serve --role actor) instead")
-    .option("--json", "print the trajectory as JSON")
-    .option("--show-prompt", "print the whole system prompt")
-    .action(async (question: string[], options: Omit<SolveOptions, "question">) => {
-      await solve({ ...options, question: question.join(" ") });
-    });
 }

@@ -1,9 +1,8 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { readLearnerStatus, renderLearnerStatus } from "@tfgrpo/serving";
 import { createStore } from "@tfgrpo/store";
-import { type Command, Option } from "commander";
-import { databaseOption, requireExistingDatabase } from "../cli-options/database-option.js";
-import { domainArgument } from "../cli-options/domain-argument.js";
+import type { Command } from "commander";
+import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { resolveDatabase } from "../commands/library.js";
 
 export interface OnlineControlOptions {
@@ -53,43 +52,16 @@ export async function onlinePause(
   }
 }
 
-/** The operator's subcommands of `tfgrpo online`. */
-export function registerOnlineControls(online: Command): void {
-  const stdout = { stdout: (text: string) => process.stdout.write(text) };
-  // The parent `online` has --domain, --db and --json too: whichever of the two parsed them, both are read.
-  const merged = (options: Partial<OnlineControlOptions>, command: Command): OnlineControlOptions => {
-    const all = { ...command.parent?.opts(), ...options } as Partial<OnlineControlOptions>;
-    if (!all.domain)
-      throw new TfgrpoError("invalid_input", `online ${command.name()} needs --domain (e.g. --domain math)`);
-    return all as OnlineControlOptions;
-  };
-  online
-    .command("status")
-    .description(
-      "The domain's online learner: lease holder (host, pid), canary and its counts, window, cursor, last decisions",
-    )
-    .option("--domain <domain>", "the library domain (required)", domainArgument)
-    .addOption(databaseOption())
-    .addOption(new Option("--json", "print the status as JSON"))
-    .action(async (options: OnlineControlOptions, command: Command) => {
-      await onlineStatus(merged(options, command), stdout);
-    });
-  for (const [name, paused] of [
-    ["pause", true],
-    ["resume", false],
-  ] as const) {
-    online
-      .command(name)
-      .description(
-        paused
-          ? "Pause online learning of a domain (stored; serving goes on, the learner stops learning)"
-          : "Resume online learning of a domain",
-      )
-      .option("--domain <domain>", "the library domain (required)", domainArgument)
-      .addOption(databaseOption())
-      .addOption(new Option("--json", "print the result as JSON"))
-      .action(async (options: OnlineControlOptions, command: Command) => {
-        await onlinePause(paused, merged(options, command), stdout);
-      });
-  }
+/**
+ * A control subcommand's options: the parent `online` has --domain, --db and --json too, and whichever of the two
+ * commander gave them to is read.
+ */
+export function controlOptions(
+  options: Partial<OnlineControlOptions>,
+  command: Command,
+): OnlineControlOptions {
+  const all = { ...command.parent?.opts(), ...options } as Partial<OnlineControlOptions>;
+  if (!all.domain)
+    throw new TfgrpoError("invalid_input", `online ${command.name()} needs --domain (e.g. --domain math)`);
+  return all as OnlineControlOptions;
 }

@@ -129,7 +129,7 @@ export class PostgresConnection implements Sql {
       case "ECONNREFUSED":
         return new TfgrpoError(
           "storage_error",
-          `cannot reach PostgreSQL at ${target}: connection refused (is the server running?)`,
+          `cannot reach PostgreSQL at ${target}: connection refused (is the server running? tfgrpo doctor --db URL checks it)`,
           { cause: error, details },
         );
       case "ENOTFOUND":

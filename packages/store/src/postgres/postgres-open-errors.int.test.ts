@@ -97,7 +97,7 @@ describe("opening a PostgreSQL store", () => {
       "storage_error",
     );
     expect(error.message).toBe(
-      `cannot reach PostgreSQL at 127.0.0.1:${port}: connection refused (is the server running?)`,
+      `cannot reach PostgreSQL at 127.0.0.1:${port}: connection refused (is the server running? tfgrpo doctor --db URL checks it)`,
     );
     expectOneLine(error, "secret");
   });

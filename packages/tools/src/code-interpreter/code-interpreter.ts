@@ -170,9 +170,11 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
 
   async function chooseLauncher(): Promise<SandboxLauncher> {
     if (!isExecutable(config.pythonPath)) {
-      throw new TfgrpoError("invalid_config", `code interpreter: python not found at ${config.pythonPath}`, {
-        details: { field: "pythonPath", pythonPath: config.pythonPath },
-      });
+      throw new TfgrpoError(
+        "invalid_config",
+        `code interpreter: python not found at ${config.pythonPath} (Debian/Ubuntu: sudo apt-get install python3 python3-numpy python3-sympy; tfgrpo doctor checks what the code interpreter needs)`,
+        { details: { field: "pythonPath", pythonPath: config.pythonPath } },
+      );
     }
     const base = {
       pythonPath: config.pythonPath,
@@ -203,8 +205,9 @@ export function createCodeInterpreter(options: CodeInterpreterOptions = {}): Cod
     }
     throw new TfgrpoError(
       "sandbox_unavailable",
-      `code interpreter refuses to run code: the sandbox is unavailable (${reasons.join("; ")}). ` +
-        "Install bubblewrap with user namespaces enabled, or pass allowUnsandboxed: true to accept weaker isolation.",
+      // One line naming what is missing and where to look: a probe's reason may carry the sandbox's stderr.
+      `code interpreter refuses to run code: the sandbox is unavailable (${reasons.map((reason) => reason.replace(/\s*\n\s*/g, " ")).join("; ")}). ` +
+        "Install bubblewrap (Debian/Ubuntu: sudo apt-get install bubblewrap) with user namespaces enabled, or pass allowUnsandboxed: true to accept weaker isolation; tfgrpo doctor checks this machine.",
       { details: { reasons } },
     );
   }
