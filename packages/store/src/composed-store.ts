@@ -29,6 +29,15 @@ import type {
   ServedSelection,
   StoredOutcome,
 } from "./outcome-store.js";
+import type {
+  EntryExposureAggregate,
+  ExpireOptions,
+  OutcomeStats,
+  OutcomeStatsOptions,
+  RetentionPolicy,
+  RetentionResult,
+  RetentionStore,
+} from "./retention.js";
 import type { RunFilter, RunPatch, RunStore } from "./run-store.js";
 import type { Store } from "./store.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "./trajectory-store.js";
@@ -42,6 +51,7 @@ export abstract class ComposedStore implements Store {
   abstract readonly runs: RunStore;
   abstract readonly trajectories: TrajectoryStore;
   abstract readonly outcomes: OutcomeStore;
+  abstract readonly retention: RetentionStore;
 
   abstract setup(): Promise<void>;
   abstract close(): Promise<void>;
@@ -201,5 +211,23 @@ export abstract class ComposedStore implements Store {
 
   countOutcomes(domain: string): Promise<OutcomeCounts> {
     return this.outcomes.countOutcomes(domain);
+  }
+
+  // --- report deadlines and retention ---------------------------------------------------------------------------
+
+  expireSelections(options?: ExpireOptions): Promise<number> {
+    return this.retention.expireSelections(options);
+  }
+
+  applyRetention(policy: Partial<RetentionPolicy>, now?: Date): Promise<RetentionResult> {
+    return this.retention.applyRetention(policy, now);
+  }
+
+  outcomeStats(domain: string, options?: OutcomeStatsOptions): Promise<OutcomeStats> {
+    return this.retention.outcomeStats(domain, options);
+  }
+
+  listEntryExposure(domain: string): Promise<EntryExposureAggregate[]> {
+    return this.retention.listEntryExposure(domain);
   }
 }

@@ -49,6 +49,19 @@ export { maxTrajectoryChars, parseOutcomeFilter, parseReport, parseSelection } f
 export { localDatabaseFile, parseStoreUrl, type StoreLocation, sqlitePath } from "./parse-store-url.js";
 export { redactUrl } from "./postgres/postgres-connection.js";
 export { PostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
+export {
+  defaultRetentionPolicy,
+  type EntryExposureAggregate,
+  type ExpireOptions,
+  formatDeadline,
+  type OutcomeStats,
+  type OutcomeStatsOptions,
+  parseRetentionPolicy,
+  type RetentionPolicy,
+  type RetentionResult,
+  type RetentionStore,
+  type VersionOutcomeStats,
+} from "./retention.js";
 export type { RunFilter, RunPatch, RunStore } from "./run-store.js";
 export { type ArmReport, type ContrastSettlement, settleContrast, variedArms } from "./settle-contrast.js";
 export { migrations } from "./sqlite/migrations.js";

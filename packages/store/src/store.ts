@@ -1,5 +1,6 @@
 import type { LibraryStore } from "./library-store.js";
 import type { OutcomeStore } from "./outcome-store.js";
+import type { RetentionStore } from "./retention.js";
 import type { RunStore } from "./run-store.js";
 import type { TrajectoryStore } from "./trajectory-store.js";
 
@@ -17,4 +18,10 @@ export interface StoreLifecycle {
  * opens the backend holds the whole `Store`.
  * Methods are async even where the SQLite backend is synchronous: other backends will not be.
  */
-export interface Store extends StoreLifecycle, LibraryStore, RunStore, TrajectoryStore, OutcomeStore {}
+export interface Store
+  extends StoreLifecycle,
+    LibraryStore,
+    RunStore,
+    TrajectoryStore,
+    OutcomeStore,
+    RetentionStore {}

@@ -4,6 +4,7 @@ import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-c
 import { PostgresLibraryStore } from "./postgres-library-store.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { PostgresOutcomeStore } from "./postgres-outcome-store.js";
+import { PostgresRetentionStore } from "./postgres-retention.js";
 import { PostgresRunStore } from "./postgres-run-store.js";
 import { PostgresTrajectoryStore } from "./postgres-trajectory-store.js";
 
@@ -30,6 +31,7 @@ export class PostgresStore extends ComposedStore {
   readonly runs: PostgresRunStore;
   readonly trajectories: PostgresTrajectoryStore;
   readonly outcomes: PostgresOutcomeStore;
+  readonly retention: PostgresRetentionStore;
   readonly connection: PostgresConnection;
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
@@ -52,6 +54,7 @@ export class PostgresStore extends ComposedStore {
     this.runs = new PostgresRunStore(this.connection);
     this.trajectories = new PostgresTrajectoryStore(this.connection);
     this.outcomes = new PostgresOutcomeStore(this.connection, this.libraries);
+    this.retention = new PostgresRetentionStore(this.connection);
   }
 
   async setup(): Promise<void> {

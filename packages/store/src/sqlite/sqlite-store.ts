@@ -9,6 +9,7 @@ import { migrations } from "./migrations.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
 import { SqliteLibraryStore } from "./sqlite-library-store.js";
 import { SqliteOutcomeStore } from "./sqlite-outcome-store.js";
+import { SqliteRetentionStore } from "./sqlite-retention.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";
 import { SqliteTrajectoryStore } from "./sqlite-trajectory-store.js";
 
@@ -26,6 +27,7 @@ export class SqliteStore extends ComposedStore {
   readonly runs: RunStore;
   readonly trajectories: TrajectoryStore;
   readonly outcomes: OutcomeStore;
+  readonly retention: SqliteRetentionStore;
   private readonly connection: SqliteConnection;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
@@ -58,6 +60,7 @@ export class SqliteStore extends ComposedStore {
     this.runs = new SqliteRunStore(this.connection);
     this.trajectories = new SqliteTrajectoryStore(this.connection);
     this.outcomes = new SqliteOutcomeStore(this.connection, libraries);
+    this.retention = new SqliteRetentionStore(this.connection);
   }
 
   async setup(): Promise<void> {

@@ -2,6 +2,7 @@ import { describe } from "vitest";
 import type { Store } from "../store.js";
 import { libraryStoreContractTests } from "./library-store-contract-tests.js";
 import { outcomeStoreContractTests } from "./outcome-store-contract.js";
+import { retentionContractTests } from "./retention-contract.js";
 import { runStoreContractTests } from "./run-store-contract-tests.js";
 import { trajectoryStoreContractTests } from "./trajectory-store-contract-tests.js";
 
@@ -15,5 +16,6 @@ export function storeContractTests(name: string, createFresh: () => Promise<Stor
     runStoreContractTests(name, createFresh);
     trajectoryStoreContractTests(name, createFresh);
     outcomeStoreContractTests(name, createFresh);
+    retentionContractTests(name, createFresh);
   });
 }
