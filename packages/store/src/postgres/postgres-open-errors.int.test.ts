@@ -33,7 +33,7 @@ describe("opening a PostgreSQL store", () => {
     await store.close();
     const again = (await createStore(url.replace(/^postgres:/, "postgresql:"))) as PostgresStore;
     expect(await again.inspect()).toMatchObject({
-      schemaVersion: 4,
+      schemaVersion: 6,
       serverVersion: expect.stringMatching(/^\d+/),
     });
     expect((await again.getHead("math"))?.experiences.map((e) => e.text)).toEqual(["kept"]);
@@ -123,7 +123,7 @@ describe("opening a PostgreSQL store", () => {
     await other.end();
     await client.end();
     const tooNew = await expectTfgrpoError(createStore(newer), "invalid_config");
-    expect(tooNew.message).toMatch(/database schema version 99 is newer than this tfgrpo understands \(4\)/);
+    expect(tooNew.message).toMatch(/database schema version 99 is newer than this tfgrpo understands \(6\)/);
   });
 
   it("a closed store says so", async () => {

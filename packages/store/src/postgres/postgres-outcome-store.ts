@@ -186,15 +186,8 @@ export class PostgresOutcomeStore implements OutcomeStore {
         )
       ).rows.map((row) => [row.selection_id, row]),
     );
-    // A separate statement after the lock: it sees a report another transaction committed while we waited.
-    const reported = new Map(
-      (
-        await sql.query<{ selection_id: string; reported_at: string }>(
-          "SELECT selection_id, reported_at FROM outcomes WHERE selection_id = ANY($1::text[])",
-          [ids],
-        )
-      ).rows.map((row) => [row.selection_id, row.reported_at]),
-    );
+    // Reports already stored are found by the INSERT below (ON CONFLICT): no read of the outcomes before it.
+    const reported = new Map<string, string>();
     const results: BatchResult[] = [];
     const accepted: Array<{ index: number; pending: PendingReport; row: SelectionRow; reportedAt: string }> =
       [];
@@ -228,6 +221,8 @@ export class PostgresOutcomeStore implements OutcomeStore {
     });
     if (accepted.length === 0) return results;
     const column = <T>(pick: (item: (typeof accepted)[number]) => T) => accepted.map(pick);
+    // The selections are locked, so a report committed by another transaction is visible to this statement: it
+    // conflicts on the UNIQUE selection_id and is skipped, and only then is its time read for the refusal.
     const inserted = await sql.query<{ selection_id: string; seq: number }>(
       `INSERT INTO outcomes (selection_id, domain, version, reward, success, feedback, trajectory, summary,
          cited_ids, reported_at)
@@ -236,6 +231,7 @@ export class PostgresOutcomeStore implements OutcomeStore {
          $9::text[], $10::text[]) WITH ORDINALITY
          AS t(selection_id, domain, version, reward, success, feedback, trajectory, summary, cited_ids, reported_at, n)
        ORDER BY n
+       ON CONFLICT (selection_id) DO NOTHING
        RETURNING selection_id, seq`,
       [
         column((a) => a.pending.report.selectionId),
@@ -253,6 +249,22 @@ export class PostgresOutcomeStore implements OutcomeStore {
       ],
     );
     const seqs = new Map(inserted.rows.map((row) => [row.selection_id, Number(row.seq)]));
+    if (seqs.size < accepted.length) {
+      const taken = accepted.filter((a) => !seqs.has(a.pending.report.selectionId));
+      const earlier = new Map(
+        (
+          await sql.query<{ selection_id: string; reported_at: string }>(
+            "SELECT selection_id, reported_at FROM outcomes WHERE selection_id = ANY($1::text[])",
+            [taken.map((a) => a.pending.report.selectionId)],
+          )
+        ).rows.map((row) => [row.selection_id, row.reported_at]),
+      );
+      for (const a of taken) {
+        const id = a.pending.report.selectionId;
+        results[a.index] = { ok: false, error: alreadyReported(id, earlier.get(id) ?? "an earlier time") };
+      }
+      accepted.splice(0, accepted.length, ...accepted.filter((a) => seqs.has(a.pending.report.selectionId)));
+    }
     const deltasByDomain = new Map<string, StatsDelta[]>();
     for (const { pending, row } of accepted) {
       const r = pending.report;

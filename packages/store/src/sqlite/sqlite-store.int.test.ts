@@ -76,7 +76,7 @@ describe("SqliteStore on a file", () => {
     const store = new SqliteStore({ path: file });
     await store.setup();
     await store.setup();
-    expect(store.inspect()).toEqual({ schemaVersion: 4, integrity: "ok", journalMode: "wal" });
+    expect(store.inspect()).toEqual({ schemaVersion: 6, integrity: "ok", journalMode: "wal" });
     await store.applyOperations("math", [{ op: "add", text: "kept", reason: "r" }], {
       parent: null,
       state: "committed",
@@ -91,6 +91,7 @@ describe("SqliteStore on a file", () => {
       { version: 2, description: expect.stringContaining("outcomes") },
       { version: 3, description: expect.stringContaining("contrasts") },
       { version: 4, description: expect.stringContaining("online contrasts") },
+      { version: 6, description: expect.stringContaining("aggregates") },
     ]);
     raw.close();
   });

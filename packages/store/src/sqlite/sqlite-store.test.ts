@@ -27,7 +27,7 @@ describe("SqliteStore composition", () => {
     expect((await store.getHead("math"))?.experiences.map((e) => e.text)).toEqual(["kept"]);
     expect(await store.getRunState("run-1", "cursor")).toEqual({ step: 1 });
     expect(await store.countTrajectories({ runId: "run-1" })).toBe(1);
-    expect(store.inspect()).toMatchObject({ schemaVersion: 4, integrity: "ok" });
+    expect(store.inspect()).toMatchObject({ schemaVersion: 6, integrity: "ok" });
     await store.close();
     await expect(store.runs.getRunState("run-1", "cursor")).rejects.toThrow(/not open/);
   });
