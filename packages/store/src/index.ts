@@ -62,6 +62,14 @@ export {
   type RetentionStore,
   type VersionOutcomeStats,
 } from "./retention.js";
+export {
+  type RetentionSweep,
+  type RetentionSweepOptions,
+  type RetentionSweepSettings,
+  retentionSettingsFromEnv,
+  startRetentionFromEnv,
+  startRetentionSweep,
+} from "./retention-sweep.js";
 export type { RunFilter, RunPatch, RunStore } from "./run-store.js";
 export { type ArmReport, type ContrastSettlement, settleContrast, variedArms } from "./settle-contrast.js";
 export { migrations } from "./sqlite/migrations.js";
