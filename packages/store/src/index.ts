@@ -1,5 +1,6 @@
 export { BaseLibraryStore } from "./base-library-store.js";
 export { type CopiedLibrary, type CopyLibrariesOptions, copyLibraries } from "./copy/copy-libraries.js";
+export { type CopiedTable, type CopyRecordsOptions, copyRecords } from "./copy/copy-records.js";
 export { type CreateStoreOptions, createStore } from "./create-store.js";
 export {
   detectLibraryFormat,
