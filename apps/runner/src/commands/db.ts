@@ -41,7 +41,9 @@ export async function dbCopy(
       `${library.domain}: ${library.versions} version(s), head ${library.head === null ? "none" : `v${library.head}`}, ${library.rows} entry row(s)\n`,
     );
   }
-  const records: CopiedTable[] = options.librariesOnly ? [] : await copyRecords(options.from, options.to, scope);
+  const records: CopiedTable[] = options.librariesOnly
+    ? []
+    : await copyRecords(options.from, options.to, scope);
   const nonEmpty = records.filter((table) => table.rows > 0);
   if (nonEmpty.length > 0) {
     output.stdout.write(
@@ -122,14 +124,17 @@ export async function dbPrune(
 
 const positive = (name: string) => (value: string) => {
   const number = Number(value);
-  if (!(number > 0)) throw new TfgrpoError("invalid_input", `${name} must be a positive number, got ${value}`);
+  if (!(number > 0))
+    throw new TfgrpoError("invalid_input", `${name} must be a positive number, got ${value}`);
   return number;
 };
 
 export function registerDbCommand(program: Command): void {
   const db = program
     .command("db")
-    .description("Databases: copy between SQLite and PostgreSQL, prune online traffic by the retention settings");
+    .description(
+      "Databases: copy between SQLite and PostgreSQL, prune online traffic by the retention settings",
+    );
   db.command("copy")
     .description(
       "Copy libraries with their versions, ids, stats and history exactly, and the runs, trajectories, usage, selections, outcomes and contrasts recorded beside them, from one database to another (a SQLite file or postgres://user:password@host:port/database, either way); a target already holding any of it is refused",
@@ -148,11 +153,31 @@ export function registerDbCommand(program: Command): void {
     .requiredOption("--db <url>", "the database (a SQLite file or postgres://…)")
     .option("--dry-run", "show the policy and the counts, change nothing")
     .option("--report-deadline-ms <ms>", "report deadline", positive("--report-deadline-ms"))
-    .option("--outcome-max-age-days <days>", "compact outcomes older than this", positive("--outcome-max-age-days"))
-    .option("--max-outcomes-per-domain <n>", "at most this many live outcomes per domain", positive("--max-outcomes-per-domain"))
-    .option("--keep-latest-outcomes <n>", "never compact the latest this many per domain", positive("--keep-latest-outcomes"))
-    .option("--trajectory-max-age-days <days>", "drop trajectories older than this", positive("--trajectory-max-age-days"))
-    .option("--unreported-max-age-days <days>", "compact expired selections older than this", positive("--unreported-max-age-days"))
+    .option(
+      "--outcome-max-age-days <days>",
+      "compact outcomes older than this",
+      positive("--outcome-max-age-days"),
+    )
+    .option(
+      "--max-outcomes-per-domain <n>",
+      "at most this many live outcomes per domain",
+      positive("--max-outcomes-per-domain"),
+    )
+    .option(
+      "--keep-latest-outcomes <n>",
+      "never compact the latest this many per domain",
+      positive("--keep-latest-outcomes"),
+    )
+    .option(
+      "--trajectory-max-age-days <days>",
+      "drop trajectories older than this",
+      positive("--trajectory-max-age-days"),
+    )
+    .option(
+      "--unreported-max-age-days <days>",
+      "compact expired selections older than this",
+      positive("--unreported-max-age-days"),
+    )
     .action(async (options: DbPruneOptions) => {
       await dbPrune(options);
     });

@@ -50,7 +50,14 @@ async function buildRecords(store: Store): Promise<void> {
     makeTrajectory({ id: "t1", runId: "run-1", reward: 0.5 }),
     makeTrajectory({ id: "t2", runId: "run-2" }),
   ]);
-  const call = { model: "m", inputTokens: 10, cachedInputTokens: 2, outputTokens: 3, costUsd: 0.001, latencyMs: 40 };
+  const call = {
+    model: "m",
+    inputTokens: 10,
+    cachedInputTokens: 2,
+    outputTokens: 3,
+    costUsd: 0.001,
+    latencyMs: 40,
+  };
   await store.recordUsage("run-1", [
     { ...call, role: "actor", id: "u1" },
     { ...call, role: "critic" },
@@ -78,7 +85,9 @@ async function buildRecords(store: Store): Promise<void> {
         selectionId: `s${String(i).padStart(2, "0")}`,
         reward: (i % 4) / 3,
         success: i % 4 === 3,
-        ...(i % 3 === 0 ? { feedback: "check units", trajectory: [{ role: "assistant", content: `a${i}` }] } : {}),
+        ...(i % 3 === 0
+          ? { feedback: "check units", trajectory: [{ role: "assistant", content: `a${i}` }] }
+          : {}),
         ...(i % 3 === 1 ? { summary: "tried twice" } : {}),
       },
       { now: new Date(servedAt.getTime() + 60_000) },

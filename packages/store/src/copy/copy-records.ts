@@ -40,9 +40,16 @@ export interface CopiedTable {
  * all below it, else every copied one moves after the target's largest, in the same order. Each page is one
  * transaction; afterwards every table is read back from the target and compared row for row with the source.
  */
-export async function copyRecords(from: string, to: string, options: CopyRecordsOptions = {}): Promise<CopiedTable[]> {
+export async function copyRecords(
+  from: string,
+  to: string,
+  options: CopyRecordsOptions = {},
+): Promise<CopiedTable[]> {
   if (from.trim() === to.trim()) {
-    throw new TfgrpoError("invalid_input", `db copy: --from and --to are the same database (${redactUrl(from)})`);
+    throw new TfgrpoError(
+      "invalid_input",
+      `db copy: --from and --to are the same database (${redactUrl(from)})`,
+    );
   }
   const scope: RecordScope = options.domains ? { domains: [...new Set(options.domains)] } : null;
   const pageSize = options.pageSize ?? 2_000;
@@ -138,6 +145,7 @@ async function verify(
 function access(location: string, store: Store): RecordTablesAccess {
   const parsed = parseStoreUrl(location);
   if (parsed.backend === "sqlite") return sqliteRecordTables(parsed.path);
-  if (!(store instanceof PostgresStore)) throw new Error(`db copy: ${redactUrl(location)} did not open as PostgreSQL`);
+  if (!(store instanceof PostgresStore))
+    throw new Error(`db copy: ${redactUrl(location)} did not open as PostgreSQL`);
   return postgresRecordTables(store.connection);
 }

@@ -11,7 +11,10 @@ import {
 function scopeClause(table: RecordTable, scope: RecordScope): { where: string; params: unknown[] } {
   if (scope === null) return { where: "", params: [] };
   if (table.scope === "domain") return { where: "WHERE domain = ANY($1::text[])", params: [scope.domains] };
-  return { where: "WHERE run_id IN (SELECT id FROM runs WHERE domain = ANY($1::text[]))", params: [scope.domains] };
+  return {
+    where: "WHERE run_id IN (SELECT id FROM runs WHERE domain = ANY($1::text[]))",
+    params: [scope.domains],
+  };
 }
 
 /**
@@ -36,7 +39,9 @@ export function postgresRecordTables(connection: PostgresConnection): RecordTabl
     },
     async count(table, scope) {
       const { where, params } = scopeClause(table, scope);
-      return Number((await connection.query(`SELECT count(*) AS n FROM ${table.name} ${where}`, params)).rows[0]!.n);
+      return Number(
+        (await connection.query(`SELECT count(*) AS n FROM ${table.name} ${where}`, params)).rows[0]!.n,
+      );
     },
     async existing(table, keys) {
       if (keys.length === 0) return new Set();
@@ -52,7 +57,9 @@ export function postgresRecordTables(connection: PostgresConnection): RecordTabl
       return new Set(rows.map((row) => keyOf(table, canonicalRow(table, row))));
     },
     async maxSequence(table) {
-      return Number((await connection.query(`SELECT coalesce(max(seq), 0) AS m FROM ${table.name}`)).rows[0]!.m);
+      return Number(
+        (await connection.query(`SELECT coalesce(max(seq), 0) AS m FROM ${table.name}`)).rows[0]!.m,
+      );
     },
     async write(table, rows) {
       if (rows.length === 0) return 0;
@@ -78,4 +85,3 @@ export function postgresRecordTables(connection: PostgresConnection): RecordTabl
     async close() {},
   };
 }
-

@@ -10,10 +10,14 @@ import {
 } from "./record-tables.js";
 
 /** The rows of `table` in `scope`: its domain, or the runs of those domains. */
-export function sqliteScopeClause(table: RecordTable, scope: RecordScope): { where: string; params: unknown[] } {
+export function sqliteScopeClause(
+  table: RecordTable,
+  scope: RecordScope,
+): { where: string; params: unknown[] } {
   if (scope === null) return { where: "", params: [] };
   const domains = JSON.stringify(scope.domains);
-  if (table.scope === "domain") return { where: "WHERE domain IN (SELECT value FROM json_each(?))", params: [domains] };
+  if (table.scope === "domain")
+    return { where: "WHERE domain IN (SELECT value FROM json_each(?))", params: [domains] };
   return {
     where: "WHERE run_id IN (SELECT id FROM runs WHERE domain IN (SELECT value FROM json_each(?)))",
     params: [domains],
@@ -38,13 +42,16 @@ export function sqliteRecordTables(file: string): RecordTablesAccess {
     async read(table, scope, offset, limit) {
       const { where, params } = sqliteScopeClause(table, scope);
       const rows = db
-        .prepare(`SELECT ${columns(table)} FROM ${table.name} ${where} ORDER BY ${table.key.join(", ")} LIMIT ? OFFSET ?`)
+        .prepare(
+          `SELECT ${columns(table)} FROM ${table.name} ${where} ORDER BY ${table.key.join(", ")} LIMIT ? OFFSET ?`,
+        )
         .all(...params, limit, offset) as Record<string, unknown>[];
       return rows.map((row) => canonicalRow(table, row));
     },
     async count(table, scope) {
       const { where, params } = sqliteScopeClause(table, scope);
-      return (db.prepare(`SELECT count(*) AS n FROM ${table.name} ${where}`).get(...params) as { n: number }).n;
+      return (db.prepare(`SELECT count(*) AS n FROM ${table.name} ${where}`).get(...params) as { n: number })
+        .n;
     },
     async existing(table, keys) {
       const found = new Set<string>();
@@ -62,10 +69,12 @@ export function sqliteRecordTables(file: string): RecordTablesAccess {
       const insert = db.prepare(
         `INSERT INTO ${table.name} (${columns(table)}) VALUES (${table.columns.map(() => "?").join(", ")})`,
       );
-      return db.transaction(() => {
-        for (const row of rows) insert.run(...table.columns.map((c) => row[c.name]));
-        return rows.length;
-      }).immediate();
+      return db
+        .transaction(() => {
+          for (const row of rows) insert.run(...table.columns.map((c) => row[c.name]));
+          return rows.length;
+        })
+        .immediate();
     },
     async close() {
       db.close();
