@@ -85,23 +85,30 @@ function rssMb(pid: number): number {
 
 async function soak(backend: "sqlite" | "postgres", db: string): Promise<SoakResult> {
   const setup = await createStore(db);
-  await setup.importLibrary("math", { text: readFileSync(realLibraryPath("math"), "utf8"), file: "math.json" });
+  await setup.importLibrary("math", {
+    text: readFileSync(realLibraryPath("math"), "utf8"),
+    file: "math.json",
+  });
   await setup.close();
   let child: ReturnType<typeof spawn> | null = null;
   let url = "";
   let inProcess: { service: LibraryService; stop: () => Promise<void> } | null = null;
   if (via === "mcp") {
-    const server = spawn(process.execPath, [...cliArgs, "mcp", "--domain", "math", "--db", db, "--http", "0"], {
-      cwd: root,
-      env: {
-        ...process.env,
-        TFGRPO_CONFIG: "",
-        TFGRPO_ACTOR_CONFIG: "",
-        TFGRPO_DB: "",
-        TFGRPO_RETENTION: JSON.stringify(retention),
+    const server = spawn(
+      process.execPath,
+      [...cliArgs, "mcp", "--domain", "math", "--db", db, "--http", "0"],
+      {
+        cwd: root,
+        env: {
+          ...process.env,
+          TFGRPO_CONFIG: "",
+          TFGRPO_ACTOR_CONFIG: "",
+          TFGRPO_DB: "",
+          TFGRPO_RETENTION: JSON.stringify(retention),
+        },
+        stdio: ["ignore", "pipe", "pipe"],
       },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    );
     child = server;
     let stderr = "";
     url = await new Promise<string>((resolve, reject) => {
@@ -265,7 +272,10 @@ async function soak(backend: "sqlite" | "postgres", db: string): Promise<SoakRes
 }
 
 function table(result: SoakResult): string {
-  const rows = [`| s | outcomes | server RSS MB | live outcome rows | database MB |`, `|---|---|---|---|---|`];
+  const rows = [
+    `| s | outcomes | server RSS MB | live outcome rows | database MB |`,
+    `|---|---|---|---|---|`,
+  ];
   const step = Math.max(1, Math.floor(result.samples.length / 12));
   result.samples.forEach((s, index) => {
     if (index % step === 0 || index === result.samples.length - 1)
