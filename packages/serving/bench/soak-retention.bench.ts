@@ -33,6 +33,8 @@ const { values: args } = parseArgs({
     via: { type: "string", default: "service" },
     "sample-ms": { type: "string", default: "3000" },
     plot: { type: "string" },
+    /** Comma-separated JSON files of earlier runs (`--json`): render their tables and plot, run nothing. */
+    "from-json": { type: "string" },
     json: { type: "string" },
   },
 });
@@ -320,12 +322,17 @@ ${lines.join("\n")}
 
 const results: SoakResult[] = [];
 await using temporary = await temporaryDirectory("tfgrpo-soak-");
-if (args.backend === "sqlite" || args.backend === "both") {
-  results.push(await soak("sqlite", path.join(temporary.path, "soak.db")));
-}
-if (args.backend === "postgres" || args.backend === "both") {
-  await using server = await startPostgresServer();
-  results.push(await soak("postgres", await server.createDatabase("soak")));
+if (args["from-json"]) {
+  for (const file of args["from-json"].split(","))
+    results.push(...(JSON.parse(readFileSync(file, "utf8")) as SoakResult[]));
+} else {
+  if (args.backend === "sqlite" || args.backend === "both") {
+    results.push(await soak("sqlite", path.join(temporary.path, "soak.db")));
+  }
+  if (args.backend === "postgres" || args.backend === "both") {
+    await using server = await startPostgresServer();
+    results.push(await soak("postgres", await server.createDatabase("soak")));
+  }
 }
 console.log(
   `soak: ${total} outcomes, ${clients} ${via === "mcp" ? "MCP clients over Streamable HTTP to one tfgrpo mcp --http" : "concurrent callers of the in-process library service"} (node ${process.version}); retention ${JSON.stringify(retention)}`,
