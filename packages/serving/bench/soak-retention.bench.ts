@@ -311,6 +311,7 @@ function plot(results: SoakResult[]): string {
 <line x1="${pad.left}" x2="${width - pad.right}" y1="${y(f * maxY)}" y2="${y(f * maxY)}" stroke="#ddd"/>`,
   );
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">
+<title>Server RSS over the soak, per backend</title>
 <rect width="100%" height="100%" fill="white"/>
 ${ticks.join("\n")}
 ${lines.join("\n")}
