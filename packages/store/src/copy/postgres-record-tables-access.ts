@@ -2,7 +2,6 @@ import type { PostgresConnection } from "../postgres/postgres-connection.js";
 import {
   canonicalRow,
   keyOf,
-  type RecordRow,
   type RecordScope,
   type RecordTable,
   type RecordTablesAccess,

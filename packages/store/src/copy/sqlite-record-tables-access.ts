@@ -3,7 +3,6 @@ import Database from "better-sqlite3";
 import {
   canonicalRow,
   keyOf,
-  type RecordRow,
   type RecordScope,
   type RecordTable,
   type RecordTablesAccess,
