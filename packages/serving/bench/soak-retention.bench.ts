@@ -290,19 +290,19 @@ function table(result: SoakResult): string {
 
 /** RSS (MB) against outcomes reported, one line per backend. */
 function plot(results: SoakResult[]): string {
-  const width = 640;
+  const width = 820;
   const height = 300;
-  const pad = { left: 50, right: 120, top: 20, bottom: 40 };
+  const pad = { left: 50, right: 230, top: 20, bottom: 40 };
   const maxX = Math.max(...results.flatMap((r) => r.samples.map((s) => s.outcomes)), 1);
   const maxY = Math.max(...results.flatMap((r) => r.samples.map((s) => s.rssMb)), 1) * 1.1;
   const x = (v: number) => pad.left + (v / maxX) * (width - pad.left - pad.right);
   const y = (v: number) => height - pad.bottom - (v / maxY) * (height - pad.top - pad.bottom);
-  const colours = ["#1f77b4", "#d62728"];
+  const colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd"];
   const lines = results.map((r, index) => {
     const points = r.samples.map((s) => `${x(s.outcomes).toFixed(1)},${y(s.rssMb).toFixed(1)}`).join(" ");
     const last = r.samples.at(-1)!;
-    return `<polyline fill="none" stroke="${colours[index % 2]}" stroke-width="2" points="${points}"/>
-<text x="${x(last.outcomes) + 6}" y="${y(last.rssMb)}" font-size="12" fill="${colours[index % 2]}">${r.backend}</text>`;
+    return `<polyline fill="none" stroke="${colours[index % colours.length]}" stroke-width="2" points="${points}"/>
+<text x="${x(last.outcomes) + 6}" y="${y(last.rssMb)}" font-size="12" fill="${colours[index % colours.length]}">${r.backend}</text>`;
   });
   const ticks = [0, 0.25, 0.5, 0.75, 1].map(
     (f) =>
