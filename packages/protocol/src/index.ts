@@ -32,6 +32,7 @@ export { billedOutputTokens, type ReportedTokens } from "./kernel/billed-output-
 export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,
+  defaultEmbeddingCacheBytes,
   type EmbeddingCache,
   type EmbedFunction,
   hashText,

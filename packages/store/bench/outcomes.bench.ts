@@ -1,7 +1,7 @@
 /**
  * Outcome writes per second (online learning: every served selection's outcome is stored with the credit of the
- * entries it showed, in one transaction), on a SQLite file and on PostgreSQL on loopback, one writer at a time and
- * 8 at once. Run with `pnpm bench` (node --conditions=source --import tsx bench/outcomes.bench.ts).
+ * entries it showed, in one transaction), on a SQLite file and on PostgreSQL on loopback, one writer at a time, 8
+ * and 32 at once (reports arriving together share one transaction on both backends). Run with `pnpm bench` (node --conditions=source --import tsx bench/outcomes.bench.ts).
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
@@ -55,7 +55,7 @@ async function report(store: Store, writers: number): Promise<number> {
 
 async function bench(backend: string, open: (name: string) => Promise<string>): Promise<string[]> {
   const lines: string[] = [];
-  for (const writers of [1, 8]) {
+  for (const writers of [1, 8, 32]) {
     const store = await createStore(await open(`outcomes_${writers}`));
     try {
       await prepare(store, "math");

@@ -33,6 +33,15 @@ import type {
   ServedSelection,
   StoredOutcome,
 } from "./outcome-store.js";
+import type {
+  EntryExposureAggregate,
+  ExpireOptions,
+  OutcomeStats,
+  OutcomeStatsOptions,
+  RetentionPolicy,
+  RetentionResult,
+  RetentionStore,
+} from "./retention.js";
 import type { RunFilter, RunPatch, RunStore } from "./run-store.js";
 import type { Store } from "./store.js";
 import type { CompactRunTrajectoriesOptions } from "./trajectory-compaction.js";
@@ -50,6 +59,7 @@ export abstract class ComposedStore implements Store {
   abstract readonly leakageFingerprints: LeakageFingerprintStore;
   abstract readonly clients: ClientStore;
   abstract readonly learners: LearnerStore;
+  abstract readonly retention: RetentionStore;
 
   abstract setup(): Promise<void>;
   abstract close(): Promise<void>;
@@ -273,5 +283,23 @@ export abstract class ComposedStore implements Store {
 
   setLearnerPaused(domain: string, paused: boolean, now?: Date): Promise<LearnerRecord> {
     return this.learners.setLearnerPaused(domain, paused, now);
+  }
+
+  // --- report deadlines and retention ---------------------------------------------------------------------------
+
+  expireSelections(options?: ExpireOptions): Promise<number> {
+    return this.retention.expireSelections(options);
+  }
+
+  applyRetention(policy: Partial<RetentionPolicy>, now?: Date): Promise<RetentionResult> {
+    return this.retention.applyRetention(policy, now);
+  }
+
+  outcomeStats(domain: string, options?: OutcomeStatsOptions): Promise<OutcomeStats> {
+    return this.retention.outcomeStats(domain, options);
+  }
+
+  listEntryExposure(domain: string): Promise<EntryExposureAggregate[]> {
+    return this.retention.listEntryExposure(domain);
   }
 }

@@ -1,6 +1,7 @@
 export { BaseLibraryStore } from "./base-library-store.js";
 export type { ClientExclusionOptions, ClientStore, ClientSummary } from "./client-store.js";
 export { type CopiedLibrary, type CopyLibrariesOptions, copyLibraries } from "./copy/copy-libraries.js";
+export { type CopiedTable, type CopyRecordsOptions, copyRecords } from "./copy/copy-records.js";
 export { type CreateStoreOptions, createStore } from "./create-store.js";
 export {
   detectLibraryFormat,
@@ -64,6 +65,27 @@ export {
 export { localDatabaseFile, parseStoreUrl, type StoreLocation, sqlitePath } from "./parse-store-url.js";
 export { redactUrl } from "./postgres/postgres-connection.js";
 export { PostgresStore, type PostgresStoreOptions } from "./postgres/postgres-store.js";
+export {
+  defaultRetentionPolicy,
+  type EntryExposureAggregate,
+  type ExpireOptions,
+  formatDeadline,
+  type OutcomeStats,
+  type OutcomeStatsOptions,
+  parseRetentionPolicy,
+  type RetentionPolicy,
+  type RetentionResult,
+  type RetentionStore,
+  type VersionOutcomeStats,
+} from "./retention.js";
+export {
+  type RetentionSweep,
+  type RetentionSweepOptions,
+  type RetentionSweepSettings,
+  retentionSettingsFromEnv,
+  startRetentionFromEnv,
+  startRetentionSweep,
+} from "./retention-sweep.js";
 export type { RunFilter, RunPatch, RunStore } from "./run-store.js";
 export { type ArmReport, type ContrastSettlement, settleContrast, variedArms } from "./settle-contrast.js";
 export { migrations } from "./sqlite/migrations.js";

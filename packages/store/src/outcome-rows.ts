@@ -1,6 +1,7 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import type { StatsDelta } from "./library-store.js";
 import type { ServedSelection, StoredOutcome } from "./outcome-store.js";
+import { deadlineCutoff, formatDeadline, pastDeadline } from "./retention.js";
 import { readStoredJson } from "./sqlite/stored-json.js";
 
 /** Served selections and outcomes as every backend stores them (`served_selections`, `outcomes`). */
@@ -19,6 +20,8 @@ export interface SelectionRow {
   meta: string | null;
   /** NULL before migration 7, and for anonymous clients. */
   client: string | null;
+  /** Set by the expiry sweep (migration 6): the selection counts as "no report". */
+  expired_at?: string | null;
 }
 
 export interface OutcomeRow extends SelectionRow {
@@ -106,4 +109,21 @@ export function outcomeStatsDeltas(
     sumDelta: baseline === undefined ? 0 : reward - baseline,
     lastUsedVersion: version,
   }));
+}
+
+/**
+ * The refusal of a report whose selection expired (marked by the sweep, or past `deadlineMs` before `now`); null when
+ * it may be reported.
+ */
+export function expiredSelection(
+  row: SelectionRow,
+  now: Date,
+  deadlineMs: number | undefined,
+): TfgrpoError | null {
+  if (row.expired_at != null)
+    return pastDeadline(row.selection_id, row.served_at, `expired ${row.expired_at}`);
+  if (deadlineMs !== undefined && row.served_at < deadlineCutoff(now, deadlineMs)) {
+    return pastDeadline(row.selection_id, row.served_at, formatDeadline(deadlineMs));
+  }
+  return null;
 }

@@ -117,12 +117,18 @@ export interface OutcomeFilter {
 
 export interface ReportOptions {
   now?: Date;
+  /**
+   * The report deadline: a selection served longer than this before `now` counts as "no report" and its late report
+   * is refused (`conflict`), as is the report of a selection the expiry sweep already marked. Default: no deadline
+   * (only marked selections are refused).
+   */
+  deadlineMs?: number;
 }
 
 export interface OutcomeCounts {
-  /** Selections served (with or without an outcome). */
+  /** Selections served (with or without an outcome), compacted ones included. */
   served: number;
-  /** Outcomes reported. */
+  /** Outcomes reported, compacted ones included. */
   reported: number;
   successes: number;
   /** Reported and not yet consumed by a reflection. */

@@ -3,6 +3,7 @@ import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 import type { LearnerStore } from "./learner-store.js";
 import type { LibraryStore } from "./library-store.js";
 import type { OutcomeStore } from "./outcome-store.js";
+import type { RetentionStore } from "./retention.js";
 import type { RunStore } from "./run-store.js";
 import type { TrajectoryStore } from "./trajectory-store.js";
 
@@ -18,7 +19,8 @@ export interface StoreLifecycle {
  * its aggregates over one backend: `LibraryStore` (experience libraries), `RunStore` (runs and their state),
  * `TrajectoryStore` (trajectories and usage), `OutcomeStore` (served selections and their outcomes),
  * `LeakageFingerprintStore` (what the curator's leakage check reads of a run's tasks), `ClientStore` (clients and
- * their exclusions) and `LearnerStore` (the online learners' lease and state). A role takes the narrowest of them it
+ * their exclusions), `LearnerStore` (the online learners' lease and state) and `RetentionStore` (report deadlines,
+ * retention and the aggregates it leaves). A role takes the narrowest of them it
  * uses; the composition root that opens the backend holds the whole `Store`.
  * Methods are async even where the SQLite backend is synchronous: other backends will not be.
  */
@@ -30,4 +32,5 @@ export interface Store
     OutcomeStore,
     LeakageFingerprintStore,
     ClientStore,
-    LearnerStore {}
+    LearnerStore,
+    RetentionStore {}

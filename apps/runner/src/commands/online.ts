@@ -193,6 +193,7 @@ export async function online(options: OnlineCommandOptions, output: OnlineComman
           versions: await stack.store.listVersions(options.domain),
           runId,
           head: stack.learner.state().head,
+          traffic: await stack.store.outcomeStats(options.domain).catch(() => undefined),
         });
         await stack.store.updateRun(runId, {
           status,

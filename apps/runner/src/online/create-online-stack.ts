@@ -12,7 +12,7 @@ import {
   type OnlineEvent,
   type OnlineLearner,
 } from "@tfgrpo/serving";
-import { createStore, type Store } from "@tfgrpo/store";
+import { createStore, type Store, startRetentionFromEnv } from "@tfgrpo/store";
 import { createToolResources, type ToolResources, type ToolsConfig } from "@tfgrpo/tools";
 import { loadActorSettings } from "../roles/actor.js";
 import type { ServeTask } from "./online-session.js";
@@ -136,7 +136,9 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
     seed: options.seed ?? 1,
     ...(options.agentTools ? { tools: options.agentTools } : {}),
   });
+  const stopRetention = startRetentionFromEnv(store, env, (error) => log(`retention: ${String(error)}`));
   const close = async () => {
+    await stopRetention();
     await resources.close();
     await store.close();
   };

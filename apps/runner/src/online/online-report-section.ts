@@ -1,6 +1,6 @@
 import type { Run } from "@tfgrpo/protocol";
 import { escapeXml as esc } from "../report/svg-charts.js";
-import type { OnlineSummary } from "./online-summary.js";
+import { describeTraffic, type OnlineSummary } from "./online-summary.js";
 
 const pct = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(1)}%`);
 
@@ -28,6 +28,7 @@ export function onlineReportSection(run: Run): string {
     )
     .join("");
   return `<h2>Online session</h2><p id="online-summary">served ${summary.served} tasks, ${summary.successes} successes; head at the end: ${summary.head === null ? "none" : `v${summary.head}`}</p>
+${summary.traffic ? `<p id="online-traffic">domain traffic (every process): ${esc(describeTraffic(summary.traffic))}</p>` : ""}
 <table id="online-windows"><tr><th>tasks</th><th>successes</th><th>rate</th></tr>${windows}</table>
 <table id="online-reflections"><tr><th>after outcome</th><th>trigger</th><th>window success</th><th>groups</th><th>proposals</th><th>version</th></tr>${reflections}</table>
 ${rollbacks ? `<table id="online-rollbacks"><tr><th>after outcome</th><th>stage</th><th>from</th><th>to</th><th>served</th><th>reference</th></tr>${rollbacks}</table>` : "<p>No rollbacks.</p>"}`;

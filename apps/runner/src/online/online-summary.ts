@@ -36,6 +36,18 @@ export interface OnlineSummary {
     referenceRate: number;
   }[];
   head: number | null;
+  /**
+   * The domain's traffic in the store at the end (every process's, compacted rows included): a selection not
+   * reported within the report deadline is "no report", its own count, never a failure.
+   */
+  traffic?: {
+    served: number;
+    reported: number;
+    successes: number;
+    noReport: number;
+    awaiting: number;
+    compacted: number;
+  };
 }
 
 /** The numbers of a session, for the terminal, `--json` and the run record (which `report` reads). */
@@ -46,6 +58,8 @@ export function summarizeOnlineSession(input: {
   runId: string;
   head: number | null;
   windowSize?: number;
+  /** The store's `outcomeStats` of the domain. */
+  traffic?: OnlineSummary["traffic"];
 }): OnlineSummary {
   const size = input.windowSize ?? 25;
   const windows: OnlineSummary["windows"] = [];
@@ -100,7 +114,24 @@ export function summarizeOnlineSession(input: {
       })),
     rollbacks,
     head: input.head,
+    ...(input.traffic
+      ? {
+          traffic: {
+            served: input.traffic.served,
+            reported: input.traffic.reported,
+            successes: input.traffic.successes,
+            noReport: input.traffic.noReport,
+            awaiting: input.traffic.awaiting,
+            compacted: input.traffic.compacted,
+          },
+        }
+      : {}),
   };
+}
+
+/** "served 120, reported 100 (40 successes), no report 15, awaiting 5": the store's counts of a domain. */
+export function describeTraffic(traffic: NonNullable<OnlineSummary["traffic"]>): string {
+  return `served ${traffic.served}, reported ${traffic.reported} (${traffic.successes} successes), no report ${traffic.noReport} (not failures), awaiting a report ${traffic.awaiting}${traffic.compacted > 0 ? `; ${traffic.compacted} compacted by retention` : ""}`;
 }
 
 const pct = (value: number | null) => (value === null ? "-" : `${(value * 100).toFixed(0)}%`);
@@ -118,6 +149,7 @@ export function renderOnlineSummary(summary: OnlineSummary): string {
     ),
     `rollbacks: ${summary.rollbacks.length}${summary.rollbacks.length ? ` (${summary.rollbacks.map((r) => `#${r.at} ${r.stage} v${r.from} -> ${r.to === null ? "empty" : `v${r.to}`}: ${pct(r.servedRate)} vs ${pct(r.referenceRate)}`).join("; ")})` : ""}`,
     `head: ${summary.head === null ? "none" : `v${summary.head}`}`,
+    ...(summary.traffic ? [`domain traffic (every process): ${describeTraffic(summary.traffic)}`] : []),
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -7,7 +7,7 @@ import {
   createStoredCanaryRouter,
   type LibraryService,
 } from "@tfgrpo/serving";
-import { createStore, type Store } from "@tfgrpo/store";
+import { createStore, retentionSettingsFromEnv, type Store, startRetentionFromEnv } from "@tfgrpo/store";
 import { describeClientGate } from "../cli-options/client-gate-options.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadActorSettings } from "./actor.js";
@@ -55,13 +55,23 @@ export async function openLibraryService(options: OpenLibraryServiceOptions): Pr
     redact: (text) => redactEnvironment(redactSecrets(text)),
     // The canary of the domain's learner (`online --learner`, wherever it runs), as it stored it.
     route: createStoredCanaryRouter(store),
+    ...deadlineOf(retentionSettingsFromEnv(env).policy),
   });
   const similarity = embed
     ? "from the embedder"
     : modelsConfig
       ? "off (the models config has no embedder role)"
       : "off (no models config)";
-  return { service, store, similarity, close: () => store.close() };
+  // Report deadlines and retention (TFGRPO_RETENTION; docs/online-learning.md), stopped before the store closes.
+  const stopRetention = startRetentionFromEnv(store, env, (error) =>
+    options.log(`retention: ${String(error)}`),
+  );
+  return { service, store, similarity, close: () => stopRetention().then(() => store.close()) };
+}
+
+/** The service's report deadline: the retention settings' one, so serving and the sweep agree. */
+function deadlineOf(policy: { reportDeadlineMs?: number }): { reportDeadlineMs?: number } {
+  return policy.reportDeadlineMs === undefined ? {} : { reportDeadlineMs: policy.reportDeadlineMs };
 }
 
 /**

@@ -69,3 +69,30 @@ describe("createEmbeddingCache", () => {
     expect(calls).toEqual([["a", "b"], ["c"]]);
   });
 });
+
+describe("createEmbeddingCache byte bound", () => {
+  it("stays under maxBytes filled with 1,536-dimension vectors far past it; recent texts still hit", async () => {
+    let embedded = 0;
+    const cache = createEmbeddingCache({
+      maxBytes: 10 * 1024 * 1024,
+      embed: async (texts) => {
+        embedded += texts.length;
+        return texts.map((_, i) =>
+          Float32Array.from({ length: 1_536 }, (_, k) => (k === i % 1_536 ? 1 : 0.01)),
+        );
+      },
+    });
+    for (let round = 0; round < 20; round++) {
+      await cache.embed(Array.from({ length: 256 }, (_, i) => `task ${round}-${i}`));
+      expect(cache.bytes).toBeLessThanOrEqual(10 * 1024 * 1024);
+    }
+    // 5,120 vectors of 6 KiB asked for; about 1,700 fit in 10 MiB.
+    expect(cache.size).toBeGreaterThan(1_500);
+    expect(cache.size).toBeLessThan(1_750);
+    const before = embedded;
+    await cache.embed(["task 19-0", "task 19-255"]);
+    expect(embedded).toBe(before);
+    await cache.embed(["task 0-0"]);
+    expect(embedded).toBe(before + 1);
+  });
+});

@@ -10,15 +10,28 @@ export interface EmbeddingCache {
   /** The cached embedding of a text, if any (no call). */
   peek(text: string): Float32Array | undefined;
   readonly size: number;
+  /** Bytes the cached vectors (and their keys) hold, about. */
+  readonly bytes: number;
 }
 
 export interface CreateEmbeddingCacheOptions {
   embed: EmbedFunction;
   /** Texts per `embed` call (providers cap the batch size). */
   batchSize?: number;
-  /** Least recently used entries are evicted beyond this many. */
+  /** Least recently used entries are evicted beyond this many. Default 100,000. */
   maxEntries?: number;
+  /**
+   * ... or beyond this many bytes of vectors, whichever comes first. Default 128 MiB (about 21,000 vectors of 1,536
+   * dimensions; 100,000 of them would hold about 600 MB).
+   */
+  maxBytes?: number;
 }
+
+/** The default byte bound of an embedding cache. */
+export const defaultEmbeddingCacheBytes = 128 * 1024 * 1024;
+/** What a cached vector costs beyond its floats: its key and the two maps' entries, about. */
+const entryOverheadBytes = 160;
+const vectorBytes = (vector: Float32Array) => vector.byteLength + entryOverheadBytes;
 
 /**
  * Embeddings keyed by a hash of the text. Library entries survive from version to version and from batch to batch,
@@ -29,14 +42,21 @@ export interface CreateEmbeddingCacheOptions {
 export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): EmbeddingCache {
   const batchSize = options.batchSize ?? 256;
   const maxEntries = options.maxEntries ?? 100_000;
+  const maxBytes = options.maxBytes ?? defaultEmbeddingCacheBytes;
+  let bytes = 0;
   // Both maps keep least recently used first (a Map iterates in insertion order; a use re-inserts).
   const pending = new Map<string, Promise<Float32Array>>();
   const settled = new Map<string, Float32Array>();
 
   const remember = (key: string, vector: Float32Array) => {
+    const previous = settled.get(key);
+    if (previous !== undefined) bytes -= vectorBytes(previous);
     settled.set(key, vector);
-    while (settled.size > maxEntries) {
+    bytes += vectorBytes(vector);
+    // The newest is kept even alone over the bound: it is about to be used.
+    while (settled.size > maxEntries || (bytes > maxBytes && settled.size > 1)) {
       const oldest = settled.keys().next().value as string;
+      bytes -= vectorBytes(settled.get(oldest)!);
       settled.delete(oldest);
       pending.delete(oldest);
     }
@@ -51,6 +71,9 @@ export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): Embe
   return {
     get size() {
       return settled.size;
+    },
+    get bytes() {
+      return bytes;
     },
     peek(text) {
       return settled.get(hashText(text));

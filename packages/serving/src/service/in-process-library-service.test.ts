@@ -60,6 +60,32 @@ describe("in-process library service", () => {
     expect(await store.countOutcomes("math")).toMatchObject({ served: 1, reported: 1, successes: 0 });
   });
 
+  it("refuses a report past the report deadline: the selection counts as no report, never as a failure", async () => {
+    let clock = new Date("2026-03-01T10:00:00.000Z");
+    const timed = createLibraryService({
+      store,
+      generateId: () => `late-${ids++}`,
+      reportDeadlineMs: 60 * 60 * 1000,
+      now: () => clock,
+    });
+    const late = await timed.getExperiences({ domain: "math", task: "What is 2+2?" });
+    const onTime = await timed.getExperiences({ domain: "math", task: "What is 3+3?" });
+    clock = new Date("2026-03-01T10:30:00.000Z");
+    await timed.reportOutcome({ selectionId: onTime.selectionId, success: true });
+    clock = new Date("2026-03-01T11:00:00.001Z");
+    const error = await rejected(
+      timed.reportOutcome({ selectionId: late.selectionId, success: false }),
+      "conflict",
+    );
+    expect(error.message).toContain("within its report deadline (1 h)");
+    expect(await store.outcomeStats("math", { now: clock, reportDeadlineMs: 60 * 60 * 1000 })).toMatchObject({
+      served: 2,
+      reported: 1,
+      successes: 1,
+      noReport: 1,
+    });
+  });
+
   it("shows the actor's selection plus a candidate, in a prompt block that repeats byte for byte", async () => {
     await store.applyOperations(
       "math",

@@ -19,7 +19,7 @@ import {
   seedFrom,
   TfgrpoError,
 } from "@tfgrpo/protocol";
-import type { LibraryStore, OutcomeStore } from "@tfgrpo/store";
+import { defaultRetentionPolicy, type LibraryStore, type OutcomeStore } from "@tfgrpo/store";
 import type { z } from "zod";
 import { withExplorationSlot } from "./exploration-slot.js";
 import { createIndexCache } from "./index-cache.js";
@@ -69,6 +69,16 @@ export interface CreateLibraryServiceOptions {
   random?: () => number;
   /** Scrubs secrets from every text stored (task, feedback, summary, trajectory strings). Default: environment. */
   redact?: (text: string) => string;
+  /**
+   * A selection not reported within this long counts as "no report" (never a failure) and its late report is refused
+   * (`conflict`), so it is never a contrast observation. Default 1 h (`defaultRetentionPolicy.reportDeadlineMs`).
+   */
+  reportDeadlineMs?: number;
+  /**
+   * Bounds of the in-process caches, least recently used evicted first: the served versions' indexes (default 32
+   * versions, 256 MiB) and the embeddings of entries and tasks (default 100,000 vectors, 128 MiB).
+   */
+  cache?: { indexVersions?: number; indexBytes?: number; embeddingEntries?: number; embeddingBytes?: number };
   now?: () => Date;
   generateId?: () => string;
   /** Called after each selection served and each outcome stored (synchronously; must not throw). */
@@ -84,9 +94,18 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
   const redact = options.redact ?? createEnvironmentRedactor();
   const successThreshold = options.successThreshold ?? 0.5;
   const embeddings: EmbeddingCache | undefined = options.embed
-    ? createEmbeddingCache({ embed: options.embed })
+    ? createEmbeddingCache({
+        embed: options.embed,
+        ...(options.cache?.embeddingEntries !== undefined
+          ? { maxEntries: options.cache.embeddingEntries }
+          : {}),
+        ...(options.cache?.embeddingBytes !== undefined ? { maxBytes: options.cache.embeddingBytes } : {}),
+      })
     : undefined;
+  const reportDeadlineMs = options.reportDeadlineMs ?? defaultRetentionPolicy.reportDeadlineMs;
   const indexes = createIndexCache({
+    ...(options.cache?.indexVersions !== undefined ? { maxVersions: options.cache.indexVersions } : {}),
+    ...(options.cache?.indexBytes !== undefined ? { maxBytes: options.cache.indexBytes } : {}),
     load: (domain, version) => store.getVersion(domain, version),
     maxAgeMs: options.statsMaxAgeMs ?? 5_000,
     build: async (snapshot) => {
@@ -239,7 +258,7 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
           citedIds,
           ...(context?.client ? { client: context.client } : {}),
         },
-        { now: now() },
+        { now: now(), deadlineMs: reportDeadlineMs },
       );
       const reply: ReportOutcomeReply = {
         selectionId: outcome.selectionId,

@@ -95,3 +95,64 @@ describe("index cache refresh cost", () => {
     expect(loads).toBe(2);
   });
 });
+
+describe("index cache bounds", () => {
+  const entries = (version: number, count: number): LibrarySnapshot =>
+    ({
+      domain: "math",
+      version,
+      experiences: Array.from({ length: count }, (_, i) => ({
+        id: `G${i}`,
+        text: `Rule ${i} of version ${version}: check the result another way.`,
+        status: "active",
+      })),
+    }) as unknown as LibrarySnapshot;
+
+  it("keeps the loaded indexes under the byte bound, least recently used out first, and hits still served", async () => {
+    let loads = 0;
+    const dimensions = 1_536;
+    const cache = createIndexCache({
+      load: async (_domain, version) => {
+        loads++;
+        return entries(version, 1_000);
+      },
+      build: async (snapshot) =>
+        ({ size: snapshot.experiences.length, dimensions, select: () => null }) as never,
+      maxAgeMs: 60_000,
+      // ~6.8 MB per version (1,000 entries x 1,536 floats and their texts): 3 fit in 21 MB.
+      maxBytes: 21_000_000,
+      maxVersions: 100,
+    });
+    for (let version = 1; version <= 40; version++) {
+      expect((await cache("math", version))!.snapshot.version).toBe(version);
+      // A hot version, used between the others, stays.
+      expect((await cache("math", 1))!.snapshot.version).toBe(1);
+      expect(cache.bytes).toBeLessThanOrEqual(21_000_000);
+    }
+    expect(cache.size).toBe(3);
+    expect(cache.bytes).toBeGreaterThan(12_000_000);
+    const before = loads;
+    // Hits: no load.
+    await cache("math", 1);
+    await cache("math", 40);
+    expect(loads).toBe(before);
+    // An evicted version loads again.
+    await cache("math", 2);
+    expect(loads).toBe(before + 1);
+    expect(cache.size).toBe(3);
+  });
+
+  it("keeps a single index larger than the bound (it is in use) and drops it for the next", async () => {
+    const cache = createIndexCache({
+      load: async (_domain, version) => entries(version, 100),
+      build: async (snapshot) =>
+        ({ size: snapshot.experiences.length, dimensions: 0, select: () => null }) as never,
+      maxAgeMs: 60_000,
+      maxBytes: 1_000,
+    });
+    expect(await cache("math", 1)).not.toBeNull();
+    expect(cache.size).toBe(1);
+    expect(await cache("math", 2)).not.toBeNull();
+    expect(cache.size).toBe(1);
+  });
+});

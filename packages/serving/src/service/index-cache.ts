@@ -17,9 +17,40 @@ export interface IndexCacheOptions {
    * second on a busy machine, and SQLite reads block the event loop). Default 50: at most ~2%.
    */
   refreshCostFactor?: number;
-  /** Versions kept at most (least recently used go first). */
+  /** Versions kept at most (least recently used go first). Default 32. */
   maxVersions?: number;
+  /**
+   * ... and at most this many bytes of indexes (entries' texts and embeddings, `estimateIndexBytes`), least recently
+   * used going first; the index just loaded is kept even alone over the bound. Default 256 MiB.
+   */
+  maxBytes?: number;
+  /** The bytes an index holds; default `estimateIndexBytes`. */
+  sizeOf?: (served: ServedIndex) => number;
   now?: () => number;
+}
+
+/** The cache of served indexes, with its current size. */
+export interface IndexCache {
+  (domain: string, version: number): Promise<ServedIndex | null>;
+  /** Versions held. */
+  readonly size: number;
+  /** Bytes of the loaded indexes held, about. */
+  readonly bytes: number;
+}
+
+export const defaultIndexCacheBytes = 256 * 1024 * 1024;
+
+/**
+ * About what an index holds: each entry's texts (UTF-16) and record, and its embedding (plus the embedding of a
+ * `whenNot` clause) as 4-byte floats.
+ */
+export function estimateIndexBytes(served: ServedIndex): number {
+  let bytes = 0;
+  for (const entry of served.snapshot.experiences) {
+    bytes += 2 * (entry.text.length + JSON.stringify(entry.provenance ?? null).length) + 512;
+    bytes += 4 * served.index.dimensions * (entry.scope?.whenNot ? 2 : 1);
+  }
+  return bytes;
 }
 
 interface Entry {
@@ -28,6 +59,8 @@ interface Entry {
   /** How long the last load + build took. */
   loadMs: number;
   refreshing: boolean;
+  /** Bytes of the loaded index; 0 while loading. */
+  bytes: number;
 }
 
 /**
@@ -36,13 +69,34 @@ interface Entry {
  * (stale-while-revalidate); only the first request of a version waits for its load. Concurrent first requests share
  * one load; a failed or missing load is not kept, a failed refresh keeps the old index.
  */
-export function createIndexCache(
-  options: IndexCacheOptions,
-): (domain: string, version: number) => Promise<ServedIndex | null> {
+export function createIndexCache(options: IndexCacheOptions): IndexCache {
   const maxVersions = options.maxVersions ?? 32;
+  const maxBytes = options.maxBytes ?? defaultIndexCacheBytes;
+  const sizeOf = options.sizeOf ?? estimateIndexBytes;
+  let bytes = 0;
   const factor = options.refreshCostFactor ?? 50;
   const now = options.now ?? Date.now;
   const entries = new Map<string, Entry>();
+
+  /** Sets an entry's size, then evicts least recently used entries (never `keep`) beyond the bounds. */
+  const account = (entry: Entry, size: number) => {
+    bytes += size - entry.bytes;
+    entry.bytes = size;
+    evict(entry);
+  };
+  const evict = (keep: Entry | null) => {
+    for (const [key, candidate] of entries) {
+      if (entries.size <= maxVersions && bytes <= maxBytes) return;
+      if (candidate === keep) continue;
+      remove(key, candidate);
+    }
+  };
+  const remove = (key: string, entry: Entry) => {
+    if (entries.get(key) !== entry) return;
+    entries.delete(key);
+    bytes -= entry.bytes;
+    entry.bytes = 0;
+  };
 
   const load = async (domain: string, version: number) => {
     const start = now();
@@ -60,6 +114,8 @@ export function createIndexCache(
           entry.current = Promise.resolve(fresh.served);
           entry.loadedAt = now();
           entry.loadMs = fresh.loadMs;
+          // Evicted meanwhile: not counted again.
+          if (entries.get(`${domain}@${version}`) === entry) account(entry, sizeOf(fresh.served));
         }
         entry.refreshing = false;
       },
@@ -69,7 +125,7 @@ export function createIndexCache(
     );
   };
 
-  return (domain, version) => {
+  const get = (domain: string, version: number) => {
     const key = `${domain}@${version}`;
     const entry = entries.get(key);
     if (entry) {
@@ -88,23 +144,27 @@ export function createIndexCache(
       loadedAt: now(),
       loadMs: 0,
       refreshing: false,
+      bytes: 0,
     };
     entries.set(key, created);
     loading.then(
       (result) => {
         // A missing version may be committed later; only real ones are kept.
         if (result === null) {
-          if (entries.get(key) === created) entries.delete(key);
+          remove(key, created);
           return;
         }
         created.loadedAt = now();
         created.loadMs = result.loadMs;
+        if (entries.get(key) === created) account(created, sizeOf(result.served));
       },
-      () => {
-        if (entries.get(key) === created) entries.delete(key);
-      },
+      () => remove(key, created),
     );
-    while (entries.size > maxVersions) entries.delete(entries.keys().next().value as string);
+    evict(created);
     return created.current;
   };
+  return Object.defineProperties(get, {
+    size: { get: () => entries.size },
+    bytes: { get: () => bytes },
+  }) as IndexCache;
 }

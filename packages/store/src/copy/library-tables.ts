@@ -43,6 +43,11 @@ export interface LibraryTables {
     success: number;
     sum_delta: number;
     last_used_version: number | null;
+    /** The controlled contrast (store migration 3) and the wording it was measured on. */
+    contrast_n: number;
+    contrast_sum: number;
+    contrast_sum_squares: number;
+    contrast_text: string | null;
   }>;
 }
 
@@ -81,4 +86,14 @@ export const rowColumns = [
   "created_at",
   "updated_at",
 ] as const;
-export const statsColumns = ["ordinal", "shown", "success", "sum_delta", "last_used_version"] as const;
+export const statsColumns = [
+  "ordinal",
+  "shown",
+  "success",
+  "sum_delta",
+  "last_used_version",
+  "contrast_n",
+  "contrast_sum",
+  "contrast_sum_squares",
+  "contrast_text",
+] as const;

@@ -108,7 +108,7 @@ export function postgresLibraryTables(connection: PostgresConnection): LibraryTa
         await insert(
           "experience_stats",
           statsColumns,
-          ["int", "int", "float8", "float8", "int"],
+          ["int", "int", "float8", "float8", "int", "int", "float8", "float8", "text"],
           t.stats,
           (s, c) => s[c as keyof typeof s],
         );

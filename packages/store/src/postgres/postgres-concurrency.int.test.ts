@@ -97,4 +97,89 @@ describe("PostgreSQL under real concurrency", () => {
     }
     await Promise.all([a.close(), b.close()]);
   });
+
+  it("reports batched in two processes at once: each selection stored and credited once, refusals only for the second report", async () => {
+    const [a, b] = await twoStores();
+    await a.applyOperations("math", [add("x"), add("y"), add("z")], { parent: null, state: "committed" });
+    const n = 150;
+    for (let i = 0; i < n; i++) {
+      await a.recordSelection({
+        selectionId: `s${i}`,
+        domain: "math",
+        version: 1,
+        entryIds: i % 3 === 1 ? [i % 2 ? "G1" : "G2"] : ["G0", i % 2 ? "G1" : "G2"],
+        explorationIds: i % 3 === 0 ? ["G0"] : [],
+        ...(i % 3 === 1 ? { withheldIds: ["G0"] } : {}),
+        ...(i % 3 === 2 ? {} : { stratum: `family:f${i % 4}` }),
+        task: `task ${i}`,
+        servedAt: new Date().toISOString(),
+      });
+    }
+    // Every selection reported by both processes, all at once; plus reports of unknown selections in the batches.
+    const report = (store: PostgresStore, i: number) =>
+      store.reportOutcome({ selectionId: `s${i}`, reward: i % 2, success: i % 2 === 1 });
+    const results = await Promise.allSettled([
+      ...Array.from({ length: n }, (_, i) => report(a, i)),
+      ...Array.from({ length: n }, (_, i) => report(b, n - 1 - i)),
+      ...Array.from({ length: 5 }, (_, i) =>
+        a.reportOutcome({ selectionId: `ghost${i}`, reward: 1, success: true }),
+      ),
+    ]);
+    const fulfilled = results.filter((r) => r.status === "fulfilled");
+    const refused = results
+      .filter((r) => r.status === "rejected")
+      .map((r) => (r as PromiseRejectedResult).reason);
+    expect(fulfilled).toHaveLength(n);
+    expect(refused.filter((e) => TfgrpoError.hasCode(e, "conflict"))).toHaveLength(n);
+    expect(refused.filter((e) => TfgrpoError.hasCode(e, "not_found"))).toHaveLength(5);
+    expect(await a.countOutcomes("math")).toMatchObject({ served: n, reported: n });
+    const seqs = (await b.listOutcomes({ domain: "math" })).map((o) => o.seq);
+    expect(new Set(seqs).size).toBe(n);
+    const head = (await a.getHead("math"))!;
+    const shown = Object.fromEntries(head.experiences.map((e) => [e.id, e.stats.shown]));
+    expect(shown).toEqual({ G0: n - n / 3, G1: n / 2, G2: n / 2 });
+    // Every varied report is in exactly one contrast or still waiting.
+    const contrasts = (await a.listVersionContrasts("math", "G0")).reduce((sum, c) => sum + c.contrast.n, 0);
+    const waiting = Number(
+      (await a.connection.query("SELECT count(*) AS n FROM contrast_pending")).rows[0]!.n,
+    );
+    expect(contrasts).toBeGreaterThan(0);
+    expect(waiting).toBeLessThan(100);
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("a report whose credit fails inside a batch fails alone; the others of the batch are stored", async () => {
+    const [a, b] = await twoStores();
+    await a.applyOperations("math", [add("x")], { parent: null, state: "committed" });
+    const select = (id: string, entryIds: string[]) =>
+      a.recordSelection({
+        selectionId: id,
+        domain: "math",
+        version: 1,
+        entryIds,
+        explorationIds: [],
+        task: id,
+        servedAt: new Date().toISOString(),
+      });
+    for (let i = 0; i < 10; i++) await select(`ok${i}`, ["G0"]);
+    await select("bad", ["G0", "G99"]);
+    const results = await Promise.allSettled([
+      ...Array.from({ length: 5 }, (_, i) =>
+        a.reportOutcome({ selectionId: `ok${i}`, reward: 1, success: true }),
+      ),
+      a.reportOutcome({ selectionId: "bad", reward: 1, success: true }),
+      ...Array.from({ length: 5 }, (_, i) =>
+        a.reportOutcome({ selectionId: `ok${i + 5}`, reward: 1, success: true }),
+      ),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([
+      ...Array(5).fill("fulfilled"),
+      "rejected",
+      ...Array(5).fill("fulfilled"),
+    ]);
+    expect(TfgrpoError.hasCode((results[5] as PromiseRejectedResult).reason, "not_found")).toBe(true);
+    expect(await b.countOutcomes("math")).toMatchObject({ served: 11, reported: 10 });
+    expect((await b.getHead("math"))!.experiences[0]!.stats.shown).toBe(10);
+    await Promise.all([a.close(), b.close()]);
+  });
 });

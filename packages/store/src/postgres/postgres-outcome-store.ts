@@ -5,6 +5,7 @@ import type { StatsDelta } from "../library-store.js";
 import {
   alreadyReported,
   excludedClientsClause,
+  expiredSelection,
   type OutcomeRow,
   outcomeStatsDeltas,
   type SelectionRow,
@@ -37,6 +38,26 @@ const outcomeColumns = `o.seq, o.reward, o.success::int AS success, o.feedback, 
  * turns and the second finds the first (`conflict`); the outcome row and the credit of the shown entries (through
  * the library store's `addStats`) land together.
  */
+/** Reports written in one transaction at most. */
+const maxReportBatch = 256;
+/** Batches of one process in flight at once (the next gathers while these commit). */
+const maxBatchesInFlight = 2;
+
+interface PendingReport {
+  report: OutcomeReport;
+  at: Date;
+  deadlineMs: number | undefined;
+  resolve: (outcome: StoredOutcome) => void;
+  reject: (error: unknown) => void;
+}
+
+type BatchResult = { ok: true; value: StoredOutcome } | { ok: false; error: unknown };
+
+/** A report's own refusal (as opposed to a failure of the server or the connection). */
+function isRefusal(error: unknown): boolean {
+  return TfgrpoError.isInstance(error) && ["not_found", "conflict", "invalid_input"].includes(error.code);
+}
+
 export class PostgresOutcomeStore implements OutcomeStore {
   private readonly connection: PostgresConnection;
   private readonly libraries: PostgresLibraryStore;
@@ -90,47 +111,201 @@ export class PostgresOutcomeStore implements OutcomeStore {
     }
   }
 
+  /**
+   * Reports arriving together are written in one transaction (group commit, like SQLite's batcher): their selections
+   * locked in id order, one multi-row INSERT of the outcomes, the credit of every entry in one statement per domain.
+   * Each report is still refused on its own (`not_found`, `conflict`, past its deadline) without failing the others;
+   * a refusal that only the write finds (an unknown entry id in the credit) makes the batch's reports run one by one,
+   * so that report alone fails. A failure of the server fails every report of the batch, none written.
+   */
   async reportOutcome(report: OutcomeReport, options: ReportOptions = {}): Promise<StoredOutcome> {
     const r = parseReport(report);
-    const reportedAt = (options.now ?? this.connection.now()).toISOString();
-    return this.connection.transaction(async (sql) => {
-      const selection = await this.selectionRow(sql, r.selectionId, true);
-      if (!selection) {
-        throw new TfgrpoError(
-          "not_found",
-          `unknown selection ${r.selectionId}: report the selectionId returned by get_experiences`,
-          { details: { selectionId: r.selectionId } },
+    const at = options.now ?? this.connection.now();
+    return new Promise<StoredOutcome>((resolve, reject) => {
+      this.queue.push({ report: r, at, deadlineMs: options.deadlineMs, resolve, reject });
+      this.schedule();
+    });
+  }
+
+  private readonly queue: PendingReport[] = [];
+  private scheduled = false;
+  private inFlight = 0;
+
+  private schedule(): void {
+    if (this.scheduled || this.inFlight >= maxBatchesInFlight || this.queue.length === 0) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      void this.flush();
+    });
+  }
+
+  private async flush(): Promise<void> {
+    const batch = this.queue.splice(0, maxReportBatch);
+    if (batch.length === 0) return;
+    this.inFlight++;
+    this.schedule();
+    try {
+      let results: BatchResult[];
+      try {
+        results = await this.connection.transaction((sql) => this.writeBatch(sql, batch));
+      } catch (error) {
+        if (batch.length === 1 || !isRefusal(error)) throw error;
+        // A refusal inside the write (e.g. an unknown entry id in the credit): each report alone, so only it fails.
+        results = await Promise.all(
+          batch.map((pending) =>
+            this.connection
+              .transaction((sql) => this.writeBatch(sql, [pending]))
+              .then(
+                (one) => one[0]!,
+                (failure: unknown): BatchResult => ({ ok: false, error: failure }),
+              ),
+          ),
         );
       }
-      const earlier = (
-        await sql.query<{ reported_at: string }>("SELECT reported_at FROM outcomes WHERE selection_id = $1", [
-          r.selectionId,
-        ])
-      ).rows[0];
-      if (earlier) throw alreadyReported(r.selectionId, earlier.reported_at);
-      await sql.query(
-        `INSERT INTO outcomes (selection_id, domain, version, reward, success, feedback, trajectory, summary,
-           cited_ids, reported_at, client) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
-        [
-          r.selectionId,
-          selection.domain,
-          selection.version,
-          r.reward,
-          r.success,
-          r.feedback ?? null,
-          r.trajectory === undefined ? null : JSON.stringify(r.trajectory),
-          r.summary ?? null,
-          JSON.stringify(r.citedIds ?? []),
-          reportedAt,
-          r.client ?? selection.client,
-        ],
-      );
-      const served = toSelection(selection);
-      const deltas = outcomeStatsDeltas(served, r.reward, r.baseline, selection.version);
-      deltas.push(...(await this.settleContrasts(sql, served, r.selectionId, r.reward)));
-      if (deltas.length > 0) await this.libraries.addStats(sql, selection.domain, deltas);
-      return (await this.outcomeBySelection(sql, r.selectionId))!;
+      batch.forEach((pending, index) => {
+        const result = results[index]!;
+        if (result.ok) pending.resolve(result.value);
+        else pending.reject(result.error);
+      });
+    } catch (error) {
+      for (const pending of batch) pending.reject(error);
+    } finally {
+      this.inFlight--;
+      this.schedule();
+    }
+  }
+
+  /** The reports of a batch inside one transaction; refusals are results, not throws. */
+  private async writeBatch(sql: Sql, batch: readonly PendingReport[]): Promise<BatchResult[]> {
+    const ids = [...new Set(batch.map((pending) => pending.report.selectionId))].sort();
+    // Locked in id order: two batches sharing selections take turns and never deadlock on them.
+    const selections = new Map(
+      (
+        await sql.query<SelectionRow>(
+          `SELECT ${selectionColumns}, expired_at FROM served_selections WHERE selection_id = ANY($1::text[])
+           ORDER BY selection_id FOR UPDATE`,
+          [ids],
+        )
+      ).rows.map((row) => [row.selection_id, row]),
+    );
+    // Reports already stored are found by the INSERT below (ON CONFLICT): no read of the outcomes before it.
+    const reported = new Map<string, string>();
+    const results: BatchResult[] = [];
+    const accepted: Array<{ index: number; pending: PendingReport; row: SelectionRow; reportedAt: string }> =
+      [];
+    batch.forEach((pending, index) => {
+      const r = pending.report;
+      const row = selections.get(r.selectionId);
+      if (!row) {
+        results[index] = {
+          ok: false,
+          error: new TfgrpoError(
+            "not_found",
+            `unknown selection ${r.selectionId}: report the selectionId returned by get_experiences`,
+            { details: { selectionId: r.selectionId } },
+          ),
+        };
+        return;
+      }
+      const earlier = reported.get(r.selectionId);
+      if (earlier !== undefined) {
+        results[index] = { ok: false, error: alreadyReported(r.selectionId, earlier) };
+        return;
+      }
+      const expired = expiredSelection(row, pending.at, pending.deadlineMs);
+      if (expired) {
+        results[index] = { ok: false, error: expired };
+        return;
+      }
+      const reportedAt = pending.at.toISOString();
+      reported.set(r.selectionId, reportedAt);
+      accepted.push({ index, pending, row, reportedAt });
     });
+    if (accepted.length === 0) return results;
+    const column = <T>(pick: (item: (typeof accepted)[number]) => T) => accepted.map(pick);
+    // The selections are locked, so a report committed by another transaction is visible to this statement: it
+    // conflicts on the UNIQUE selection_id and is skipped, and only then is its time read for the refusal.
+    const inserted = await sql.query<{ selection_id: string; seq: number }>(
+      `INSERT INTO outcomes (selection_id, domain, version, reward, success, feedback, trajectory, summary,
+         cited_ids, reported_at, client)
+       SELECT selection_id, domain, version, reward, success, feedback, trajectory, summary, cited_ids, reported_at,
+         client
+       FROM unnest($1::text[], $2::text[], $3::int[], $4::float8[], $5::bool[], $6::text[], $7::text[], $8::text[],
+         $9::text[], $10::text[], $11::text[]) WITH ORDINALITY
+         AS t(selection_id, domain, version, reward, success, feedback, trajectory, summary, cited_ids, reported_at,
+           client, n)
+       ORDER BY n
+       ON CONFLICT (selection_id) DO NOTHING
+       RETURNING selection_id, seq`,
+      [
+        column((a) => a.pending.report.selectionId),
+        column((a) => a.row.domain),
+        column((a) => a.row.version),
+        column((a) => a.pending.report.reward),
+        column((a) => a.pending.report.success),
+        column((a) => a.pending.report.feedback ?? null),
+        column((a) =>
+          a.pending.report.trajectory === undefined ? null : JSON.stringify(a.pending.report.trajectory),
+        ),
+        column((a) => a.pending.report.summary ?? null),
+        column((a) => JSON.stringify(a.pending.report.citedIds ?? [])),
+        column((a) => a.reportedAt),
+        // The reporting client's, else its selection's (migration 7).
+        column((a) => a.pending.report.client ?? a.row.client),
+      ],
+    );
+    const seqs = new Map(inserted.rows.map((row) => [row.selection_id, Number(row.seq)]));
+    if (seqs.size < accepted.length) {
+      const taken = accepted.filter((a) => !seqs.has(a.pending.report.selectionId));
+      const earlier = new Map(
+        (
+          await sql.query<{ selection_id: string; reported_at: string }>(
+            "SELECT selection_id, reported_at FROM outcomes WHERE selection_id = ANY($1::text[])",
+            [taken.map((a) => a.pending.report.selectionId)],
+          )
+        ).rows.map((row) => [row.selection_id, row.reported_at]),
+      );
+      for (const a of taken) {
+        const id = a.pending.report.selectionId;
+        results[a.index] = { ok: false, error: alreadyReported(id, earlier.get(id) ?? "an earlier time") };
+      }
+      accepted.splice(0, accepted.length, ...accepted.filter((a) => seqs.has(a.pending.report.selectionId)));
+    }
+    const deltasByDomain = new Map<string, StatsDelta[]>();
+    for (const { pending, row } of accepted) {
+      const r = pending.report;
+      const served = toSelection(row);
+      const deltas = deltasByDomain.get(row.domain) ?? [];
+      deltas.push(...outcomeStatsDeltas(served, r.reward, r.baseline, row.version));
+      deltas.push(...(await this.settleContrasts(sql, served, r.selectionId, r.reward)));
+      deltasByDomain.set(row.domain, deltas);
+    }
+    for (const [domain, deltas] of [...deltasByDomain].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      if (deltas.length > 0) await this.libraries.addStats(sql, domain, deltas);
+    }
+    for (const { index, pending, row, reportedAt } of accepted) {
+      const r = pending.report;
+      // What was just written, without reading it back (a trajectory may be large).
+      results[index] = {
+        ok: true,
+        value: {
+          ...toSelection(row),
+          ...(r.client === undefined ? {} : { client: r.client }),
+          seq: seqs.get(r.selectionId)!,
+          reward: r.reward,
+          success: r.success,
+          feedback: r.feedback ?? null,
+          trajectory: r.trajectory ?? null,
+          summary: r.summary ?? null,
+          citedIds: r.citedIds ?? [],
+          reportedAt,
+          consumedBy: null,
+          consumedAt: null,
+        },
+      };
+    }
+    return results;
   }
 
   async getSelection(
@@ -216,8 +391,11 @@ export class PostgresOutcomeStore implements OutcomeStore {
     // One statement: the counts come from one snapshot.
     const row = (
       await this.connection.query<OutcomeCounts>(
-        `SELECT (SELECT count(*)::int FROM served_selections WHERE domain = $1) AS served,
-           count(*)::int AS reported, (count(*) FILTER (WHERE success))::int AS successes,
+        `WITH compacted AS (SELECT coalesce(sum(served), 0)::int AS served, coalesce(sum(reported), 0)::int AS reported,
+             coalesce(sum(successes), 0)::int AS successes FROM outcome_aggregates WHERE domain = $1)
+         SELECT (SELECT count(*)::int FROM served_selections WHERE domain = $1) + (SELECT served FROM compacted) AS served,
+           count(*)::int + (SELECT reported FROM compacted) AS reported,
+           (count(*) FILTER (WHERE success))::int + (SELECT successes FROM compacted) AS successes,
            (count(*) FILTER (WHERE consumed_by IS NULL))::int AS unconsumed
          FROM outcomes WHERE domain = $1`,
         [domain],

@@ -7,6 +7,7 @@ import { PostgresLearnerStore } from "./postgres-learner-store.js";
 import { PostgresLibraryStore } from "./postgres-library-store.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { PostgresOutcomeStore } from "./postgres-outcome-store.js";
+import { PostgresRetentionStore } from "./postgres-retention.js";
 import { PostgresRunStore } from "./postgres-run-store.js";
 import { PostgresTrajectoryStore } from "./postgres-trajectory-store.js";
 
@@ -36,6 +37,7 @@ export class PostgresStore extends ComposedStore {
   readonly leakageFingerprints: PostgresLeakageFingerprintStore;
   readonly clients: PostgresClientStore;
   readonly learners: PostgresLearnerStore;
+  readonly retention: PostgresRetentionStore;
   readonly connection: PostgresConnection;
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
@@ -61,6 +63,7 @@ export class PostgresStore extends ComposedStore {
     this.leakageFingerprints = new PostgresLeakageFingerprintStore(this.connection);
     this.clients = new PostgresClientStore(this.connection);
     this.learners = new PostgresLearnerStore(this.connection);
+    this.retention = new PostgresRetentionStore(this.connection);
   }
 
   async setup(): Promise<void> {

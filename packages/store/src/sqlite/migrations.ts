@@ -232,6 +232,46 @@ export const migrations: readonly Migration[] = [
     `,
   },
   {
+    version: 6,
+    description:
+      "bounded growth: selections past their report deadline, and per-version and per-entry aggregates of compacted rows",
+    sql: `
+      -- When the expiry sweep marked the selection as never reported within the report deadline ("no report"): it
+      -- is counted as such, never as a failure, and a late report of it is refused (never a contrast observation).
+      ALTER TABLE served_selections ADD COLUMN expired_at TEXT;
+      CREATE INDEX served_selections_awaiting ON served_selections(served_at) WHERE expired_at IS NULL;
+      CREATE INDEX served_selections_expired ON served_selections(served_at) WHERE expired_at IS NOT NULL;
+
+      -- What retention compacted, per library version (0: the empty library) and UTC day served: the totals of the
+      -- deleted selections and outcomes, so counts read the same after compaction.
+      CREATE TABLE outcome_aggregates (
+        domain TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        day TEXT NOT NULL,
+        served INTEGER NOT NULL DEFAULT 0,
+        reported INTEGER NOT NULL DEFAULT 0,
+        successes INTEGER NOT NULL DEFAULT 0,
+        reward_sum REAL NOT NULL DEFAULT 0,
+        no_report INTEGER NOT NULL DEFAULT 0,
+        PRIMARY KEY (domain, version, day)
+      ) WITHOUT ROWID;
+
+      -- Per entry and version (0: none): how often compacted selections showed it (explored: in the exploration arm),
+      -- withheld it, and the reports and reward sum of those that showed it.
+      CREATE TABLE entry_exposure_aggregates (
+        domain TEXT NOT NULL,
+        entry_id TEXT NOT NULL,
+        version INTEGER NOT NULL,
+        shown INTEGER NOT NULL DEFAULT 0,
+        explored INTEGER NOT NULL DEFAULT 0,
+        withheld INTEGER NOT NULL DEFAULT 0,
+        reported INTEGER NOT NULL DEFAULT 0,
+        reward_sum REAL NOT NULL DEFAULT 0,
+        PRIMARY KEY (domain, entry_id, version)
+      ) WITHOUT ROWID;
+    `,
+  },
+  {
     version: 7,
     description:
       "client identity: the client of each selection and outcome, and the clients an operator excluded from learning",

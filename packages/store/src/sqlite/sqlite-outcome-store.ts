@@ -5,6 +5,7 @@ import type { StatsDelta } from "../library-store.js";
 import {
   alreadyReported,
   excludedClientsClause,
+  expiredSelection,
   type OutcomeRow,
   outcomeStatsDeltas,
   type SelectionRow,
@@ -97,7 +98,8 @@ export class SqliteOutcomeStore implements OutcomeStore {
 
   async reportOutcome(report: OutcomeReport, options: ReportOptions = {}): Promise<StoredOutcome> {
     const r = parseReport(report);
-    const reportedAt = (options.now ?? this.connection.now()).toISOString();
+    const at = options.now ?? this.connection.now();
+    const reportedAt = at.toISOString();
     return this.batch(() => {
       const selection = this.selectionRow(r.selectionId);
       if (!selection) {
@@ -111,6 +113,8 @@ export class SqliteOutcomeStore implements OutcomeStore {
         .stmt("SELECT reported_at FROM outcomes WHERE selection_id = ?")
         .get(r.selectionId) as { reported_at: string } | undefined;
       if (earlier) throw alreadyReported(r.selectionId, earlier.reported_at);
+      const expired = expiredSelection(selection, at, options.deadlineMs);
+      if (expired) throw expired;
       const inserted = this.connection
         .stmt(
           `INSERT INTO outcomes (selection_id, domain, version, reward, success, feedback, trajectory, summary,
@@ -238,7 +242,19 @@ export class SqliteOutcomeStore implements OutcomeStore {
              coalesce(sum(consumed_by IS NULL), 0) AS unconsumed FROM outcomes WHERE domain = ?`,
         )
         .get(domain) as { reported: number; successes: number; unconsumed: number };
-      return { served, ...counts };
+      // What retention compacted still counts (store migration 6).
+      const compacted = this.connection
+        .stmt(
+          `SELECT coalesce(sum(served), 0) AS served, coalesce(sum(reported), 0) AS reported,
+             coalesce(sum(successes), 0) AS successes FROM outcome_aggregates WHERE domain = ?`,
+        )
+        .get(domain) as { served: number; reported: number; successes: number };
+      return {
+        served: served + compacted.served,
+        reported: counts.reported + compacted.reported,
+        successes: counts.successes + compacted.successes,
+        unconsumed: counts.unconsumed,
+      };
     });
   }
 

@@ -14,6 +14,7 @@ import { SqliteLeakageFingerprintStore } from "./sqlite-leakage-fingerprint-stor
 import { SqliteLearnerStore } from "./sqlite-learner-store.js";
 import { SqliteLibraryStore } from "./sqlite-library-store.js";
 import { SqliteOutcomeStore } from "./sqlite-outcome-store.js";
+import { SqliteRetentionStore } from "./sqlite-retention.js";
 import { SqliteRunStore } from "./sqlite-run-store.js";
 import { SqliteTrajectoryStore } from "./sqlite-trajectory-store.js";
 
@@ -34,6 +35,7 @@ export class SqliteStore extends ComposedStore {
   readonly leakageFingerprints: LeakageFingerprintStore;
   readonly clients: SqliteClientStore;
   readonly learners: LearnerStore;
+  readonly retention: SqliteRetentionStore;
   private readonly connection: SqliteConnection;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
@@ -69,6 +71,7 @@ export class SqliteStore extends ComposedStore {
     this.leakageFingerprints = new SqliteLeakageFingerprintStore(this.connection);
     this.clients = new SqliteClientStore(this.connection);
     this.learners = new SqliteLearnerStore(this.connection);
+    this.retention = new SqliteRetentionStore(this.connection);
   }
 
   async setup(): Promise<void> {

@@ -5,6 +5,7 @@ import { leakageFingerprintStoreContractTests } from "./leakage-fingerprint-stor
 import { learnerStoreContractTests } from "./learner-store-contract.js";
 import { libraryStoreContractTests } from "./library-store-contract-tests.js";
 import { outcomeStoreContractTests } from "./outcome-store-contract.js";
+import { retentionContractTests } from "./retention-contract.js";
 import { runStoreContractTests } from "./run-store-contract-tests.js";
 import { trajectoryStoreContractTests } from "./trajectory-store-contract-tests.js";
 
@@ -21,5 +22,6 @@ export function storeContractTests(name: string, createFresh: () => Promise<Stor
     leakageFingerprintStoreContractTests(name, createFresh);
     clientStoreContractTests(name, createFresh);
     learnerStoreContractTests(name, createFresh);
+    retentionContractTests(name, createFresh);
   });
 }
