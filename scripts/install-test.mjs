@@ -2,7 +2,7 @@
 // `pnpm run install-test` (part of `npm test`): installs the packed packages the way a user does and runs them.
 // Packs (scripts/pack.mjs), installs every tarball with plain npm into an empty directory under os.tmpdir(), then,
 // with a PATH where pnpm and tsx cannot run, no workspace node_modules and no `source` condition:
-//   1. `npx tfgrpo --help`;
+//   1. `npx tfgrpo --help`, `--version` (the packed version) and `doctor` (every required part found);
 //   2. `npx tfgrpo demo` on a few tasks (the SIMULATED world shipped with the CLI);
 //   3. `npx tfgrpo library import` of a real library, then an MCP client (the SDK's StdioClientTransport) spawning
 //      the server with the README's client configuration (`npx tfgrpo mcp ...`): it lists the tools and gets
@@ -285,6 +285,20 @@ try {
         new RegExp(`^\\s+${command}\\b`, "m").test(stdout),
         `--help does not list ${command}:\n${stdout}`,
       );
+  });
+
+  await step("npx tfgrpo --version", async () => {
+    const { stdout } = await run("npx", ["tfgrpo", "--version"], inDirectory);
+    const installed = JSON.parse(
+      readFileSync(path.join(inDirectory, "node_modules", "tfgrpo", "package.json"), "utf8"),
+    ).version;
+    check(stdout.trim() === installed, `--version printed "${stdout.trim()}", the package is ${installed}`);
+  });
+
+  await step("npx tfgrpo doctor", async () => {
+    // The machine that runs the test has what the tests need (scripts/bootstrap.sh), so every required part is found.
+    const { stdout } = await run("npx", ["tfgrpo", "doctor"], inDirectory);
+    check(/bubblewrap/i.test(stdout) && /python3/.test(stdout), `doctor did not check the sandbox:\n${stdout}`);
   });
 
   await step("npx tfgrpo demo (a few tasks)", async () => {
