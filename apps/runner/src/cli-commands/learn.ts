@@ -10,7 +10,7 @@ import {
   temperature,
 } from "../cli-options/number-arguments.js";
 import { simOption } from "../cli-options/sim-option.js";
-import type { LearnCommandOptions } from "../commands/learn.js";
+import type { LearnCommandOptions } from "../commands/learn-command-options.js";
 import { defaultValidationSamples } from "./help-defaults.js";
 
 function onConflictChoice(value: string): "revalidate" | "stop" {

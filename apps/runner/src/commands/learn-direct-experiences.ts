@@ -8,7 +8,7 @@ import { newRunId } from "../cli-options/run-id.js";
 import { learnOptionsSchema } from "../learn/learn-options.js";
 import { runDirectExperiences } from "../learn/run-direct-experiences.js";
 import { writeReport } from "../report/write-report.js";
-import type { LearnCommandOptions } from "./learn.js";
+import type { LearnCommandOptions } from "./learn-command-options.js";
 
 /**
  * `learn --direct-experiences N`: the paper's baseline of lessons written without rollouts (one model call, one

@@ -229,7 +229,7 @@ async function onlineLearner(options: OnlineCommandOptions, output: OnlineComman
   const store = await createStore(db);
   const runId = options.runId ?? newRunId("online");
   const stopping = new AbortController();
-  await using metrics = startMetrics({ file: options.metrics ?? null });
+  await using metrics = await startMetrics({ file: options.metrics ?? null });
   try {
     if (sim) log(`SIMULATED world: sim model server at ${sim.server.url} (not a real model)`);
     if (metrics.file) log(`online learner: metrics to ${metrics.file}`);

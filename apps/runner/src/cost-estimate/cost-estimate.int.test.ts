@@ -5,7 +5,8 @@ import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { describe, expect, it } from "vitest";
-import { type LearnCommandOptions, learn, learnDryRun } from "../commands/learn.js";
+import { learn, learnDryRun } from "../commands/learn.js";
+import type { LearnCommandOptions } from "../commands/learn-command-options.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import type { Range } from "./estimate-run-cost.js";
 

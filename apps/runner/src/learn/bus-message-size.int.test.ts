@@ -5,9 +5,9 @@ import path from "node:path";
 import { createRecordingBus, type RecordingBus, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { expect, it } from "vitest";
-import { checkpointPathFor } from "../commands/learn.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
+import { checkpointPathFor } from "./checkpoint-path.js";
 import { learnOptionsSchema } from "./learn-options.js";
 import { runLearning } from "./run-learning.js";
 

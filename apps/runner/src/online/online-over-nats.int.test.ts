@@ -70,6 +70,14 @@ it("online --nats learns from the outcomes agents report on the Bus and routes a
         success: inclusive,
         summary: outcome.summary,
       });
+      // The learner reads outcomes from the store as they land: after the first `reflectEvery` outcomes the agents
+      // wait for its reflection (agents do not all answer within a millisecond, and the canary is what is tested).
+      if (index === 11) {
+        for (let waited = 0; waited < 60_000; waited += 50) {
+          if (/online: reflection after/.test(stderr.join(""))) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      }
     }
     await session;
   } finally {

@@ -12,11 +12,12 @@ import {
 /**
  * Tracing off costs nothing: product code depends on `@opentelemetry/api` only (a no-op until an SDK is registered).
  * The SDK and its exporters are imported by the tracing composition root alone, which `startTracing` loads with a
- * dynamic `import()` when tracing is on. This test reads the sources, so it loads nothing.
+ * dynamic `import()` when tracing is on (and the metrics SDK by `startMetrics` when metrics are on). This test reads the sources, so it loads nothing.
  */
 const sdkModules = [
   "apps/runner/src/tracing/tracing-sdk.ts",
   "apps/runner/src/tracing/jsonl-span-exporter.ts",
+  "apps/runner/src/tracing/metrics-sdk.ts",
 ].map((file) => path.join(repositoryRoot, file));
 
 const isSdkPackage = (specifier: string) =>
@@ -51,5 +52,7 @@ describe("the OpenTelemetry SDK is loaded only when tracing is on", () => {
     // And the one way in is the dynamic import in startTracing.
     const startTracing = path.join(repositoryRoot, "apps/runner/src/tracing/start-tracing.ts");
     expect(importsOf(startTracing)).toContainEqual({ specifier: "./tracing-sdk.js", kind: "dynamic" });
+    const startMetrics = path.join(repositoryRoot, "apps/runner/src/tracing/start-metrics.ts");
+    expect(importsOf(startMetrics)).toContainEqual({ specifier: "./metrics-sdk.js", kind: "dynamic" });
   });
 });
