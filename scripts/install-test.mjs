@@ -290,7 +290,7 @@ try {
   await step("npx tfgrpo --version", async () => {
     const { stdout } = await run("npx", ["tfgrpo", "--version"], inDirectory);
     const installed = JSON.parse(
-      readFileSync(path.join(inDirectory, "node_modules", "tfgrpo", "package.json"), "utf8"),
+      readFileSync(path.join(inDirectory.cwd, "node_modules", "tfgrpo", "package.json"), "utf8"),
     ).version;
     check(stdout.trim() === installed, `--version printed "${stdout.trim()}", the package is ${installed}`);
   });

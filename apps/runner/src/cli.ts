@@ -50,7 +50,7 @@ function writeErrorLog(error: unknown): string | null {
 /**
  * Every command's declaration (name, options, help) is in cli-commands/<command>.ts and imports commander and light
  * modules only; its action imports the implementation in commands/<command>.ts when it runs:
- * `.action(async (options: XOptions) => (await import("../commands/x.js")).x(options))`. So `--help` and a quick
+ * an `.action` that imports the command's module (`await import(...)`) and calls it. So `--help` and a quick
  * command do not load LangChain, the sandbox, NATS, zod... (bench/cli-start.bench.ts; cli-commands/
  * light-declarations.int.test.ts fails when a declaration pulls in more). A parser that needs a heavy module runs when
  * the command runs instead (`--domain`: the checkDomainOption hook), a default shown in the help comes from
