@@ -298,7 +298,10 @@ try {
   await step("npx tfgrpo doctor", async () => {
     // The machine that runs the test has what the tests need (scripts/bootstrap.sh), so every required part is found.
     const { stdout } = await run("npx", ["tfgrpo", "doctor"], inDirectory);
-    check(/bubblewrap/i.test(stdout) && /python3/.test(stdout), `doctor did not check the sandbox:\n${stdout}`);
+    check(
+      /bubblewrap/i.test(stdout) && /python3/.test(stdout),
+      `doctor did not check the sandbox:\n${stdout}`,
+    );
   });
 
   await step("npx tfgrpo demo (a few tasks)", async () => {
