@@ -6,7 +6,7 @@ import v8 from "node:v8";
 import { createSimServer } from "@tfgrpo/sim";
 import { parseStoreUrl } from "@tfgrpo/store";
 import pg from "pg";
-import { checkpointPathFor } from "../src/commands/learn.js";
+import { checkpointPathFor } from "../src/learn/checkpoint-path.js";
 import { learnOptionsSchema } from "../src/learn/learn-options.js";
 import { runLearning } from "../src/learn/run-learning.js";
 import { createRuntime } from "../src/runtime/create-runtime.js";
