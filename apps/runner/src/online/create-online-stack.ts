@@ -15,6 +15,7 @@ import {
 import { createStore, type Store, startRetentionFromEnv } from "@tfgrpo/store";
 import { createToolResources, type ToolResources, type ToolsConfig } from "@tfgrpo/tools";
 import { loadActorSettings } from "../roles/actor.js";
+import { reportDeadlineFromEnv } from "../runtime/report-deadline.js";
 import type { ServeTask } from "./online-session.js";
 import { createReactAgentServe } from "./react-agent-serve.js";
 import { createOutcomeSummarizer } from "./summarize-outcome.js";
@@ -114,6 +115,7 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
       : { random: seededRandom(seedFrom(options.seed ?? 1, "exposure")) }),
     embed: (texts) => models.embed([...texts]),
     redact: (text) => redactEnvironment(redactSecrets(text)),
+    ...reportDeadlineFromEnv(env),
     onEvent: (event) => {
       options.onServiceEvent?.(event);
       for (const listener of listeners) listener(event);

@@ -7,9 +7,10 @@ import {
   createStoredCanaryRouter,
   type LibraryService,
 } from "@tfgrpo/serving";
-import { createStore, retentionSettingsFromEnv, type Store, startRetentionFromEnv } from "@tfgrpo/store";
+import { createStore, type Store, startRetentionFromEnv } from "@tfgrpo/store";
 import { describeClientGate } from "../cli-options/client-gate-options.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
+import { reportDeadlineFromEnv } from "../runtime/report-deadline.js";
 import { loadActorSettings } from "./actor.js";
 import { type RoleOptions, registerRole } from "./registry.js";
 
@@ -55,7 +56,7 @@ export async function openLibraryService(options: OpenLibraryServiceOptions): Pr
     redact: (text) => redactEnvironment(redactSecrets(text)),
     // The canary of the domain's learner (`online --learner`, wherever it runs), as it stored it.
     route: createStoredCanaryRouter(store),
-    ...deadlineOf(retentionSettingsFromEnv(env).policy),
+    ...reportDeadlineFromEnv(env),
   });
   const similarity = embed
     ? "from the embedder"
@@ -67,11 +68,6 @@ export async function openLibraryService(options: OpenLibraryServiceOptions): Pr
     options.log(`retention: ${String(error)}`),
   );
   return { service, store, similarity, close: () => stopRetention().then(() => store.close()) };
-}
-
-/** The service's report deadline: the retention settings' one, so serving and the sweep agree. */
-function deadlineOf(policy: { reportDeadlineMs?: number }): { reportDeadlineMs?: number } {
-  return policy.reportDeadlineMs === undefined ? {} : { reportDeadlineMs: policy.reportDeadlineMs };
 }
 
 /**
