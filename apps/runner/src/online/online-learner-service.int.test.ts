@@ -15,6 +15,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { type GetExperiencesReply, seededRandom, seedFrom } from "@tfgrpo/protocol";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { type LearnerStatus, readLearnerStatus } from "@tfgrpo/serving";
+import { countingReport } from "@tfgrpo/sim/testing";
 import { createStore, type Store } from "@tfgrpo/store";
 import { startPostgresServer } from "@tfgrpo/store/testing";
 import { describe, expect, it } from "vitest";
@@ -33,20 +34,6 @@ const settings = {
     canaryDeadlineSeconds: 120,
   },
 };
-
-/** A counting task and what an agent that did (or did not) count the upper bound reports. */
-function counting(index: number, inclusive: boolean) {
-  const lo = 3 + (index % 7);
-  const hi = 40 + index;
-  const printed = 10 + (index % 5);
-  return {
-    task: `How many multiples of 3 are there from ${lo} to ${hi}, inclusive?`,
-    summary: [
-      `Step 1: Ran code: print(sum(1 for i in range(${lo}, ${inclusive ? `${hi} + 1` : hi}) if i % 3 == 0)) -> printed ${printed}`,
-      `Step 2: ${inclusive ? "" : "ERROR - "}Gave the final answer ${printed}.`,
-    ].join("\n"),
-  };
-}
 
 /** Outcomes the agents report at least (the issue's 600: TFGRPO_ONLINE_ACCEPTANCE_OUTCOMES=600). */
 const minimumServed = Number(process.env.TFGRPO_ONLINE_ACCEPTANCE_OUTCOMES ?? 60);
@@ -69,11 +56,11 @@ async function getExperiences(client: Client, args: Record<string, unknown>): Pr
 }
 
 async function serveOne(client: Client, index: number): Promise<void> {
-  const reply = await getExperiences(client, { task: counting(index, true).task });
+  const reply = await getExperiences(client, { task: countingReport(index, true).task });
   const success = succeeds(index, reply.promptBlock);
   const result = await client.callTool({
     name: "report_outcome",
-    arguments: { selectionId: reply.selectionId, success, summary: counting(index, success).summary },
+    arguments: { selectionId: reply.selectionId, success, summary: countingReport(index, success).summary },
   });
   if (result.isError) throw new Error(JSON.stringify(result.content));
 }
@@ -254,7 +241,7 @@ async function acceptance(db: string, directory: string) {
     for (let i = 0; i < heldOut; i++) {
       const index = 10_000 + i;
       const reply = await getExperiences(clients[i % 2]!, {
-        task: counting(index, true).task,
+        task: countingReport(index, true).task,
         version: head,
       });
       if (succeeds(index, reply.promptBlock)) withHead++;

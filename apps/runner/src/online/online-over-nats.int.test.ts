@@ -6,22 +6,10 @@ import { createNatsBus } from "@tfgrpo/bus-nats";
 import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { libraryExperiences, libraryOutcome } from "@tfgrpo/protocol";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
+import { countingReport } from "@tfgrpo/sim/testing";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";
 import { online } from "../commands/online.js";
-
-function counting(index: number, inclusive: boolean) {
-  const lo = 3 + (index % 7);
-  const hi = 40 + index;
-  const printed = 10 + (index % 5);
-  return {
-    task: `How many multiples of 3 are there from ${lo} to ${hi}, inclusive?`,
-    summary: [
-      `Step 1: Ran code: print(sum(1 for i in range(${lo}, ${inclusive ? `${hi} + 1` : hi}) if i % 3 == 0)) -> printed ${printed}`,
-      `Step 2: ${inclusive ? "" : "ERROR - "}Gave the final answer ${printed}.`,
-    ].join("\n"),
-  };
-}
 
 it("online --nats learns from the outcomes agents report on the Bus and routes a canary share to the new version", async () => {
   await using nats = await startNatsServer();
@@ -59,12 +47,12 @@ it("online --nats learns from the outcomes agents report on the Bus and routes a
     }
     expect(ready).toBe(true);
     for (let index = 0; index < 40; index++) {
-      const { task } = counting(index, true);
+      const { task } = countingReport(index, true);
       const reply = await agent.request(libraryExperiences, { domain: "math", task });
       versions.add(reply.version);
       // Served by a version that teaches the inclusive bound, the agent gets it right more often.
       const inclusive = reply.version === null ? index % 10 < 3 : index % 5 !== 0;
-      const outcome = counting(index, inclusive);
+      const outcome = countingReport(index, inclusive);
       await agent.request(libraryOutcome, {
         selectionId: reply.selectionId,
         success: inclusive,

@@ -4,6 +4,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { createModels, loadModelsConfig } from "@tfgrpo/models";
 import { createSimServer, type SimServer } from "@tfgrpo/sim";
+import { countingReport } from "@tfgrpo/sim/testing";
 import { createStore, type Store } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createOnlineLearner } from "./online-learner.js";
@@ -30,20 +31,13 @@ afterAll(async () => {
 });
 
 function counting(index: number, success: boolean, version: number | null): OnlineOutcome {
-  const lo = 3 + (index % 7);
-  const hi = 40 + index;
-  const printed = 10 + (index % 5);
   return {
     selectionId: `s${index}`,
     domain: "math",
     version,
-    task: `How many multiples of 3 are there from ${lo} to ${hi}, inclusive?`,
+    ...countingReport(index, success),
     reward: success ? 1 : 0,
     success,
-    summary: [
-      `Step 1: Ran code: print(sum(1 for i in range(${lo}, ${success ? `${hi} + 1` : hi}) if i % 3 == 0)) -> printed ${printed}`,
-      `Step 2: ${success ? "" : "ERROR - "}Gave the final answer ${printed}.`,
-    ].join("\n"),
     feedback: null,
   };
 }

@@ -11,6 +11,7 @@ import { onlineReflectionAnswerSchema, onlineReflectionPrompt, toOnlineProposals
 import { createCurator } from "@tfgrpo/curator";
 import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
 import { createSimServer, type SimServer } from "@tfgrpo/sim";
+import { countingReport } from "@tfgrpo/sim/testing";
 import { createStore, type Store } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLibraryService } from "../service/in-process-library-service.js";
@@ -34,20 +35,6 @@ afterAll(async () => {
   await rm(directory, { recursive: true, force: true });
 });
 
-/** A counting task; a failure forgets the inclusive end (the contrast the critic learns from). */
-function counting(index: number, success: boolean) {
-  const lo = 3 + (index % 7);
-  const hi = 40 + index;
-  const printed = 10 + (index % 5);
-  return {
-    task: `How many multiples of 3 are there from ${lo} to ${hi}, inclusive?`,
-    summary: [
-      `Step 1: Ran code: print(sum(1 for i in range(${lo}, ${success ? `${hi} + 1` : hi}) if i % 3 == 0)) -> printed ${printed}`,
-      `Step 2: ${success ? "" : "ERROR - "}Gave the final answer ${printed}.`,
-    ].join("\n"),
-  };
-}
-
 const plantedLessons = async (store: Store) => {
   const found: string[] = [];
   for (const info of await store.listVersions("math")) {
@@ -62,7 +49,7 @@ describe("a planted instruction in task text (SIMULATED gullible critic)", () =>
     const store = await createStore(path.join(directory, "counterfactual.sqlite"));
     try {
       const cases = [0, 1, 2, 3].map((index) => {
-        const { task, summary } = counting(index, index % 2 === 1);
+        const { task, summary } = countingReport(index, index % 2 === 1);
         return { task: index === 0 ? `${task} ${planted}` : task, reward: index % 2, summary };
       });
       const messages = onlineReflectionPrompt({ cases, experiences: [] });
@@ -116,7 +103,7 @@ describe("a planted instruction in task text (SIMULATED gullible critic)", () =>
       let cursor = 0;
       for (let index = 0; index < 40; index++) {
         const success = index % 10 >= 5;
-        const { task, summary } = counting(index, success);
+        const { task, summary } = countingReport(index, success);
         // Mallory plants the instruction in her failed tasks and in their feedback.
         const mallory = !success && index % 2 === 0;
         const got = await service.getExperiences(

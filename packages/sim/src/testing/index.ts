@@ -1,3 +1,4 @@
+export { countingReport } from "./counting-report.js";
 export {
   type LessonBank,
   type LessonBankHalf,
