@@ -1,11 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { createStore } from "../create-store.js";
-import { parseStoreUrl } from "../parse-store-url.js";
-import { redactUrl } from "../postgres/postgres-connection.js";
-import { PostgresStore } from "../postgres/postgres-store.js";
-import type { Store } from "../store.js";
-import type { LibraryTables, LibraryTablesAccess } from "./library-tables.js";
+import { withCopyEnds } from "./copy-ends.js";
+import type { LibraryTables } from "./library-tables.js";
 import { postgresLibraryTables } from "./postgres-library-tables-access.js";
 import { sqliteLibraryTables } from "./sqlite-library-tables-access.js";
 
@@ -34,73 +30,56 @@ export async function copyLibraries(
   to: string,
   options: CopyLibrariesOptions = {},
 ): Promise<CopiedLibrary[]> {
-  if (from.trim() === to.trim()) {
-    throw new TfgrpoError(
-      "invalid_input",
-      `db copy: --from and --to are the same database (${redactUrl(from)})`,
-    );
-  }
-  const source = await createStore(from, { mustExist: true });
-  let target: Store | undefined;
-  let readFrom: LibraryTablesAccess | undefined;
-  let writeTo: LibraryTablesAccess | undefined;
-  try {
-    target = await createStore(to);
-    readFrom = access(from, source);
-    writeTo = access(to, target);
-    const available = await readFrom.domains();
-    const domains = options.domains ? [...new Set(options.domains)] : available;
-    const missing = domains.filter((d) => !available.includes(d));
-    if (missing.length > 0) {
-      throw new TfgrpoError("not_found", `db copy: ${readFrom.where} has no library ${missing.join(", ")}`, {
-        details: { missing },
-      });
-    }
-    const present = new Set(await writeTo.domains());
-    const clashing = domains.filter((d) => present.has(d));
-    if (clashing.length > 0) {
-      throw new TfgrpoError(
-        "conflict",
-        `db copy: ${writeTo.where} already holds library ${clashing.join(", ")}; nothing copied (copy into a database without it, or name others with --domain)`,
-        { details: { clashing } },
-      );
-    }
-    const copied: CopiedLibrary[] = [];
-    for (const domain of domains) {
-      const tables = await readFrom.read(domain);
-      await writeTo.write(tables);
-      const back = await writeTo.read(domain);
-      if (!isDeepStrictEqual(comparable(back), comparable(tables))) {
+  return withCopyEnds(
+    from,
+    to,
+    { sqlite: sqliteLibraryTables, postgres: postgresLibraryTables },
+    async (readFrom, writeTo) => {
+      const available = await readFrom.domains();
+      const domains = options.domains ? [...new Set(options.domains)] : available;
+      const missing = domains.filter((d) => !available.includes(d));
+      if (missing.length > 0) {
         throw new TfgrpoError(
-          "internal",
-          `db copy: library ${domain} in ${writeTo.where} differs from the source after copying`,
+          "not_found",
+          `db copy: ${readFrom.where} has no library ${missing.join(", ")}`,
           {
-            details: { domain },
+            details: { missing },
           },
         );
       }
-      copied.push({
-        domain,
-        versions: tables.versions.length,
-        head: tables.domain.head_version,
-        rows: tables.rows.length,
-      });
-    }
-    return copied;
-  } finally {
-    await readFrom?.close();
-    await writeTo?.close();
-    await target?.close();
-    await source.close();
-  }
-}
-
-function access(location: string, store: Store): LibraryTablesAccess {
-  const parsed = parseStoreUrl(location);
-  if (parsed.backend === "sqlite") return sqliteLibraryTables(parsed.path);
-  if (!(store instanceof PostgresStore))
-    throw new Error(`db copy: ${redactUrl(location)} did not open as PostgreSQL`);
-  return postgresLibraryTables(store.connection);
+      const present = new Set(await writeTo.domains());
+      const clashing = domains.filter((d) => present.has(d));
+      if (clashing.length > 0) {
+        throw new TfgrpoError(
+          "conflict",
+          `db copy: ${writeTo.where} already holds library ${clashing.join(", ")}; nothing copied (copy into a database without it, or name others with --domain)`,
+          { details: { clashing } },
+        );
+      }
+      const copied: CopiedLibrary[] = [];
+      for (const domain of domains) {
+        const tables = await readFrom.read(domain);
+        await writeTo.write(tables);
+        const back = await writeTo.read(domain);
+        if (!isDeepStrictEqual(comparable(back), comparable(tables))) {
+          throw new TfgrpoError(
+            "internal",
+            `db copy: library ${domain} in ${writeTo.where} differs from the source after copying`,
+            {
+              details: { domain },
+            },
+          );
+        }
+        copied.push({
+          domain,
+          versions: tables.versions.length,
+          head: tables.domain.head_version,
+          rows: tables.rows.length,
+        });
+      }
+      return copied;
+    },
+  );
 }
 
 /** Row ids are each database's own: compared by their order instead. */

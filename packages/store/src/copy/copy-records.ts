@@ -1,10 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { createStore } from "../create-store.js";
-import { parseStoreUrl } from "../parse-store-url.js";
-import { redactUrl } from "../postgres/postgres-connection.js";
-import { PostgresStore } from "../postgres/postgres-store.js";
-import type { Store } from "../store.js";
+import { withCopyEnds } from "./copy-ends.js";
 import { postgresRecordTables } from "./postgres-record-tables-access.js";
 import {
   keyOf,
@@ -45,69 +41,56 @@ export async function copyRecords(
   to: string,
   options: CopyRecordsOptions = {},
 ): Promise<CopiedTable[]> {
-  if (from.trim() === to.trim()) {
-    throw new TfgrpoError(
-      "invalid_input",
-      `db copy: --from and --to are the same database (${redactUrl(from)})`,
-    );
-  }
   const scope: RecordScope = options.domains ? { domains: [...new Set(options.domains)] } : null;
   const pageSize = options.pageSize ?? 2_000;
-  const source = await createStore(from, { mustExist: true });
-  let target: Store | undefined;
-  let readFrom: RecordTablesAccess | undefined;
-  let writeTo: RecordTablesAccess | undefined;
-  try {
-    target = await createStore(to);
-    readFrom = access(from, source);
-    writeTo = access(to, target);
-    const pages = async function* (table: RecordTable) {
-      for (let offset = 0; ; offset += pageSize) {
-        const rows = await readFrom!.read(table, scope, offset, pageSize);
-        if (rows.length > 0) yield rows;
-        if (rows.length < pageSize) return;
-      }
-    };
-    for (const table of recordTables) {
-      if (table.sequence) continue;
-      for await (const rows of pages(table)) {
-        const clash = await writeTo.existing(table, rows);
-        if (clash.size > 0) {
-          const first = [...clash][0]!.replaceAll("\u0001", "/");
-          throw new TfgrpoError(
-            "conflict",
-            `db copy: ${writeTo.where} already holds ${clash.size}${clash.size === pageSize ? "+" : ""} row(s) of ${table.name} that ${readFrom.where} has (e.g. ${first}); nothing copied (copy into a database without them, or name other libraries with --domain)`,
-            { details: { table: table.name, first } },
-          );
+  return withCopyEnds(
+    from,
+    to,
+    { sqlite: sqliteRecordTables, postgres: postgresRecordTables },
+    async (readFrom, writeTo) => {
+      const pages = async function* (table: RecordTable) {
+        for (let offset = 0; ; offset += pageSize) {
+          const rows = await readFrom.read(table, scope, offset, pageSize);
+          if (rows.length > 0) yield rows;
+          if (rows.length < pageSize) return;
+        }
+      };
+      for (const table of recordTables) {
+        if (table.sequence) continue;
+        for await (const rows of pages(table)) {
+          const clash = await writeTo.existing(table, rows);
+          if (clash.size > 0) {
+            const first = [...clash][0]!.replaceAll("\u0001", "/");
+            throw new TfgrpoError(
+              "conflict",
+              `db copy: ${writeTo.where} already holds ${clash.size}${clash.size === pageSize ? "+" : ""} row(s) of ${table.name} that ${readFrom.where} has (e.g. ${first}); nothing copied (copy into a database without them, or name other libraries with --domain)`,
+              { details: { table: table.name, first } },
+            );
+          }
         }
       }
-    }
-    if (options.checkOnly) return [];
-    const copied: CopiedTable[] = [];
-    for (const table of recordTables) {
-      let seqOffset = 0;
-      if (table.sequence) {
-        const first = (await readFrom.read(table, scope, 0, 1))[0];
-        const targetMax = await writeTo.maxSequence(table);
-        if (first && targetMax >= (first.seq as number)) seqOffset = targetMax - (first.seq as number) + 1;
+      if (options.checkOnly) return [];
+      const copied: CopiedTable[] = [];
+      for (const table of recordTables) {
+        let seqOffset = 0;
+        if (table.sequence) {
+          const first = (await readFrom.read(table, scope, 0, 1))[0];
+          const targetMax = await writeTo.maxSequence(table);
+          if (first && targetMax >= (first.seq as number)) seqOffset = targetMax - (first.seq as number) + 1;
+        }
+        let rows = 0;
+        for await (const page of pages(table)) {
+          rows += await writeTo.write(
+            table,
+            seqOffset === 0 ? page : page.map((row) => ({ ...row, seq: (row.seq as number) + seqOffset })),
+          );
+        }
+        await verify(table, readFrom, writeTo, scope, seqOffset, pageSize);
+        copied.push({ table: table.name, rows, ...(table.sequence ? { seqOffset } : {}) });
       }
-      let rows = 0;
-      for await (const page of pages(table)) {
-        rows += await writeTo.write(
-          table,
-          seqOffset === 0 ? page : page.map((row) => ({ ...row, seq: (row.seq as number) + seqOffset })),
-        );
-      }
-      await verify(table, readFrom, writeTo, scope, seqOffset, pageSize);
-      copied.push({ table: table.name, rows, ...(table.sequence ? { seqOffset } : {}) });
-    }
-    return copied;
-  } finally {
-    await readFrom?.close();
-    await writeTo?.close();
-    await target?.close();
-    await source.close();
-  }
+      return copied;
+    },
+  );
 }
 
 /** Every copied row, read back from the target, is there and equals the source's (seq moved by the offset). */
@@ -140,12 +123,4 @@ async function verify(
     }
     if (rows.length < pageSize) break;
   }
-}
-
-function access(location: string, store: Store): RecordTablesAccess {
-  const parsed = parseStoreUrl(location);
-  if (parsed.backend === "sqlite") return sqliteRecordTables(parsed.path);
-  if (!(store instanceof PostgresStore))
-    throw new Error(`db copy: ${redactUrl(location)} did not open as PostgreSQL`);
-  return postgresRecordTables(store.connection);
 }
