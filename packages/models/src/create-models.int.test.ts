@@ -203,6 +203,11 @@ describe("complete (openai SDK over HTTP)", () => {
     expect(timeout.message).toBe(
       "actor (cheap-model): POST /v1/chat/completions: no response within 100 ms (3 attempts)",
     );
+    // The final error keeps what it failed on and each attempt's failure.
+    expect(timeout.cause).toBeInstanceOf(Error);
+    expect(timeout.details.failures).toEqual(
+      [1, 2, 3].map((attempt) => ({ attempt, failure: "no response within 100 ms" })),
+    );
     // Statuses get their own client: a 100 ms deadline could beat a real reply on a loaded machine.
     const { models: patient } = setup(server, { maxRetries: 2 });
     server.reply(
@@ -215,6 +220,12 @@ describe("complete (openai SDK over HTTP)", () => {
       .catch((e) => e);
     expect(status.message).toContain("actor (cheap-model): 500 scripted error 500 (after 3 attempts)");
     expect(status.details).toMatchObject({ status: 500, attempts: 3 });
+    expect(status.details.failures).toEqual([
+      { attempt: 1, failure: "HTTP 500", status: 500 },
+      { attempt: 2, failure: "HTTP 502", status: 502 },
+      { attempt: 3, failure: "500 scripted error 500", status: 500 },
+    ]);
+    expect(status.cause).toMatchObject({ status: 500 });
     expect(models.usage.total.calls + patient.usage.total.calls).toBe(0);
   });
 

@@ -2,6 +2,7 @@ import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import type { ModelsLogger } from "./models-logger.js";
 import { parseRetryAfter } from "./parse-retry-after.js";
 import { redactSecrets } from "./redact-secrets.js";
+import { sanitizedCause } from "./sanitized-cause.js";
 
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
@@ -39,6 +40,15 @@ export interface UsageInfo {
 
 /** Response header telling error mappers how many attempts a request took. */
 export const attemptsHeader = "x-tfgrpo-attempts";
+/** Response header carrying the earlier attempts' failures (JSON `AttemptFailure[]`), for the final error. */
+export const failuresHeader = "x-tfgrpo-failures";
+
+/** What one attempt failed on; the final `model_error` lists them all in `details.failures`. */
+export interface AttemptFailure {
+  attempt: number;
+  failure: string;
+  status?: number;
+}
 
 const retryableStatuses = new Set([408, 409, 429]);
 
@@ -70,6 +80,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
     const maxRetries = isReplayable(init.body) ? options.maxRetries : 0;
     options.beforeRequest?.();
     const startedAt = options.now();
+    const failures: AttemptFailure[] = [];
 
     for (let attempt = 1; ; attempt++) {
       if (callerSignal?.aborted) throw callerSignal.reason;
@@ -84,6 +95,7 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
       }, options.timeoutMs);
       let keepRelay = false;
       let failure: string;
+      let failedOn: unknown;
       let retryHeaders: Headers | undefined;
       try {
         const response = await options.fetch(input, { ...init, signal: controller.signal });
@@ -120,14 +132,18 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
             return rebuild(response, body, attempt);
           }
         } else if (isLast || !shouldRetry(response, body)) {
-          return rebuild(response, body, attempt);
+          return rebuild(response, body, attempt, failures);
         } else {
           failure = `HTTP ${response.status}`;
+          failedOn = Object.assign(new Error(`HTTP ${response.status}: ${body.slice(0, 200)}`), {
+            status: response.status,
+          });
           retryHeaders = response.headers;
         }
       } catch (error) {
         if (callerSignal?.aborted) throw callerSignal.reason ?? error;
         if (TfgrpoError.isInstance(error)) throw error;
+        failedOn = error;
         failure = timedOut
           ? `no response within ${options.timeoutMs} ms`
           : `connection failed (${describe(error)})`;
@@ -136,13 +152,23 @@ export function createRetryingFetch(options: RetryingFetchOptions): Fetch {
         if (!keepRelay) callerSignal?.removeEventListener("abort", relayAbort);
       }
 
+      const status = (failedOn as { status?: unknown } | undefined)?.status;
+      failures.push({
+        attempt,
+        failure: redactSecrets(failure),
+        ...(typeof status === "number" ? { status } : {}),
+      });
       if (isLast) {
+        // The cause is the last attempt's failure (sanitized) and `failures` says what each attempt met.
         throw new TfgrpoError(
           "model_error",
           redactSecrets(
             `${options.label}: ${where}: ${failure} (${attempt} attempt${attempt === 1 ? "" : "s"})`,
           ),
-          { details: { attempts: attempt, reason: failure } },
+          {
+            cause: sanitizedCause(failedOn ?? failure),
+            details: { attempts: attempt, reason: redactSecrets(failure), failures },
+          },
         );
       }
       const delayMs = backoff(attempt - 1, retryHeaders);
@@ -247,12 +273,15 @@ function shouldRetry(response: Response, body: string): boolean {
   return retryableStatuses.has(response.status) || response.status >= 500;
 }
 
-function rebuild(response: Response, body: string, attempt: number): Response {
-  return new Response(body, {
-    status: response.status,
-    statusText: response.statusText,
-    headers: withAttempts(response.headers, attempt),
-  });
+function rebuild(
+  response: Response,
+  body: string,
+  attempt: number,
+  failures: readonly AttemptFailure[] = [],
+): Response {
+  const headers = withAttempts(response.headers, attempt);
+  if (failures.length > 0) headers.set(failuresHeader, JSON.stringify(failures));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers });
 }
 
 function withAttempts(source: Headers, attempt: number): Headers {

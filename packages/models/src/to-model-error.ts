@@ -1,6 +1,7 @@
 import { type Role, TfgrpoError } from "@tfgrpo/protocol";
 import { redactSecrets } from "./redact-secrets.js";
-import { attemptsHeader } from "./retrying-fetch.js";
+import { type AttemptFailure, attemptsHeader, failuresHeader } from "./retrying-fetch.js";
+import { sanitizedCause } from "./sanitized-cause.js";
 
 export interface ModelErrorContext {
   role: Role;
@@ -31,17 +32,33 @@ export function toModelError(error: unknown, context: ModelErrorContext): unknow
   const status = typeof record.status === "number" ? record.status : undefined;
   const attemptsText = typeof record.headers?.get === "function" ? record.headers.get(attemptsHeader) : null;
   const attempts = attemptsText ? Number(attemptsText) : undefined;
+  const failures = earlierFailures(record.headers?.get?.(failuresHeader) ?? null);
   const message =
     describeFailedToolCall(error) ?? (typeof record.message === "string" ? record.message : String(error));
   const suffix = attempts && attempts > 1 ? ` (after ${attempts} attempts)` : "";
   return new TfgrpoError("model_error", redactSecrets(`${context.label}: ${message}${suffix}`), {
+    cause: sanitizedCause(error),
     details: {
       role: context.role,
       model: context.model,
       ...(status !== undefined ? { status } : {}),
       ...(attempts !== undefined ? { attempts } : {}),
+      ...(attempts !== undefined && attempts > 1
+        ? { failures: [...failures, { attempt: attempts, failure: redactSecrets(message), ...(status !== undefined ? { status } : {}) }] }
+        : {}),
     },
   });
+}
+
+/** The retrying fetch's header of earlier attempts' failures; anything unreadable is no history. */
+function earlierFailures(text: string | null): AttemptFailure[] {
+  if (!text) return [];
+  try {
+    const value: unknown = JSON.parse(text);
+    return Array.isArray(value) ? (value as AttemptFailure[]) : [];
+  } catch {
+    return [];
+  }
 }
 
 /**
