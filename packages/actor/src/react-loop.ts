@@ -162,7 +162,10 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
     let refused = 0;
     for (const call of pending) {
       if (input.signal.aborted) break;
-      const reply = (content: string, record?: { input: unknown; error?: string; durationMs: number }) => {
+      const reply = (
+        content: string,
+        record?: { input: unknown; error?: string; errorCode?: string; durationMs: number },
+      ) => {
         const forModel = truncateText(content, config.toolOutputModelChars).text;
         replies.push(new ToolMessage({ content: forModel, tool_call_id: call.id, name: call.name }));
         recorder.message({ role: "tool", content: forModel, toolCallId: call.id, name: call.name });
@@ -174,6 +177,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
             output: content,
             durationMs: record.durationMs,
             ...(record.error === undefined ? {} : { error: record.error }),
+            ...(record.errorCode === undefined ? {} : { errorCode: record.errorCode }),
           });
         }
       };
@@ -214,12 +218,14 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
       const started = now();
       let output: string;
       let error: string | undefined;
+      let errorCode: string | undefined;
       try {
         output = await tracedToolCall(call.name, async () =>
           stringifyOutput(await tool.invoke(call.args as never, { signal: input.signal })),
         );
       } catch (thrown) {
-        // Marked, so the run can tell a sandbox that could not run from code that failed (isInfrastructureFailure).
+        // Coded, so the run can tell a sandbox that could not run from code that failed (isSandboxUnavailable).
+        if (TfgrpoError.isInstance(thrown)) errorCode = thrown.code;
         error = TfgrpoError.hasCode(thrown, "sandbox_unavailable")
           ? `${sandboxUnavailablePrefix} ${describe(thrown)}`
           : describe(thrown);
@@ -236,6 +242,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
         input: call.args,
         durationMs: Math.max(0, now() - started),
         ...(error ? { error } : {}),
+        ...(errorCode ? { errorCode } : {}),
       });
       input.onProgress?.();
     }

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { estimateTokens, type Proposal } from "@tfgrpo/protocol";
+import { estimateTokens, gateDecisionRule, type Proposal } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { expectTfgrpoError, realLibraryPath } from "@tfgrpo/store/testing";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -452,6 +452,9 @@ describe("curator.gate", () => {
     });
     expect(decision.decision).toBe("reject");
     expect(decision.reason).toContain(`v${second}'s parent is no longer the head`);
+    // The typed rule a runner reads to re-validate on the new head.
+    expect(gateDecisionRule(decision)).toBe("stale-parent");
+    expect(decision.details).toMatchObject({ rule: "stale-parent", head: first });
     expect((await store.getVersionInfo("math", second))!.state).toBe("rejected");
   });
 });

@@ -1,4 +1,4 @@
-import { type GateDecision, TfgrpoError } from "@tfgrpo/protocol";
+import { type GateDecision, gateDecisionRules, staleParentOf } from "@tfgrpo/protocol";
 import { decideGate } from "./acceptance-gate.js";
 import type { CuratorContext } from "./curator-context.js";
 
@@ -49,14 +49,15 @@ export async function gate(
     return full;
   } catch (error) {
     // Only a stale parent is turned into a rejection; a version already decided stays an error for the caller.
-    const staleParent =
-      TfgrpoError.hasCode(error, "conflict") && error.details !== undefined && "head" in error.details;
+    const staleParent = staleParentOf(error);
     if (state !== "committed" || !staleParent) throw error;
     // Another version was committed since this one was proposed: its comparison is stale, so it is not committed.
+    // `details.rule` is what a runner reads to re-validate on the new head; the reason is for people.
     const stale: GateDecision = {
       ...full,
       decision: "reject",
-      reason: `${full.reason}; but v${input.candidateVersion}'s parent is no longer the head (${error.message.slice(0, 160)}): rejected`,
+      reason: `${full.reason}; but v${input.candidateVersion}'s parent is no longer the head (${(error as Error).message.slice(0, 160)}): rejected`,
+      details: { ...details, rule: gateDecisionRules.staleParent, head: staleParent.head },
     };
     await store.setVersionState(input.domain, input.candidateVersion, "rejected", stale);
     return stale;

@@ -44,7 +44,16 @@ export function toModelError(error: unknown, context: ModelErrorContext): unknow
       ...(status !== undefined ? { status } : {}),
       ...(attempts !== undefined ? { attempts } : {}),
       ...(attempts !== undefined && attempts > 1
-        ? { failures: [...failures, { attempt: attempts, failure: redactSecrets(message), ...(status !== undefined ? { status } : {}) }] }
+        ? {
+            failures: [
+              ...failures,
+              {
+                attempt: attempts,
+                failure: redactSecrets(message),
+                ...(status !== undefined ? { status } : {}),
+              },
+            ],
+          }
         : {}),
     },
   });

@@ -27,6 +27,18 @@ export {
   type SubjectInput,
   type SubjectOutput,
 } from "./bus/subject.js";
+export {
+  type GateDecisionRule,
+  gateDecisionRule,
+  gateDecisionRuleSchema,
+  gateDecisionRules,
+} from "./contracts/gate-decision-rule.js";
+export {
+  type StaleParentDetails,
+  staleParentDetails,
+  staleParentDetailsSchema,
+  staleParentOf,
+} from "./contracts/stale-parent.js";
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
 export { billedOutputTokens, type ReportedTokens } from "./kernel/billed-output-tokens.js";
 export {
@@ -79,6 +91,7 @@ export {
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
   isInfrastructureFailure,
+  isSandboxUnavailable,
   type RolloutOutcome,
   sandboxUnavailablePrefix,
 } from "./kernel/infrastructure-failure.js";

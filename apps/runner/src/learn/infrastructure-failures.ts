@@ -1,6 +1,6 @@
 import {
   isInfrastructureFailure,
-  sandboxUnavailablePrefix,
+  isSandboxUnavailable,
   TfgrpoError,
   type Trajectory,
 } from "@tfgrpo/protocol";
@@ -51,7 +51,7 @@ export function checkCircuitBreaker(trajectories: readonly Trajectory[], breaker
   if (failed.length === 0 || failed.length / trajectories.length <= breaker.maxRate) return;
   const reasons = new Map<string, number>();
   for (const t of failed) {
-    const reason = t.toolCalls.some((call) => call.error?.startsWith(sandboxUnavailablePrefix))
+    const reason = t.toolCalls.some(isSandboxUnavailable)
       ? "tool sandbox"
       : (culprit[t.stopReason] ?? t.stopReason);
     reasons.set(reason, (reasons.get(reason) ?? 0) + 1);

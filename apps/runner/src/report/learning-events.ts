@@ -41,15 +41,14 @@ export async function collectLearningEvents(
   runId: string,
 ): Promise<LearningEvents> {
   const versions = (await store.listVersions(domain)).filter((v) => v.runId === runId);
-  // Lifecycle moves are versions of their own (the curator's `lifecycle: G3 active->probation` commits), apart from
-  // the archiving a consolidation does when it merges or deletes entries.
+  // Lifecycle moves are versions of their own (the curator's commits of status-only modifies), apart from the
+  // archiving a consolidation does when it merges or deletes entries. Read from the operations, not the message.
   const lifecycle = new Set(
     versions
       .filter(
         (v) =>
-          v.message?.startsWith("lifecycle") ||
-          (v.ops.length > 0 &&
-            v.ops.every((op) => op.op === "modify" && op.status !== undefined && op.text === undefined)),
+          v.ops.length > 0 &&
+          v.ops.every((op) => op.op === "modify" && op.status !== undefined && op.text === undefined),
       )
       .map((v) => v.version),
   );

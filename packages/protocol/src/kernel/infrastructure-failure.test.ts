@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 import type { StopReason } from "../schemas/trajectory.js";
-import { isInfrastructureFailure, type RolloutOutcome } from "./infrastructure-failure.js";
+import {
+  isInfrastructureFailure,
+  isSandboxUnavailable,
+  type RolloutOutcome,
+} from "./infrastructure-failure.js";
 
 const rollout = (stopReason: StopReason, extra: Partial<RolloutOutcome> = {}): RolloutOutcome => ({
   stopReason,
@@ -45,5 +49,23 @@ describe("isInfrastructureFailure", () => {
       false,
     );
     expect(isInfrastructureFailure(rollout("answered", { toolCalls: [call()] }))).toBe(false);
+  });
+
+  it("reads the tool call's error code before its text", () => {
+    const coded = (errorCode: string, error: string) => ({
+      id: "c1",
+      name: "python",
+      input: {},
+      output: "",
+      truncated: false,
+      durationMs: 1,
+      error,
+      errorCode,
+    });
+    // The code decides, whatever the message says.
+    expect(isSandboxUnavailable(coded("sandbox_unavailable", "bwrap is missing"))).toBe(true);
+    expect(isSandboxUnavailable(coded("tool_error", "sandbox_unavailable: in the user's own output"))).toBe(
+      false,
+    );
   });
 });

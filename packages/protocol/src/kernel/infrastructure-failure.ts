@@ -1,10 +1,18 @@
-import type { Trajectory } from "../schemas/trajectory.js";
+import { errorCodes } from "../errors.js";
+import type { ToolCallRecord, Trajectory } from "../schemas/trajectory.js";
 
 /**
- * The prefix a tool error carries when the tool's sandbox could not run at all (the actor writes it): the tool never
- * saw the model's input, so the failure says nothing about the task.
+ * The prefix a tool error carries when the tool's sandbox could not run at all (the actor writes it, with
+ * `errorCode: "sandbox_unavailable"`): the tool never saw the model's input, so the failure says nothing about the task.
  */
 export const sandboxUnavailablePrefix = "sandbox_unavailable:";
+
+/** The tool call failed because its sandbox could not run: read from its error code. */
+export function isSandboxUnavailable(call: Pick<ToolCallRecord, "error" | "errorCode">): boolean {
+  if (call.errorCode !== undefined) return call.errorCode === errorCodes.sandbox;
+  // Trajectories stored before tool calls carried a code have only the marker the actor put first in the error.
+  return call.error?.startsWith(sandboxUnavailablePrefix) === true;
+}
 
 /** What the rule reads of a rollout. */
 export type RolloutOutcome = Pick<Trajectory, "stopReason" | "messages" | "toolCalls">;
@@ -32,5 +40,5 @@ export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
     default:
       break;
   }
-  return rollout.toolCalls.some((call) => call.error?.startsWith(sandboxUnavailablePrefix) === true);
+  return rollout.toolCalls.some(isSandboxUnavailable);
 }

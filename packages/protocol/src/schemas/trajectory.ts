@@ -22,6 +22,8 @@ export const toolCallRecordSchema = z.object({
   output: z.string().describe("Tool output, truncated for storage"),
   truncated: z.boolean(),
   error: z.string().optional(),
+  /** The failure's tfgrpo error code when the tool threw one (`sandbox_unavailable`: the tool never ran). */
+  errorCode: z.string().optional(),
   durationMs: z.number().nonnegative(),
 });
 export type ToolCallRecord = z.infer<typeof toolCallRecordSchema>;

@@ -3,6 +3,7 @@ import {
   formatZodIssues,
   type GateDecision,
   gateDecisionSchema,
+  staleParentDetails,
   TfgrpoError,
 } from "@tfgrpo/protocol";
 import { z } from "zod";
@@ -66,7 +67,8 @@ export function staleParentError(
     "conflict",
     `${what} of ${domain}: it is based on ${name(parent)} but the head is now ${name(head)}; ` +
       "re-apply on the head, or force the commit",
-    { details: { domain, version, parent, head } },
+    // Typed details (`staleParentOf`): re-applying callers read them, never the message.
+    { details: staleParentDetails({ domain, version, parent, head }) },
   );
 }
 

@@ -1,4 +1,10 @@
-import { curatorConsolidate, type GateDecision, TfgrpoError } from "@tfgrpo/protocol";
+import {
+  curatorConsolidate,
+  type GateDecision,
+  gateDecisionRule,
+  gateDecisionRules,
+  TfgrpoError,
+} from "@tfgrpo/protocol";
 import { leakageReference } from "../leakage-reference.js";
 import { recordRoleUsage } from "../record-role-usage.js";
 import { runStateKeys } from "../run-state.js";
@@ -50,5 +56,5 @@ export async function candidateOnNewHead(
 
 /** The curator's gate rejected a winning candidate because another version was committed since it was proposed. */
 export function rejectedAsStale(gate: GateDecision): boolean {
-  return gate.decision === "reject" && /parent is no longer the head/.test(gate.reason);
+  return gate.decision === "reject" && gateDecisionRule(gate) === gateDecisionRules.staleParent;
 }
