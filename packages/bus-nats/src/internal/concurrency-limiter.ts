@@ -19,13 +19,16 @@ export function createConcurrencyLimiter(concurrency: number): ConcurrencyLimite
       return queue.length;
     },
     async run<T>(task: () => Promise<T>): Promise<T> {
+      // A waiter is handed its slot by the task that frees it (`active` is never lowered in between), so a caller
+      // arriving while the waiter has yet to resume finds the slot taken and queues behind it.
       if (active >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
-      active++;
+      else active++;
       try {
         return await task();
       } finally {
-        active--;
-        queue.shift()?.();
+        const next = queue.shift();
+        if (next) next();
+        else active--;
       }
     },
   };
