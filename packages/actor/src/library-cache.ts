@@ -1,4 +1,5 @@
 import { type Bus, type LibrarySnapshot, libraryGet } from "@tfgrpo/protocol";
+import { LRUCache } from "lru-cache";
 
 /** Reads one immutable library version; null when it does not exist. */
 export type LibraryLoader = (domain: string, version: number) => Promise<LibrarySnapshot | null>;
@@ -32,20 +33,17 @@ export function createLibraryCache(
   const maxVersions = options.maxVersions ?? 16;
   const maxAgeMs = options.maxAgeMs ?? 60_000;
   const now = options.now ?? Date.now;
-  const cache = new Map<string, { loading: Promise<LibrarySnapshot | null>; loadedAt: number }>();
+  // The age is checked here rather than by lru-cache's ttl, so that it follows the injected clock exactly.
+  const cache = new LRUCache<string, { loading: Promise<LibrarySnapshot | null>; loadedAt: number }>({
+    max: maxVersions,
+  });
   return (domain, version, statsRevision) => {
     const key = `${domain}@${version}#${statsRevision ?? ""}`;
     const hit = cache.get(key);
     // With a stats revision the snapshot is exactly right for as long as the revision is asked for: no expiry, so
     // a run's prompts do not depend on timing. Without one, stats are refreshed by age.
-    if (hit && (statsRevision !== undefined || now() - hit.loadedAt < maxAgeMs)) {
-      // Map order is insertion order: re-inserting marks the entry as recently used.
-      cache.delete(key);
-      cache.set(key, hit);
-      return hit.loading;
-    }
+    if (hit && (statsRevision !== undefined || now() - hit.loadedAt < maxAgeMs)) return hit.loading;
     const entry = { loading: load(domain, version), loadedAt: now() };
-    cache.delete(key);
     cache.set(key, entry);
     entry.loading.then(
       (snapshot) => {
@@ -56,7 +54,6 @@ export function createLibraryCache(
         if (cache.get(key) === entry) cache.delete(key);
       },
     );
-    while (cache.size > maxVersions) cache.delete(cache.keys().next().value as string);
     return entry.loading;
   };
 }

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { TfgrpoError } from "../errors.js";
 
 /** Embeds texts (e.g. `models.embed`): one vector per text, in order. */
@@ -43,29 +44,23 @@ export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): Embe
   const batchSize = options.batchSize ?? 256;
   const maxEntries = options.maxEntries ?? 100_000;
   const maxBytes = options.maxBytes ?? defaultEmbeddingCacheBytes;
-  let bytes = 0;
-  // Both maps keep least recently used first (a Map iterates in insertion order; a use re-inserts).
+  // In flight or settled, by text: concurrent requests share one call. A settled vector leaves with its LRU entry.
   const pending = new Map<string, Promise<Float32Array>>();
-  const settled = new Map<string, Float32Array>();
-
+  const settled = new LRUCache<string, Float32Array>({
+    max: maxEntries,
+    maxSize: maxBytes,
+    // Clamped, so that the newest is kept even alone over the bound (lru-cache would refuse it): it is about to be used.
+    sizeCalculation: (vector) => Math.min(vectorBytes(vector), maxBytes),
+    dispose: (_vector, key, reason) => {
+      if (reason === "evict") pending.delete(key);
+    },
+  });
   const remember = (key: string, vector: Float32Array) => {
-    const previous = settled.get(key);
-    if (previous !== undefined) bytes -= vectorBytes(previous);
     settled.set(key, vector);
-    bytes += vectorBytes(vector);
-    // The newest is kept even alone over the bound: it is about to be used.
-    while (settled.size > maxEntries || (bytes > maxBytes && settled.size > 1)) {
-      const oldest = settled.keys().next().value as string;
-      bytes -= vectorBytes(settled.get(oldest)!);
-      settled.delete(oldest);
-      pending.delete(oldest);
-    }
   };
+  // A use marks the vector recently used.
   const touch = (key: string) => {
-    const vector = settled.get(key);
-    if (vector === undefined) return;
-    settled.delete(key);
-    settled.set(key, vector);
+    settled.get(key);
   };
 
   return {
@@ -73,7 +68,7 @@ export function createEmbeddingCache(options: CreateEmbeddingCacheOptions): Embe
       return settled.size;
     },
     get bytes() {
-      return bytes;
+      return settled.calculatedSize;
     },
     peek(text) {
       return settled.get(hashText(text));

@@ -1,5 +1,6 @@
 import type { ExperienceIndex } from "@tfgrpo/actor";
 import type { LibrarySnapshot } from "@tfgrpo/protocol";
+import { LRUCache } from "lru-cache";
 
 export interface ServedIndex {
   snapshot: LibrarySnapshot;
@@ -73,29 +74,24 @@ export function createIndexCache(options: IndexCacheOptions): IndexCache {
   const maxVersions = options.maxVersions ?? 32;
   const maxBytes = options.maxBytes ?? defaultIndexCacheBytes;
   const sizeOf = options.sizeOf ?? estimateIndexBytes;
-  let bytes = 0;
   const factor = options.refreshCostFactor ?? 50;
   const now = options.now ?? Date.now;
-  const entries = new Map<string, Entry>();
+  const entries = new LRUCache<string, Entry>({
+    max: maxVersions,
+    maxSize: maxBytes,
+    // lru-cache sizes are positive integers; clamped to the bound so that the index just loaded is kept even alone
+    // over it (lru-cache would refuse it), and a loading entry counts 1.
+    sizeCalculation: (entry) => Math.max(1, Math.min(maxBytes, Math.ceil(entry.bytes))),
+  });
 
-  /** Sets an entry's size, then evicts least recently used entries (never `keep`) beyond the bounds. */
-  const account = (entry: Entry, size: number) => {
-    bytes += size - entry.bytes;
+  /** Sets an entry's size (re-inserting it, the most recently used), which evicts the least recently used beyond the bounds. */
+  const account = (key: string, entry: Entry, size: number) => {
     entry.bytes = size;
-    evict(entry);
-  };
-  const evict = (keep: Entry | null) => {
-    for (const [key, candidate] of entries) {
-      if (entries.size <= maxVersions && bytes <= maxBytes) return;
-      if (candidate === keep) continue;
-      remove(key, candidate);
-    }
+    entries.delete(key);
+    entries.set(key, entry);
   };
   const remove = (key: string, entry: Entry) => {
-    if (entries.get(key) !== entry) return;
-    entries.delete(key);
-    bytes -= entry.bytes;
-    entry.bytes = 0;
+    if (entries.peek(key) === entry) entries.delete(key);
   };
 
   const load = async (domain: string, version: number) => {
@@ -115,7 +111,8 @@ export function createIndexCache(options: IndexCacheOptions): IndexCache {
           entry.loadedAt = now();
           entry.loadMs = fresh.loadMs;
           // Evicted meanwhile: not counted again.
-          if (entries.get(`${domain}@${version}`) === entry) account(entry, sizeOf(fresh.served));
+          const key = `${domain}@${version}`;
+          if (entries.peek(key) === entry) account(key, entry, sizeOf(fresh.served));
         }
         entry.refreshing = false;
       },
@@ -127,11 +124,9 @@ export function createIndexCache(options: IndexCacheOptions): IndexCache {
 
   const get = (domain: string, version: number) => {
     const key = `${domain}@${version}`;
+    // A get marks the entry as recently used.
     const entry = entries.get(key);
     if (entry) {
-      // Map order is insertion order: re-inserting marks the entry as recently used.
-      entries.delete(key);
-      entries.set(key, entry);
       const age = now() - entry.loadedAt;
       if (!entry.refreshing && age >= Math.max(options.maxAgeMs, factor * entry.loadMs)) {
         refresh(entry, domain, version);
@@ -156,15 +151,14 @@ export function createIndexCache(options: IndexCacheOptions): IndexCache {
         }
         created.loadedAt = now();
         created.loadMs = result.loadMs;
-        if (entries.get(key) === created) account(created, sizeOf(result.served));
+        if (entries.peek(key) === created) account(key, created, sizeOf(result.served));
       },
       () => remove(key, created),
     );
-    evict(created);
     return created.current;
   };
   return Object.defineProperties(get, {
     size: { get: () => entries.size },
-    bytes: { get: () => bytes },
+    bytes: { get: () => entries.calculatedSize },
   }) as IndexCache;
 }

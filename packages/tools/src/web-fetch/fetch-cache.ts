@@ -1,3 +1,4 @@
+import { LRUCache } from "lru-cache";
 import type { WebFetchResult } from "./web-fetch-result.js";
 
 /** Fetched pages of one run or one rollout: a page read twice is fetched once. */
@@ -10,22 +11,13 @@ export interface FetchCache {
 
 /** In memory, least recently used first out. Stores promises so that concurrent reads of a page share one fetch. */
 export function createFetchCache({ maxEntries = 256 }: { maxEntries?: number } = {}): FetchCache {
-  const entries = new Map<string, Promise<WebFetchResult>>();
+  const entries = new LRUCache<string, Promise<WebFetchResult>>({ max: maxEntries });
   return {
-    get(url) {
-      const hit = entries.get(url);
-      if (hit) {
-        entries.delete(url);
-        entries.set(url, hit);
-      }
-      return hit;
-    },
-    set(url, result) {
-      entries.delete(url);
+    get: (url) => entries.get(url),
+    set: (url, result) => {
       entries.set(url, result);
-      while (entries.size > maxEntries) entries.delete(entries.keys().next().value!);
     },
-    delete(url) {
+    delete: (url) => {
       entries.delete(url);
     },
     get size() {
