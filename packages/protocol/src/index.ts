@@ -116,6 +116,14 @@ export {
   parseDatasetLine,
 } from "./load-dataset.js";
 export { mapWithConcurrency } from "./map-with-concurrency.js";
+export {
+  readUserFile,
+  readUserText,
+  readUserTextSync,
+  requireReadableFile,
+  type UserFileOptions,
+  unreadableFileReason,
+} from "./read-user-file.js";
 export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from "./safe-parse-json.js";
 export { type DatasetLine, datasetLineSchema } from "./schemas/dataset-line.js";
 export {

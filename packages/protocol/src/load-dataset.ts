@@ -1,6 +1,6 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { TfgrpoError } from "./errors.js";
+import { readUserFile } from "./read-user-file.js";
 import { formatZodIssues, safeParseJson } from "./safe-parse-json.js";
 import { datasetLineSchema } from "./schemas/dataset-line.js";
 import type { Task } from "./schemas/task.js";
@@ -73,15 +73,7 @@ function decodeUtf8(bytes: Uint8Array, file: string): string {
  * refused whole: the caller gets either every task or an error, never part of the file.
  */
 export async function loadDataset(file: string, options: LoadDatasetOptions): Promise<Task[]> {
-  let bytes: Uint8Array;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new TfgrpoError("invalid_dataset", `${file}: cannot read dataset: ${(error as Error).message}`, {
-      cause: error,
-      details: { file },
-    });
-  }
+  const bytes = await readUserFile(file, { what: "dataset", code: "invalid_dataset" });
   return parseDataset(decodeUtf8(bytes, file), { ...options, file });
 }
 

@@ -1,7 +1,7 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type Cassette, recordCassette, replayCassette } from "@tfgrpo/models";
-import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { readUserTextSync, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 
 /** Beside the exchanges: what a replay needs to ask the same questions (the run id seeds sampling). */
@@ -69,7 +69,10 @@ export function openCassette(options: OpenCassetteOptions): OpenedCassette | und
       models = path.basename(options.config);
       writeFileSync(
         path.join(directory, models),
-        pinVariables(readFileSync(options.config, "utf8"), options.env ?? process.env),
+        pinVariables(
+          readUserTextSync(options.config, { what: "models config", code: "invalid_config" }),
+          options.env ?? process.env,
+        ),
       );
     }
     return {
@@ -99,7 +102,10 @@ export function openCassette(options: OpenCassetteOptions): OpenedCassette | und
         },
       );
     }
-    const manifest = safeParseJson(readFileSync(manifestFile, "utf8"), manifestSchema);
+    const manifest = safeParseJson(
+      readUserTextSync(manifestFile, { what: "cassette manifest", option: "--replay" }),
+      manifestSchema,
+    );
     if (!manifest.success) {
       throw new TfgrpoError("invalid_input", `${manifestFile}: not a cassette manifest (${manifest.error})`, {
         details: { field: "replay", file: manifestFile },

@@ -10,7 +10,6 @@ import {
   temperature,
 } from "../cli-options/number-arguments.js";
 import { simOption } from "../cli-options/sim-option.js";
-import type { LearnCommandOptions } from "../commands/learn-command-options.js";
 import { defaultValidationSamples } from "./help-defaults.js";
 
 function onConflictChoice(value: string): "revalidate" | "stop" {
@@ -126,9 +125,9 @@ export function registerLearnCommand(program: Command): void {
       "where to write the HTML report (default: reports/<run>.html beside the database)",
     )
     .hook("preAction", checkDomainOption)
-    .action(async (options: LearnCommandOptions) => {
-      const { learn, learnDryRun } = await import("../commands/learn.js");
-      if (options.dryRun) await learnDryRun(options);
-      else await learn(options);
+    // Checked against learnCommandOptionsSchema (commands/learn-command-options.ts), key for key, by a test.
+    .action(async (options: unknown) => {
+      const { learnFromCli } = await import("../commands/learn.js");
+      await learnFromCli(options);
     });
 }

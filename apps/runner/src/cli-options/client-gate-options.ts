@@ -1,5 +1,4 @@
-import { readFileSync } from "node:fs";
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { readUserTextSync } from "@tfgrpo/protocol";
 import {
   type ClientGateOptions,
   type ClientTokens,
@@ -12,16 +11,11 @@ import type { ClientGateCliOptions } from "./client-gate-declarations.js";
 export function resolveClientGate(options: ClientGateCliOptions, env: NodeJS.ProcessEnv): ClientGateOptions {
   let clientTokens: ClientTokens | undefined;
   if (options.clientTokens) {
-    let text: string;
-    try {
-      text = readFileSync(options.clientTokens, "utf8");
-    } catch (error) {
-      throw new TfgrpoError(
-        "invalid_config",
-        `--client-tokens ${options.clientTokens}: ${(error as NodeJS.ErrnoException).code === "ENOENT" ? "no such file" : (error as Error).message}`,
-        { cause: error },
-      );
-    }
+    const text = readUserTextSync(options.clientTokens, {
+      what: "client tokens",
+      code: "invalid_config",
+      option: "--client-tokens",
+    });
     clientTokens = parseClientTokens(text, options.clientTokens);
   } else if (env.TFGRPO_CLIENT_TOKENS) {
     clientTokens = parseClientTokens(env.TFGRPO_CLIENT_TOKENS, "TFGRPO_CLIENT_TOKENS", { separator: "," });

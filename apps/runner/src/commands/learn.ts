@@ -1,5 +1,5 @@
 import path from "node:path";
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { formatZodIssues, requireReadableFile, TfgrpoError } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import { openCassette } from "../cassette/open-cassette.js";
 import { artifactDirectory } from "../cli-options/artifact-directory.js";
@@ -22,9 +22,31 @@ import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { loadSim, simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
 import { startTracing, traceFileFor } from "../tracing/start-tracing.js";
-import type { LearnCommandOptions } from "./learn-command-options.js";
+import { type LearnCommandOptions, learnCommandOptionsSchema } from "./learn-command-options.js";
 import { learnDirectExperiences } from "./learn-direct-experiences.js";
 import { resolveDatabase } from "./library.js";
+
+/** `tfgrpo learn` as commander hands it over: the options checked against their schema, then the command. */
+export async function learnFromCli(raw: unknown): Promise<void> {
+  const parsed = learnCommandOptionsSchema.safeParse(raw);
+  if (!parsed.success)
+    throw new TfgrpoError("invalid_input", `learn: ${formatZodIssues(parsed.error.issues)}`, {
+      details: { issues: parsed.error.issues },
+    });
+  if (parsed.data.dryRun) await learnDryRun(parsed.data);
+  else await learn(parsed.data);
+}
+
+/** The user's files a learn command names, refused before anything starts: a directory, missing or unreadable. */
+function checkLearnFiles(options: LearnCommandOptions): void {
+  for (const [option, file, what] of [
+    ["--train", options.train, "dataset"],
+    ["--val", options.val, "dataset"],
+    ["--config", options.config, "models config"],
+  ] as const) {
+    if (file !== undefined) requireReadableFile(file, { what, option, code: "invalid_input" });
+  }
+}
 
 /** The learn command's work, callable from tests and the demo. */
 export async function learn(
@@ -32,6 +54,7 @@ export async function learn(
   output: CommandOutput = { stderr: process.stderr, stdout: process.stdout },
 ) {
   const log = (line: string) => output.stderr.write(`${line}\n`);
+  checkLearnFiles(options);
   const db = resolveDatabase(options);
   const stored = options.resume ? await storedLearnRun(db, options.resume) : null;
   // A resumed run talks to the same simulated world it started with: the seed it was started with, not the CLI's.
@@ -198,6 +221,7 @@ export async function learnDryRun(
   ] as const) {
     if (!value) throw new InvalidArgumentError(`learn --dry-run needs ${flag}`);
   }
+  checkLearnFiles(options);
   const config = options.config ?? (options.sim ? simModelsConfig : undefined);
   if (!config) throw new InvalidArgumentError("learn --dry-run needs --config (or --sim)");
   return printLearnEstimate(

@@ -1,8 +1,8 @@
 import { existsSync } from "node:fs";
-import { mkdir, readFile } from "node:fs/promises";
+import { mkdir } from "node:fs/promises";
 import path from "node:path";
 import type { ImportSource, MergeLibrariesResult } from "@tfgrpo/curator";
-import { domainSchema, TfgrpoError } from "@tfgrpo/protocol";
+import { domainSchema, readUserText, TfgrpoError } from "@tfgrpo/protocol";
 import { localDatabaseFile, parseLibraryFile } from "@tfgrpo/store";
 import { createCuratorRuntime } from "../roles/curator.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
@@ -39,14 +39,7 @@ function parseDomain(value: string, flag: string): string {
 async function importSource(from: string): Promise<string | ImportSource> {
   const looksLikeFile = /[/\\]|\.(json|md|markdown|txt)$/i.test(from) || existsSync(from);
   if (!looksLikeFile) return parseDomain(from, "--from");
-  let text: string;
-  try {
-    text = await readFile(from, "utf8");
-  } catch (error) {
-    throw new TfgrpoError("not_found", `cannot read ${from}: ${(error as Error).message}`, {
-      details: { file: from },
-    });
-  }
+  const text = await readUserText(from, { what: "library file", code: "not_found", option: "--from" });
   const parsed = parseLibraryFile(text, { file: from, format: "auto" });
   return {
     label: path.basename(from),

@@ -240,7 +240,7 @@ describe("tfgrpo library", () => {
       /^cannot import .*bad\.md, nothing changed: .*bad\.md:5: entry G0 field "metadata": invalid JSON/,
     );
     expect(((await run(["import", path.join(dir, "nope.json"), "--db", db])).error as Error).message).toMatch(
-      /^cannot read .*nope\.json: ENOENT/,
+      /nope\.json: cannot read library file: no such file$/,
     );
   });
 });

@@ -1,4 +1,4 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import {
   domainSchema,
@@ -7,6 +7,7 @@ import {
   entryContrast,
   experienceIdSchema,
   type LibraryVersion,
+  readUserText,
   TfgrpoError,
 } from "@tfgrpo/protocol";
 import {
@@ -331,14 +332,7 @@ export const libraryImport = async (
     replace?: boolean;
   },
 ) => {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new TfgrpoError("not_found", `cannot read ${file}: ${(error as Error).message}`, {
-      details: { file },
-    });
-  }
+  const text = await readUserText(file, { what: "library file", code: "not_found" });
   // Validate the whole file before touching (or creating) the database.
   const parsed = parseLibraryFile(text, { file, format: options.format });
   const fromName = path.basename(file).replace(/\.[^.]*$/, "");

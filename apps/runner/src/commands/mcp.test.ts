@@ -32,7 +32,7 @@ it("tfgrpo mcp --client-tokens: a bad tokens file is one error naming its line, 
   ).rejects.toThrow(`${tokens}:2: the token of client bob is shorter than 12 characters`);
   await expect(
     mcp({ domain: "math", http: 0, db, clientTokens: path.join(temporary.path, "missing.txt") }, { env: {} }),
-  ).rejects.toThrow(/--client-tokens .*missing\.txt: no such file/);
+  ).rejects.toThrow(/--client-tokens .*missing\.txt: cannot read client tokens: no such file/);
   await expect(
     mcp({ domain: "math", http: 0, db }, { env: { TFGRPO_CLIENT_TOKENS: "alice" } }),
   ).rejects.toThrow('TFGRPO_CLIENT_TOKENS entry 1: expected "name:token"');

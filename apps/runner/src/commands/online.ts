@@ -1,6 +1,6 @@
-import { readFile, stat } from "node:fs/promises";
+import { stat } from "node:fs/promises";
 import path from "node:path";
-import { loadDataset, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { loadDataset, readUserText, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { type OnlineConfigInput, type OnlineEvent, resolveOnlineConfig } from "@tfgrpo/serving";
 import { createStore } from "@tfgrpo/store";
 import { parse as parseYaml } from "yaml";
@@ -58,8 +58,10 @@ export interface OnlineCommandOutput {
 async function onlineSettings(options: OnlineCommandOptions): Promise<OnlineConfigInput> {
   let settings: OnlineConfigInput = {};
   if (options.online) {
-    const text = await readFile(options.online, "utf8").catch((error: Error) => {
-      throw new TfgrpoError("invalid_config", `--online ${options.online}: cannot read: ${error.message}`);
+    const text = await readUserText(options.online, {
+      what: "online settings",
+      code: "invalid_config",
+      option: "--online",
     });
     const parsed = /\.json$/i.test(options.online)
       ? safeParseJson<OnlineConfigInput>(text)

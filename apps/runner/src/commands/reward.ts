@@ -1,5 +1,4 @@
 import { createReadStream } from "node:fs";
-import { access } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import {
   createContainsMatchReward,
@@ -8,7 +7,7 @@ import {
   type RewardFunction,
   verifyMath,
 } from "@tfgrpo/critic";
-import { safeParseJson, type Task, TfgrpoError } from "@tfgrpo/protocol";
+import { requireReadableFile, safeParseJson, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { rewardMethods as methods } from "../cli-options/reward-methods.js";
 
@@ -117,13 +116,7 @@ export async function rewardCommand(
     );
   }
   if (flags.input) {
-    try {
-      await access(flags.input);
-    } catch {
-      throw new TfgrpoError("not_found", `reward: input file ${flags.input} does not exist`, {
-        details: { file: flags.input },
-      });
-    }
+    requireReadableFile(flags.input, { what: "reward cases", code: "not_found", option: "--input" });
   }
   const input = flags.input;
   const summary = await rewardCases({

@@ -1,7 +1,7 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { readUserText, TfgrpoError } from "@tfgrpo/protocol";
 import { parse, stringify } from "yaml";
 import { type Column, renderTable } from "../cli-output/render-table.js";
 import type { StoredEvaluation } from "../learn/stored-evaluation.js";
@@ -14,7 +14,7 @@ export async function withActorModel(
   config: string,
   name: string,
 ): Promise<{ file: string; dispose(): Promise<void> }> {
-  const parsed = parse(await readFile(config, "utf8")) as {
+  const parsed = parse(await readUserText(config, { what: "models config", code: "invalid_config" })) as {
     models?: Record<string, Record<string, unknown>>;
     roles?: Record<string, unknown>;
   } | null;

@@ -1,6 +1,5 @@
-import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { readUserFile, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { parse as parseCsv } from "csv-parse/sync";
 import { parquetMetadata, parquetReadObjects, parquetSchema } from "hyparquet";
 
@@ -53,14 +52,7 @@ export async function readRecords(
   options: { format?: string; requiredColumns?: readonly string[] } = {},
 ): Promise<SourceRecord[]> {
   const format = formatOf(file, options.format);
-  let bytes: Buffer;
-  try {
-    bytes = await readFile(file);
-  } catch (error) {
-    throw new TfgrpoError("invalid_dataset", `${file}: cannot read: ${(error as Error).message}`, {
-      details: { file },
-    });
-  }
+  const bytes = await readUserFile(file, { what: "source records", code: "invalid_dataset" });
   if (format === "jsonl") return readJsonl(file, bytes.toString("utf8"));
   if (format === "csv") return readCsvRecords(file, bytes.toString("utf8"));
   return readParquet(file, bytes, options.requiredColumns ?? []);

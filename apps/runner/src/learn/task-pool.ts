@@ -5,6 +5,7 @@ import {
   datasetProblemsError,
   type LoadDatasetOptions,
   parseDatasetLine,
+  requireReadableFile,
   type Task,
   TfgrpoError,
 } from "@tfgrpo/protocol";
@@ -187,6 +188,8 @@ const strictUtf8 = new TextDecoder("utf-8", { fatal: true });
  * naming it (as `loadDataset` does), a byte-order mark at the start is skipped.
  */
 function* fileLines(file: string): Generator<{ text: string; line: number; start: number; length: number }> {
+  // A directory opens on Linux and fails only at the first read (EISDIR): refused here, naming the path.
+  requireReadableFile(file, { what: "dataset", code: "invalid_dataset" });
   let descriptor: number;
   try {
     descriptor = openSync(file, "r");

@@ -1,6 +1,5 @@
 import { existsSync } from "node:fs";
-import { readFile } from "node:fs/promises";
-import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { readUserText, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { packageAsset } from "../runtime/package-asset.js";
 
 /**
@@ -31,7 +30,9 @@ export async function readVendoredLibrary(
       `the vendored ${name} library is missing at ${file} (test-data/youtu-agent-libraries); pass --control-domain D to use a library of the database instead`,
     );
   }
-  const parsed = safeParseJson(await readFile(file, "utf8"));
+  const parsed = safeParseJson(
+    await readUserText(file, { what: `the vendored ${name} library`, code: "not_found" }),
+  );
   const value = parsed.success ? parsed.value : null;
   if (
     typeof value !== "object" ||

@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { readUserText, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { parse as parseYaml } from "yaml";
 
 /**
@@ -7,18 +6,7 @@ import { parse as parseYaml } from "yaml";
  * parsed value for the role's own schema to validate; every failure names the file.
  */
 export async function readSettingsFile(file: string, role: string): Promise<unknown> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new TfgrpoError(
-      "invalid_config",
-      `cannot read ${role} settings ${file}: ${(error as Error).message}`,
-      {
-        details: { file },
-      },
-    );
-  }
+  const text = await readUserText(file, { what: `${role} settings`, code: "invalid_config" });
   if (/\.json$/i.test(file)) {
     const parsed = safeParseJson(text);
     if (!parsed.success)

@@ -1,19 +1,14 @@
-import { readFile } from "node:fs/promises";
-import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { existsSync } from "node:fs";
+import { formatZodIssues, readUserText, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { type TraceLine, traceLineSchema } from "./trace-line.js";
 
 /** A run's local trace file, every line checked: a bad line is named by file and line number. */
 export async function readTraceFile(file: string): Promise<TraceLine[]> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "ENOENT")
-      throw new TfgrpoError("not_found", `${file}: no trace file (was the run traced? see --no-trace)`, {
-        details: { file },
-      });
-    throw error;
-  }
+  if (!existsSync(file))
+    throw new TfgrpoError("not_found", `${file}: no trace file (was the run traced? see --no-trace)`, {
+      details: { file },
+    });
+  const text = await readUserText(file, { what: "trace file", code: "invalid_input" });
   const spans: TraceLine[] = [];
   const lines = text.split("\n");
   for (const [index, line] of lines.entries()) {

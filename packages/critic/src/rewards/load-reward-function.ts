@@ -1,7 +1,12 @@
-import { access } from "node:fs/promises";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { formatZodIssues, type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
+import {
+  formatZodIssues,
+  type Task,
+  TfgrpoError,
+  type Trajectory,
+  unreadableFileReason,
+} from "@tfgrpo/protocol";
 import { z } from "zod";
 import { gradeOf, type RewardFunction, type RewardOutcome } from "./reward-function.js";
 
@@ -31,11 +36,10 @@ export async function loadRewardFunction(
 ): Promise<RewardFunction> {
   const absolute = path.resolve(options.cwd ?? process.cwd(), modulePath);
   const shown = path.relative(options.cwd ?? process.cwd(), absolute) || absolute;
-  try {
-    await access(absolute);
-  } catch {
-    throw new TfgrpoError("not_found", `reward module ${shown}: no such file`, {
-      details: { module: absolute },
+  const unreadable = unreadableFileReason(absolute);
+  if (unreadable !== null) {
+    throw new TfgrpoError("not_found", `reward module ${shown}: ${unreadable}`, {
+      details: { module: absolute, reason: unreadable },
     });
   }
   let loaded: Record<string, unknown>;

@@ -1,6 +1,6 @@
-import { appendFileSync, existsSync, mkdirSync, readFileSync } from "node:fs";
+import { appendFileSync, existsSync, mkdirSync } from "node:fs";
 import path from "node:path";
-import { type Role, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { type Role, readUserTextSync, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { redactSecrets, redactValue } from "../redact-secrets.js";
 import type { Fetch } from "../retrying-fetch.js";
@@ -123,7 +123,7 @@ export function replayCassette(directory: string, options: ReplayOptions = {}): 
     });
   }
   const queues = new Map<string, Exchange[]>();
-  readFileSync(file, "utf8")
+  readUserTextSync(file, { what: "cassette" })
     .split("\n")
     .forEach((line, index) => {
       if (line.trim() === "") return;

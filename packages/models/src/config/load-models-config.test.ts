@@ -74,7 +74,7 @@ describe("loadModelsConfig", () => {
 
   it("names an unreadable file", async () => {
     await expect(loadModelsConfig("/nonexistent/models.yaml")).rejects.toThrow(
-      "cannot read models config /nonexistent/models.yaml",
+      "/nonexistent/models.yaml: cannot read models config: no such file",
     );
   });
 

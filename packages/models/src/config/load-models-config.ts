@@ -1,5 +1,4 @@
-import { readFile } from "node:fs/promises";
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { readUserText, TfgrpoError } from "@tfgrpo/protocol";
 import { isMap, isScalar, LineCounter, type Node, parseDocument } from "yaml";
 import type { ModelsConfig } from "./models-config-schema.js";
 import { type ParseModelsConfigOptions, parseModelsConfig } from "./parse-models-config.js";
@@ -11,18 +10,7 @@ export async function loadModelsConfig(
   file: string,
   options: LoadModelsConfigOptions = {},
 ): Promise<ModelsConfig> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (error) {
-    throw new TfgrpoError(
-      "invalid_config",
-      `cannot read models config ${file}: ${(error as Error).message}`,
-      {
-        details: { file },
-      },
-    );
-  }
+  const text = await readUserText(file, { what: "models config", code: "invalid_config" });
   return parseModelsConfigYaml(text, { ...options, source: file });
 }
 
