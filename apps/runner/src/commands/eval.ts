@@ -1,5 +1,5 @@
 import path from "node:path";
-import { inSpan, loadDataset, spanAttributes } from "@tfgrpo/protocol";
+import { inSpan, loadDataset, requireReadableFile, spanAttributes } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import { openCassette } from "../cassette/open-cassette.js";
 import { artifactDirectory } from "../cli-options/artifact-directory.js";
@@ -61,6 +61,7 @@ export async function evaluate(
   output: CommandOutput = { stderr: process.stderr, stdout: process.stdout },
 ): Promise<StoredEvaluation | undefined> {
   const log = (line: string) => output.stderr.write(`${line}\n`);
+  requireReadableFile(options.data, { what: "dataset", option: "--data" });
   if (options.library.length === 0)
     throw new InvalidArgumentError("eval needs at least one --library (e.g. none, math@head)");
   if (options.dryRun) {

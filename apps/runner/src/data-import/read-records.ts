@@ -1,5 +1,5 @@
 import path from "node:path";
-import { readUserFile, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
+import { readUserFile, requireReadableFile, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { parse as parseCsv } from "csv-parse/sync";
 import { parquetMetadata, parquetReadObjects, parquetSchema } from "hyparquet";
 
@@ -51,8 +51,11 @@ export async function readRecords(
   file: string,
   options: { format?: string; requiredColumns?: readonly string[] } = {},
 ): Promise<SourceRecord[]> {
+  const what = { what: "source records", code: "invalid_dataset" } as const;
+  // Before the format: a directory is said as one, not as a file of no known format.
+  requireReadableFile(file, what);
   const format = formatOf(file, options.format);
-  const bytes = await readUserFile(file, { what: "source records", code: "invalid_dataset" });
+  const bytes = await readUserFile(file, what);
   if (format === "jsonl") return readJsonl(file, bytes.toString("utf8"));
   if (format === "csv") return readCsvRecords(file, bytes.toString("utf8"));
   return readParquet(file, bytes, options.requiredColumns ?? []);
