@@ -1,14 +1,7 @@
-import {
-  curatorConsolidate,
-  type GateDecision,
-  gateDecisionRule,
-  gateDecisionRules,
-  TfgrpoError,
-} from "@tfgrpo/protocol";
-import { leakageReference } from "../leakage-reference.js";
-import { recordRoleUsage } from "../record-role-usage.js";
+import { type GateDecision, gateDecisionRule, gateDecisionRules, TfgrpoError } from "@tfgrpo/protocol";
 import { runStateKeys } from "../run-state.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
+import { requestConsolidation } from "./request-consolidation.js";
 
 /**
  * Several runners may learn the same library at once (a shared PostgreSQL store): while one validates its candidate,
@@ -22,7 +15,7 @@ export async function candidateOnNewHead(
   step: number,
   moved: { from: number | null; to: number | null; candidate: number },
 ): Promise<{ candidateVersion: number | null; operations: number }> {
-  const { bus, store, runId, domain, runState, options, log } = deps;
+  const { domain, runState, options, log } = deps;
   const name = (v: number | null) => (v === null ? "the empty library" : `v${v}`);
   const what = `step ${step}: library ${domain} moved from ${name(moved.from)} to ${name(moved.to)} (another writer committed) while candidate v${moved.candidate}, based on ${name(moved.from)}, was validated`;
   if (options.onConflict === "stop") {
@@ -35,23 +28,17 @@ export async function candidateOnNewHead(
   log(`${what}: re-validating the step's proposals on ${name(moved.to)}`);
   const proposals = (await runState.get(runStateKeys.proposals(step))) ?? [];
   if (proposals.length === 0) return { candidateVersion: null, operations: 0 };
-  // The same leakage check as the step's first consolidation: the proposals are screened again on the new head.
-  const reply = await bus.request(curatorConsolidate, {
-    runId,
-    domain,
+  // The same request as the step's first consolidation: the proposals are screened again on the new head.
+  const outcome = await requestConsolidation(deps, {
+    step,
     baseVersion: moved.to,
     proposals,
-    leakage: await leakageReference(deps),
+    usageId: `${runStateKeys.consolidation(step).key}/on-v${moved.to ?? 0}-after-v${moved.candidate}`,
   });
-  for (const note of reply.notes) log(`step ${step}: curator: ${note}`);
-  if (reply.usage && reply.usage.calls > 0) {
-    const key = `${runStateKeys.consolidation(step).key}/on-v${moved.to ?? 0}-after-v${moved.candidate}`;
-    await recordRoleUsage(store, runId, key, "curator", reply.usage);
-  }
   log(
-    `step ${step}: ${proposals.length} proposal(s) on ${name(moved.to)} -> ${reply.operations.length} operation(s)${reply.version === null ? ", no new version" : `, candidate v${reply.version}`}`,
+    `step ${step}: ${proposals.length} proposal(s) on ${name(moved.to)} -> ${outcome.operations} operation(s)${outcome.leaked ? ` (${outcome.leaked} refused for leakage)` : ""}${outcome.version === null ? ", no new version" : `, candidate v${outcome.version}`}`,
   );
-  return { candidateVersion: reply.version, operations: reply.operations.length };
+  return { candidateVersion: outcome.version, operations: outcome.operations };
 }
 
 /** The curator's gate rejected a winning candidate because another version was committed since it was proposed. */
