@@ -1,5 +1,6 @@
 import { type Bus, mapWithConcurrency, type RolloutRequest, seedFrom, type Task } from "@tfgrpo/protocol";
 import type { RunStore, TrajectoryStore } from "@tfgrpo/store";
+import { evaluationGroupId } from "./group-ids.js";
 import type { CircuitBreaker } from "./infrastructure-failures.js";
 import type { LibraryEvaluation, LibraryUnderTest } from "./library-evaluation.js";
 import {
@@ -48,7 +49,7 @@ export interface EvaluateOptions {
 export async function evaluateLibraries(options: EvaluateOptions): Promise<LibraryEvaluation[]> {
   const { bus, store, runId, evaluationId, tasks, libraries, k } = options;
   const groupIdOf = (library: LibraryUnderTest, task: Task) =>
-    `${runId}/${evaluationId}/${library.label}/${task.id}`;
+    evaluationGroupId(runId, evaluationId, library.label, task.id);
   const jobs = libraries.flatMap((library) =>
     tasks.flatMap((task) =>
       rolloutJobs({

@@ -77,10 +77,8 @@ export function trajectoryIdOf(jobId: string): string {
   return at === -1 ? jobId : jobId.slice(0, at);
 }
 
-/** The group of a task's training rollouts in one learning step. */
-export function trainingGroupId(runId: string, step: number, taskId: string): string {
-  return `${runId}/s${step}/${taskId}`;
-}
+// Group ids are made and read in one module; re-exported for the nodes that import them from here.
+export { trainingGroupId } from "./group-ids.js";
 
 /**
  * Dispatches rollout jobs and stores each trajectory once (a failed job is stored as a failed trajectory). A rollout

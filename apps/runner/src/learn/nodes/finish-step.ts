@@ -1,9 +1,9 @@
 import { estimateTokens, type GateDecision, type UsageTotals } from "@tfgrpo/protocol";
 import { average } from "../average.js";
 import { compactOldTrajectories } from "../compact-old-trajectories.js";
+import { isTrainingGroupOf } from "../group-ids.js";
 import { splitRollouts } from "../infrastructure-failures.js";
 import { stepLessonCosts } from "../lesson-costs.js";
-import { trainingGroupId } from "../rollouts.js";
 import { runStateKeys } from "../run-state.js";
 import type { StepRecord } from "../step-record.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
@@ -64,8 +64,7 @@ async function stepRecord(
   baselineFailures: number,
 ): Promise<StepRecord> {
   const trajectories = await store.listTrajectories({ runId, step: state.step });
-  const trainPrefix = trainingGroupId(runId, state.step, "");
-  const all = trajectories.filter((t) => t.groupId.startsWith(trainPrefix));
+  const all = trajectories.filter((t) => isTrainingGroupOf(t.groupId, runId, state.step));
   // Numbers about the task come from the task-level rollouts; infrastructure failures are counted apart.
   const { taskLevel: train, infrastructureFailures } = splitRollouts(all);
   const gate =

@@ -1,5 +1,6 @@
 import { mapWithConcurrency } from "@tfgrpo/protocol";
-import { rewardGroup, trainingGroupId } from "../rollouts.js";
+import { trainingGroupId } from "../group-ids.js";
+import { rewardGroup } from "../rollouts.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 import type { RewardedGroup } from "./rewarded-group.js";
 
