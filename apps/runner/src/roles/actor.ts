@@ -23,7 +23,7 @@ import {
 import { z } from "zod";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
-import { type RoleOptions, registerRole } from "./registry.js";
+import type { RoleFactory, RoleOptions } from "./registry.js";
 
 /** Optional settings file of the actor (`TFGRPO_ACTOR_CONFIG`, YAML or JSON): limits, retrieval, domains; tools. */
 const actorSettingsSchema = z.object({
@@ -178,7 +178,8 @@ async function downloadSimCorpus(corpusUrl: string, directory?: string): Promise
  * `tfgrpo serve --role actor --nats URL --config models.yaml [--concurrency N]`: rollouts from the shared queue.
  * Libraries are read over the Bus (`tfgrpo.library.get`, served by the process that owns the database).
  */
-registerRole("actor", async (options: RoleOptions) => {
+/** The actor role, as `tfgrpo serve --role actor` and the runtime start it (listed in `registry.ts`). */
+export const actorRole: RoleFactory = async (options: RoleOptions) => {
   const modelsConfig = requireModelsConfig(options.config, "the actor role");
   const runtime = await createActorRuntime({
     modelsConfig,
@@ -195,4 +196,4 @@ registerRole("actor", async (options: RoleOptions) => {
     ),
     close: runtime.close,
   };
-});
+};

@@ -20,7 +20,7 @@ import {
 import { z } from "zod";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
-import { type RoleOptions, registerRole } from "./registry.js";
+import type { RoleFactory, RoleOptions } from "./registry.js";
 
 /** Optional settings file of the critic (`TFGRPO_CRITIC_CONFIG`, YAML or JSON). */
 export const criticSettingsSchema = z.strictObject({
@@ -136,7 +136,8 @@ export function createBusCriticReader(bus: Bus, options: { timeoutMs?: number } 
  * `tfgrpo serve --role critic --nats URL --config models.yaml [--concurrency N]`: answers
  * `tfgrpo.critic.reward` and `tfgrpo.critic.advantage` in a queue group, so several critic workers share the calls.
  */
-registerRole("critic", async (options: RoleOptions) => {
+/** The critic role, as `tfgrpo serve --role critic` and the runtime start it (listed in `registry.ts`). */
+export const criticRole: RoleFactory = async (options: RoleOptions) => {
   const modelsConfig = requireModelsConfig(options.config, "the critic role");
   const { critic } = await createCriticRuntime({
     modelsConfig,
@@ -152,4 +153,4 @@ registerRole("critic", async (options: RoleOptions) => {
     ),
     close: async () => {},
   };
-});
+};

@@ -11,7 +11,7 @@ import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, type LibraryStore, redactUrl } from "@tfgrpo/store";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
-import { type RoleOptions, registerRole } from "./registry.js";
+import type { RoleFactory, RoleOptions } from "./registry.js";
 
 /** Optional curator settings (`TFGRPO_CURATOR_CONFIG`, YAML or JSON): word limit, budgets, gate, thresholds. */
 export async function loadCuratorSettings(file: string): Promise<CuratorConfigInput> {
@@ -93,7 +93,8 @@ export async function createCuratorRuntime(options: CuratorRuntimeOptions): Prom
  * `tfgrpo serve --role curator --nats URL --db FILE --config models.yaml`: consolidation, credit, lifecycle,
  * conflict checks, gate decisions and library merges (`tfgrpo.curator.*`) for the runs on the Bus.
  */
-registerRole("curator", async (options: RoleOptions) => {
+/** The curator role, as `tfgrpo serve --role curator` and the runtime start it (listed in `registry.ts`). */
+export const curatorRole: RoleFactory = async (options: RoleOptions) => {
   const db = options.db ?? process.env.TFGRPO_DB;
   if (!db) {
     throw new TfgrpoError(
@@ -117,4 +118,4 @@ registerRole("curator", async (options: RoleOptions) => {
     ),
     close: runtime.close,
   };
-});
+};

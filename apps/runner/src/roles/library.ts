@@ -12,7 +12,7 @@ import { describeClientGate } from "../cli-options/client-gate-options.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { reportDeadlineFromEnv } from "../runtime/report-deadline.js";
 import { loadActorSettings } from "./actor.js";
-import { type RoleOptions, registerRole } from "./registry.js";
+import type { RoleFactory, RoleOptions } from "./registry.js";
 
 export interface OpenLibraryServiceOptions {
   /** Workspace database (path or URL); created when missing. */
@@ -75,7 +75,8 @@ export async function openLibraryService(options: OpenLibraryServiceOptions): Pr
  * the Bus — `tfgrpo.library.experiences` (the actor's selection plus an exploration slot, recorded),
  * `tfgrpo.library.outcome` (stored and credited exactly once) and `tfgrpo.library.get` (whole versions).
  */
-registerRole("library", async (options: RoleOptions) => {
+/** The library role, as `tfgrpo serve --role library` and the runtime start it (listed in `registry.ts`). */
+export const libraryRole: RoleFactory = async (options: RoleOptions) => {
   const db = options.db ?? process.env.TFGRPO_DB;
   if (!db) {
     throw new TfgrpoError(
@@ -97,4 +98,4 @@ registerRole("library", async (options: RoleOptions) => {
     }),
     close: opened.close,
   };
-});
+};
