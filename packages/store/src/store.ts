@@ -12,6 +12,12 @@ export interface StoreLifecycle {
   /** Creates or migrates the schema; idempotent. */
   setup(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * A capability, present where processes sharing the database need one: runs `fn` while holding the database-wide
+   * lock `name`, so they take turns (PostgreSQL: an advisory lock). Absent on SQLite, whose file already serializes
+   * its writers. Callers ask for it (`store.withLock?.(...)`), never for the backend.
+   */
+  withLock?<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }
 
 /**

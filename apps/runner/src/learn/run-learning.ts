@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile } from "node:fs/promises";
 import { type Bus, loadDataset, TfgrpoError } from "@tfgrpo/protocol";
-import { PostgresStore, type Store } from "@tfgrpo/store";
+import type { Store } from "@tfgrpo/store";
 import { directExperiencesAblation } from "./direct-experiences-ablation.js";
 import { isCircuitBreakerStop } from "./infrastructure-failures.js";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
@@ -113,7 +113,8 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
   try {
     checkpointer = await openCheckpointer(
       options.checkpointPath,
-      store instanceof PostgresStore ? (fn) => store.withLock("tfgrpo checkpoints setup", fn) : undefined,
+      // Runners sharing a database take turns setting up the checkpoint tables, where the store has a shared lock.
+      store.withLock ? (fn) => store.withLock?.("tfgrpo checkpoints setup", fn) ?? fn() : undefined,
     );
     const graph = createLearningGraph(
       {
