@@ -1,5 +1,5 @@
 import type { City, Company, CorpusWorld, Product } from "../corpus.js";
-import { formatCount } from "../corpus.js";
+import { formatCount } from "../corpus-page.js";
 import { hashParts } from "../hash.js";
 import type { Pitfall } from "../pitfalls/pitfall.js";
 import { outdatedSource, snippetVersusOfficial, unitConversion } from "../pitfalls/web-pitfalls.js";
