@@ -23,7 +23,7 @@ import {
 import { z } from "zod";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
-import type { RoleFactory, RoleOptions } from "./registry.js";
+import type { RoleFactory, RoleOptions } from "./role-factory.js";
 
 /** Optional settings file of the actor (`TFGRPO_ACTOR_CONFIG`, YAML or JSON): limits, retrieval, domains; tools. */
 const actorSettingsSchema = z.object({

@@ -20,7 +20,7 @@ import {
 import { z } from "zod";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
-import type { RoleFactory, RoleOptions } from "./registry.js";
+import type { RoleFactory, RoleOptions } from "./role-factory.js";
 
 /** Optional settings file of the critic (`TFGRPO_CRITIC_CONFIG`, YAML or JSON). */
 export const criticSettingsSchema = z.strictObject({

@@ -11,7 +11,7 @@ import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, type LibraryStore, redactUrl } from "@tfgrpo/store";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
-import type { RoleFactory, RoleOptions } from "./registry.js";
+import type { RoleFactory, RoleOptions } from "./role-factory.js";
 
 /** Optional curator settings (`TFGRPO_CURATOR_CONFIG`, YAML or JSON): word limit, budgets, gate, thresholds. */
 export async function loadCuratorSettings(file: string): Promise<CuratorConfigInput> {

@@ -12,7 +12,7 @@ import { describeClientGate } from "../cli-options/client-gate-options.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { reportDeadlineFromEnv } from "../runtime/report-deadline.js";
 import { loadActorSettings } from "./actor.js";
-import type { RoleFactory, RoleOptions } from "./registry.js";
+import type { RoleFactory, RoleOptions } from "./role-factory.js";
 
 export interface OpenLibraryServiceOptions {
   /** Workspace database (path or URL); created when missing. */
