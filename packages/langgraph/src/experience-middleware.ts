@@ -29,8 +29,11 @@ export interface ExperienceRun {
 }
 
 export interface ExperienceMiddlewareOptions {
-  /** `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls. */
-  library: ExperienceLibrary;
+  /**
+   * `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls. Optional for
+   * an agent that only learns offline (`tfgrpo learn --agent`), where tfgrpo gives each attempt its experiences.
+   */
+  library?: ExperienceLibrary;
   domain: string;
   /** Scores a finished run; the middleware reports it when the run ends. Without it, call `reportOutcome`. */
   reward?: (run: ExperienceRun) => RunOutcomeLike | Promise<RunOutcomeLike>;
@@ -71,7 +74,7 @@ export const experienceStateKey = "tfgrpoSelection";
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
   const runs = createExperienceRuns({
-    library: options.library,
+    ...(options.library ? { library: options.library } : {}),
     domain: options.domain,
     ...(options.version === undefined ? {} : { version: options.version }),
     ...(options.k === undefined ? {} : { k: options.k }),

@@ -33,6 +33,8 @@ export interface EvalCommandOptions {
   temperature: number;
   db?: string;
   mode: "tools" | "direct";
+  /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */
+  agent?: string;
   localRoles: string;
   sim?: boolean;
   runId?: string;
@@ -108,6 +110,7 @@ export async function evaluate(
       concurrency: options.concurrency,
       log,
       ...(opened ? { cassette: opened.cassette } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
     });
     const requested = await resolveLibraries(runtime.store, options.domain, options.library);
     const built = controls

@@ -27,6 +27,8 @@ export interface LearnCommandOptions {
   valK: number;
   precheck: number;
   mode: "tools" | "direct";
+  /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */
+  agent?: string;
   baseline: boolean;
   localRoles: string;
   sim?: boolean;

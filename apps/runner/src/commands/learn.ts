@@ -151,6 +151,7 @@ export async function learn(
       concurrency: options.concurrency,
       log,
       ...(opened ? { cassette: opened.cassette } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
     });
     using stop = stopOnSignal(log);
     const outcome = await runLearning({

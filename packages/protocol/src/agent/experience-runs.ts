@@ -1,3 +1,4 @@
+import { TfgrpoError } from "../errors.js";
 import type {
   GetExperiencesReply,
   GetExperiencesRequest,
@@ -14,7 +15,8 @@ export interface ExperienceLibrary {
 }
 
 export interface ExperienceRunsOptions {
-  library: ExperienceLibrary;
+  /** Optional for an agent that only learns offline (`learn --agent`): tfgrpo gives it its experiences. */
+  library?: ExperienceLibrary | undefined;
   domain: string;
   /** Pin a library version (default: the head, or whatever the service routes to). */
   version?: number;
@@ -61,6 +63,12 @@ export function createExperienceRuns(options: ExperienceRunsOptions): Experience
         attempt.used = true;
         return { selectionId: null, promptBlock: attempt.promptBlock, shownIds: [...attempt.shownIds] };
       }
+      if (!options.library) {
+        throw new TfgrpoError(
+          "invalid_config",
+          "the experience middleware has no library: pass `library` (createLibraryService, createBusLibraryClient) to serve; only `tfgrpo learn/eval --agent` runs it without one",
+        );
+      }
       const reply = await options.library.getExperiences({
         domain: options.domain,
         task,
@@ -79,6 +87,7 @@ export function createExperienceRuns(options: ExperienceRunsOptions): Experience
       if (selectionId === null) return null;
       const earlier = sent.get(selectionId);
       if (earlier) return earlier;
+      if (!options.library) return null;
       const pending = options.library.reportOutcome({
         selectionId,
         reward: report.reward,
