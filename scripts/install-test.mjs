@@ -413,44 +413,71 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
     log(`  the prompt carries ${shown.length} of the library's ${entries.length} entries`);
   });
 
-  await step("the README's agent modules under learn --agent and eval --agent (the sim as their model)", async () => {
-    const data = {};
-    for (const [split, size] of [
-      ["train", 4],
-      ["val", 4],
-    ]) {
-      data[split] = path.join(directory, "agents", `${split}.jsonl`);
-      await run(
-        "npx",
-        ["tfgrpo", "sim", "dataset", "--domain", "math", "--split", split, "--size", String(size)]
-          .concat(["--seed", "3", "--out", data[split]]),
-        inDirectory,
-      );
-    }
-    for (const module of ["langchain-agent.mjs", "ai-sdk-agent.mjs"]) {
-      cpSync(path.join(root, "examples/agents", module), path.join(directory, module));
-      const db = path.join(directory, "agents", `${module}.db`);
-      const common = ["--sim", "--seed", "3", "--agent", module, "--domain", "math", "--db", db, "--no-trace"];
-      const learned = await run(
-        "npx",
-        ["tfgrpo", "learn", ...common, "--train", data.train, "--val", data.val]
-          .concat(["--epochs", "1", "--group-size", "3", "--concurrency", "4"]),
-        { ...inDirectory, timeoutMs: 240_000 },
-      );
-      check(
-        learned.stderr.includes("actor: the team's agent from") && /^head: /m.test(learned.stdout),
-        `learn --agent ${module} did not run the agent:\n${learned.stdout}\n${learned.stderr}`,
-      );
-      const evaluated = await run(
-        "npx",
-        ["tfgrpo", "eval", ...common, "--data", data.val, "--library", "none", "--k", "2", "--json"],
-        { ...inDirectory, timeoutMs: 240_000 },
-      );
-      const rows = JSON.parse(evaluated.stdout).rows;
-      check(rows?.[0]?.label === "none" && rows[0].tasks === 4, `eval --agent ${module}: ${evaluated.stdout}`);
-      log(`  ${module}: learned (${learned.stdout.match(/^head: .*$/m)?.[0]}), evaluated on 4 tasks`);
-    }
-  });
+  await step(
+    "the README's agent modules under learn --agent and eval --agent (the sim as their model)",
+    async () => {
+      const data = {};
+      for (const [split, size] of [
+        ["train", 4],
+        ["val", 4],
+      ]) {
+        data[split] = path.join(directory, "agents", `${split}.jsonl`);
+        await run(
+          "npx",
+          ["tfgrpo", "sim", "dataset", "--domain", "math", "--split", split, "--size", String(size)].concat([
+            "--seed",
+            "3",
+            "--out",
+            data[split],
+          ]),
+          inDirectory,
+        );
+      }
+      for (const module of ["langchain-agent.mjs", "ai-sdk-agent.mjs"]) {
+        cpSync(path.join(root, "examples/agents", module), path.join(directory, module));
+        const db = path.join(directory, "agents", `${module}.db`);
+        const common = [
+          "--sim",
+          "--seed",
+          "3",
+          "--agent",
+          module,
+          "--domain",
+          "math",
+          "--db",
+          db,
+          "--no-trace",
+        ];
+        const learned = await run(
+          "npx",
+          ["tfgrpo", "learn", ...common, "--train", data.train, "--val", data.val].concat([
+            "--epochs",
+            "1",
+            "--group-size",
+            "3",
+            "--concurrency",
+            "4",
+          ]),
+          { ...inDirectory, timeoutMs: 240_000 },
+        );
+        check(
+          learned.stderr.includes("actor: the team's agent from") && /^head: /m.test(learned.stdout),
+          `learn --agent ${module} did not run the agent:\n${learned.stdout}\n${learned.stderr}`,
+        );
+        const evaluated = await run(
+          "npx",
+          ["tfgrpo", "eval", ...common, "--data", data.val, "--library", "none", "--k", "2", "--json"],
+          { ...inDirectory, timeoutMs: 240_000 },
+        );
+        const rows = JSON.parse(evaluated.stdout).rows;
+        check(
+          rows?.[0]?.label === "none" && rows[0].tasks === 4,
+          `eval --agent ${module}: ${evaluated.stdout}`,
+        );
+        log(`  ${module}: learned (${learned.stdout.match(/^head: .*$/m)?.[0]}), evaluated on 4 tasks`);
+      }
+    },
+  );
 
   await step("a TypeScript consumer compiles against the published declarations", async () => {
     writeFileSync(
