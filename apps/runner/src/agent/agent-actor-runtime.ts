@@ -1,7 +1,6 @@
 import path from "node:path";
-import { createEnvironmentRedactor, type LibraryLoader } from "@tfgrpo/actor";
+import { type ActorConfigInput, createEnvironmentRedactor, type LibraryLoader } from "@tfgrpo/actor";
 import { createModels, loadModelsConfig, redactSecrets } from "@tfgrpo/models";
-import type { ActorSettings } from "../roles/actor.js";
 import { createAgentActor } from "./create-agent-actor.js";
 import { loadAgentModule } from "./load-agent-module.js";
 
@@ -11,7 +10,8 @@ export interface AgentActorRuntimeOptions {
   library?: LibraryLoader;
   /** models.yaml, when there is one: only its embedder is used (retrieval), never an actor model. */
   modelsConfig?: string;
-  settings?: ActorSettings;
+  /** The actor settings' limits (timeout, steps, stored tool output) and retrieval. */
+  actor?: ActorConfigInput;
   env?: NodeJS.ProcessEnv;
   log: (line: string) => void;
 }
@@ -33,7 +33,7 @@ export async function createAgentActorRuntime(options: AgentActorRuntimeOptions)
     module,
     ...(options.library ? { library: options.library } : {}),
     ...(embed ? { embed } : {}),
-    config: options.settings?.actor ?? {},
+    config: options.actor ?? {},
     redact: (text) => redactEnvironment(redactSecrets(text)),
   });
   options.log(

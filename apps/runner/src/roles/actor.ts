@@ -194,7 +194,7 @@ registerRole("actor", async (options: RoleOptions) => {
       file: agent,
       library: createBusLibraryLoader(options.bus),
       ...(options.config ? { modelsConfig: options.config } : {}),
-      ...(settings ? { settings } : {}),
+      ...(settings?.actor ? { actor: settings.actor } : {}),
       log: options.log,
     });
     return {
