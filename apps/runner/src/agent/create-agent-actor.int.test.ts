@@ -76,6 +76,7 @@ describe("createAgentActor", () => {
       expect(trajectory.experiencesShown).toEqual(shown);
       expect(trajectory.experiencesWithheld ?? []).toEqual(["G0", "G1"].filter((id) => !shown.includes(id)));
       expect(seen[attempt]!.shownIds).toEqual(shown);
+      expect(seen[attempt]!.task).toEqual({ id: "t1", question: task.question, domain: "math" });
       expect(seen[attempt]!.experiences.includes("[G0]. Check the answer by substituting it back.")).toBe(
         shown.includes("G0"),
       );

@@ -14,6 +14,7 @@ import {
   emptyUsageTotals,
   runAgentAttempt,
   type StopReason,
+  type Task,
   TfgrpoError,
   type Trajectory,
   toRunOutcome,
@@ -65,7 +66,8 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
   const redact = options.redact ?? ((text: string) => text);
   const { module } = options;
 
-  const runAgent = (attempt: AgentAttempt, question: string, id: string, signal: AbortSignal) => {
+  const runAgent = (attempt: AgentAttempt, task: Task, id: string, signal: AbortSignal) => {
+    const { question } = task;
     const storedChars = config.toolOutputStoredChars;
     const { agent } = module;
     if (agent.kind === "langchain") {
@@ -81,7 +83,7 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
     return runFunctionAgent(
       agent.agent,
       {
-        task: { id: attempt.taskId, question, domain: "" },
+        task: { id: task.id, question, domain: task.domain },
         experiences: attempt.promptBlock,
         shownIds: [...attempt.shownIds],
         seed: attempt.seed,
@@ -126,7 +128,7 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
       try {
         const threadId = `${request.runId}:${request.groupId}:${request.attempt}`;
         record = await runAgentAttempt(attempt, () =>
-          runAgent(attempt, request.task.question, threadId, controller.signal),
+          runAgent(attempt, request.task, threadId, controller.signal),
         );
         if (module.agent.kind !== "function" && !attempt.used) {
           stopReason = "error";
