@@ -6,9 +6,11 @@ import path from "node:path";
 import { defaultValidationSamples } from "@tfgrpo/curator";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSimServer, createSuite, type SimServer, writeSuiteJsonl } from "@tfgrpo/sim";
+import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluate } from "../commands/eval.js";
 import { learn } from "../commands/learn.js";
+import { storedLearnRun } from "../learn/stored-learn-run.js";
 import { simModelsConfig } from "../runtime/start-sim-world.js";
 import { captureCommandOutput } from "../testing/capture-command-output.js";
 import { repositoryRoot } from "../testing/spawn-cli.js";
@@ -67,6 +69,14 @@ describe("learn --agent on the simulated world", () => {
       );
       expect(learned.written.stderr).toContain("actor: the team's agent from");
       expect(outcome.headVersion).not.toBeNull();
+      // The run records its agent module: `learn --resume` runs the same agent.
+      const store = await createStore(db);
+      try {
+        expect((await store.getRun(outcome.runId))?.config.agent).toBe(agent);
+        expect(await storedLearnRun(db, outcome.runId)).toMatchObject({ agent });
+      } finally {
+        await store.close();
+      }
       const evaluation = await evaluate(
         {
           config: simModelsConfig,

@@ -82,6 +82,8 @@ export async function evaluate(
     output.stdout.write(`${renderCostEstimate(estimate, "eval dry run, no model called")}\n`);
     return undefined;
   }
+  if (options.actorModel && options.agent)
+    throw new InvalidArgumentError("eval --actor-model compares tfgrpo's actor models: leave out --agent");
   if (options.actorModel) return evaluateAcrossActors(options, output);
   if (options.replay && options.sim)
     throw new InvalidArgumentError("eval --replay serves recorded answers: leave out --sim");
