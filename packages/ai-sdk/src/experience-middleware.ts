@@ -132,7 +132,9 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
   };
   const onError = async (params: CallOptions, error: unknown) => {
     if (options.reportFailures === false || currentAgentAttempt()) return;
-    const task = runOf(params);
+    // A prompt without a task never got a selection: nothing to report, and the model's error is what goes on.
+    const task = firstUserText(params.prompt);
+    if (task === undefined) return;
     if ((error as { isRetryable?: boolean }).isRetryable === true) {
       const failures = (retried.get(task) ?? 0) + 1;
       retried.set(task, failures);

@@ -75,7 +75,9 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
         question,
         threadId: id,
         signal,
-        recursionLimit: config.maxSteps * 2 + 1,
+        // A model call and its tools are two graph steps; every before/after hook of the agent's middleware (tfgrpo's
+        // two, the team's) is a step too, so the limit leaves room for them beyond the actor's own steps.
+        recursionLimit: config.maxSteps * 4 + 8,
         storedChars,
       });
     }
