@@ -1,4 +1,4 @@
-import type { Message, ToolCallRecord } from "@tfgrpo/protocol";
+import type { Message, ToolCallRecord, UsageTotals } from "@tfgrpo/protocol";
 
 /** What one attempt of a team's agent did, in tfgrpo's trajectory terms. */
 export interface AgentRunRecord {
@@ -9,6 +9,8 @@ export interface AgentRunRecord {
   text: string;
   /** The answer when the agent says it apart from its text (a plain function's `answer`). */
   answer?: string | null;
+  /** Tokens of the agent's model calls, as its framework counted them (no price: the model is the team's). */
+  usage?: Pick<UsageTotals, "calls" | "inputTokens" | "cachedInputTokens" | "outputTokens">;
 }
 
 /** A tool result as stored: cut to `storedChars`, with the mark the actor's records carry. */

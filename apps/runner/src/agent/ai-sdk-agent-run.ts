@@ -18,6 +18,8 @@ interface AiSdkPart {
 
 interface AiSdkResult {
   text: string;
+  steps?: unknown[];
+  totalUsage?: { inputTokens?: number; outputTokens?: number; cachedInputTokens?: number };
   response: { messages: Array<{ role: string; content: string | AiSdkPart[] }> };
 }
 
@@ -73,7 +75,13 @@ export async function runAiSdkAgent(
       }
     }
   }
-  return { messages, toolCalls, text: result.text };
+  const usage = {
+    calls: result.steps?.length ?? 0,
+    inputTokens: result.totalUsage?.inputTokens ?? 0,
+    cachedInputTokens: result.totalUsage?.cachedInputTokens ?? 0,
+    outputTokens: result.totalUsage?.outputTokens ?? 0,
+  };
+  return { messages, toolCalls, text: result.text, usage };
 }
 
 function textOfParts(parts: readonly AiSdkPart[]): string {

@@ -172,7 +172,7 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
           record.messages.filter((m) => m.role === "assistant").map((m) => m.content),
           new Set(shownIds),
         ),
-        usage: emptyUsageTotals(),
+        usage: { ...emptyUsageTotals(), ...record.usage },
         latencyMs: Math.max(0, now() - started),
         stopReason,
         ...(error === undefined ? {} : { error }),

@@ -10,6 +10,11 @@ interface LangChainMessage {
   tool_calls?: Array<{ id?: string; name: string; args: unknown }>;
   tool_call_id?: string;
   status?: string;
+  usage_metadata?: {
+    input_tokens?: number;
+    output_tokens?: number;
+    input_token_details?: { cache_read?: number };
+  };
 }
 
 /** A `createAgent` agent (LangChain's ReactAgent): it runs with `invoke({ messages })`. */
@@ -59,6 +64,7 @@ export async function runLangChainAgent(
   const toolCalls: ToolCallRecord[] = [];
   const pending = new Map<string, { id: string; name: string; input: unknown }>();
   let text = "";
+  const usage = { calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
   for (const raw of (state.messages ?? []) as LangChainMessage[]) {
     if (typeof raw?.getType !== "function") continue;
     const role = roles[raw.getType()];
@@ -90,8 +96,14 @@ export async function runLangChainAgent(
       );
     }
     if (role === "assistant" && content.trim() !== "") text = content;
+    if (role === "assistant") {
+      usage.calls++;
+      usage.inputTokens += raw.usage_metadata?.input_tokens ?? 0;
+      usage.cachedInputTokens += raw.usage_metadata?.input_token_details?.cache_read ?? 0;
+      usage.outputTokens += raw.usage_metadata?.output_tokens ?? 0;
+    }
   }
-  return { messages, toolCalls, text };
+  return { messages, toolCalls, text, usage };
 }
 
 function textOf(message: LangChainMessage): string {

@@ -74,6 +74,10 @@ describe("learn --agent on the simulated world", () => {
       try {
         expect((await store.getRun(outcome.runId))?.config.agent).toBe(agent);
         expect(await storedLearnRun(db, outcome.runId)).toMatchObject({ agent });
+        // Each attempt's trajectory is the agent's: its model calls and tokens, as its framework counted them.
+        const trajectories = await store.listTrajectories({ runId: outcome.runId });
+        expect(new Set(trajectories.map((t) => t.model))).toEqual(new Set([`agent:${name}`]));
+        expect(trajectories.every((t) => t.usage.calls >= 1 && t.usage.inputTokens > 0)).toBe(true);
       } finally {
         await store.close();
       }
