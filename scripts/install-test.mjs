@@ -8,6 +8,9 @@
 //      the server with the README's client configuration (`npx tfgrpo mcp ...`): it lists the tools and gets
 //      experiences;
 //   4. the README's LangGraph.js script, run as it is written, on that library: its prompt must carry the entries;
+//   4b. the README's agent modules (examples/agents: a LangChain createAgent agent and an AI SDK agent, each with
+//      tfgrpo's middleware) learn with `npx tfgrpo learn --sim --agent` and run under `eval --agent`, the SIMULATED
+//      server as their OpenAI-compatible model;
 //   5. a TypeScript file using @tfgrpo/langgraph, /serving, /store and /protocol compiles with `tsc` (NodeNext,
 //      strict, skipLibCheck off) against the published declarations.
 // Each step prints its time; the first that fails stops the test with its name, its command and output.
@@ -192,7 +195,8 @@ function workspaceNativeBinary(name, version) {
 
 /** A typed use of the libraries' public surface; the @ts-expect-error lines fail if the types were `any`. */
 const typedConsumer = `import { HumanMessage } from "@langchain/core/messages";
-import { createExperienceHooks, LibraryBaseStore } from "@tfgrpo/langgraph";
+import { experienceMiddleware as aiSdkExperience } from "@tfgrpo/ai-sdk";
+import { createExperienceHooks, experienceMiddleware, LibraryBaseStore } from "@tfgrpo/langgraph";
 import { loadDataset, TfgrpoError } from "@tfgrpo/protocol";
 import { createLibraryService, serveMcpStdio } from "@tfgrpo/serving";
 import { createStore, type Store } from "@tfgrpo/store";
@@ -207,7 +211,12 @@ const wrong: string = await store.getHeadVersion("math");
 // @ts-expect-error the hooks need a library
 createExperienceHooks({ domain: "math", systemPrompt: "" });
 const tasks = await loadDataset("tasks.jsonl", { domain: "math" }).catch((error: unknown) => TfgrpoError.isInstance(error));
-console.log(messages.length, head, wrong, tasks, LibraryBaseStore, serveMcpStdio);
+// The createAgent and AI SDK middlewares take the same library service.
+const middleware = experienceMiddleware({ library, domain: "math", reward: (run) => run.finalText.length > 0 });
+const aiMiddleware = aiSdkExperience({ library, domain: "math" });
+// @ts-expect-error a reward returns a number, a boolean or { reward, success }
+experienceMiddleware({ library, domain: "math", reward: () => "yes" });
+console.log(messages.length, head, wrong, tasks, LibraryBaseStore, serveMcpStdio, middleware.name, aiMiddleware.specificationVersion);
 `;
 
 const directory = mkdtempSync(path.join(os.tmpdir(), "tfgrpo-install-test-"));
@@ -238,7 +247,15 @@ try {
       // and TypeScript with Node's types to compile a typed consumer against the published declarations.
       const mcpSdk = "@modelcontextprotocol/sdk";
       const userPackages = [
-        ...["@langchain/langgraph", "@langchain/core"].map((name) => `${name}@${catalogVersion(name)}`),
+        ...["@langchain/langgraph", "@langchain/core", "@langchain/openai"].map(
+          (name) => `${name}@${catalogVersion(name)}`,
+        ),
+        // What the agent modules of examples/agents import: LangChain v1 and the AI SDK (ai@6, Node 20).
+        `langchain@${workspaceVersion("langchain")}`,
+        ...["ai", "@ai-sdk/openai-compatible"].map(
+          (name) =>
+            `${name}@${JSON.parse(readFileSync(path.join(root, "packages/ai-sdk/package.json"), "utf8")).devDependencies[name]}`,
+        ),
         `${mcpSdk}@${JSON.parse(readFileSync(path.join(root, "packages/serving/package.json"), "utf8")).dependencies[mcpSdk]}`,
         ...["typescript", "@types/node"].map((name) => `${name}@${workspaceVersion(name)}`),
       ];
@@ -395,6 +412,72 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
     check(shown.length > 0, `the agent's system prompt carries none of the library's entries:\n${stdout}`);
     log(`  the prompt carries ${shown.length} of the library's ${entries.length} entries`);
   });
+
+  await step(
+    "the README's agent modules under learn --agent and eval --agent (the sim as their model)",
+    async () => {
+      const data = {};
+      for (const [split, size] of [
+        ["train", 4],
+        ["val", 4],
+      ]) {
+        data[split] = path.join(directory, "agents", `${split}.jsonl`);
+        await run(
+          "npx",
+          ["tfgrpo", "sim", "dataset", "--domain", "math", "--split", split, "--size", String(size)].concat([
+            "--seed",
+            "3",
+            "--out",
+            data[split],
+          ]),
+          inDirectory,
+        );
+      }
+      for (const module of ["langchain-agent.mjs", "ai-sdk-agent.mjs"]) {
+        cpSync(path.join(root, "examples/agents", module), path.join(directory, module));
+        const db = path.join(directory, "agents", `${module}.db`);
+        const common = [
+          "--sim",
+          "--seed",
+          "3",
+          "--agent",
+          module,
+          "--domain",
+          "math",
+          "--db",
+          db,
+          "--no-trace",
+        ];
+        const learned = await run(
+          "npx",
+          ["tfgrpo", "learn", ...common, "--train", data.train, "--val", data.val].concat([
+            "--epochs",
+            "1",
+            "--group-size",
+            "3",
+            "--concurrency",
+            "4",
+          ]),
+          { ...inDirectory, timeoutMs: 240_000 },
+        );
+        check(
+          learned.stderr.includes("actor: the team's agent from") && /^head: /m.test(learned.stdout),
+          `learn --agent ${module} did not run the agent:\n${learned.stdout}\n${learned.stderr}`,
+        );
+        const evaluated = await run(
+          "npx",
+          ["tfgrpo", "eval", ...common, "--data", data.val, "--library", "none", "--k", "2", "--json"],
+          { ...inDirectory, timeoutMs: 240_000 },
+        );
+        const rows = JSON.parse(evaluated.stdout).rows;
+        check(
+          rows?.[0]?.label === "none" && rows[0].tasks === 4,
+          `eval --agent ${module}: ${evaluated.stdout}`,
+        );
+        log(`  ${module}: learned (${learned.stdout.match(/^head: .*$/m)?.[0]}), evaluated on 4 tasks`);
+      }
+    },
+  );
 
   await step("a TypeScript consumer compiles against the published declarations", async () => {
     writeFileSync(

@@ -1,12 +1,13 @@
-import { type BaseMessage, type BaseMessageLike, SystemMessage } from "@langchain/core/messages";
+import { type BaseMessageLike, SystemMessage } from "@langchain/core/messages";
 import type { LangGraphRunnableConfig } from "@langchain/langgraph";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import type { GetExperiencesReply, LibraryClient, ReportOutcomeReply } from "@tfgrpo/serving";
 import { messagesToTrajectory } from "./messages-to-trajectory.js";
+import { firstHumanText, toBaseMessages } from "./to-base-messages.js";
 
-/** What the hooks read from a graph's state: LangGraph's messages channel. */
+/** What the hooks read from a graph's state: LangGraph's messages channel (messages or message-likes). */
 export interface MessagesState {
-  messages: BaseMessage[];
+  messages: BaseMessageLike[];
 }
 
 export interface ExperienceHooksOptions {
@@ -77,7 +78,7 @@ const maxOpenRuns = 10_000;
  */
 export function createExperienceHooks(options: ExperienceHooksOptions): ExperienceHooks {
   const { library, domain } = options;
-  const taskOf = options.task ?? firstHumanText;
+  const taskOf = options.task ?? humanTask;
   const open = new Map<string, Promise<GetExperiencesReply>>();
 
   const keyOf = (state: MessagesState, config?: LangGraphRunnableConfig) => {
@@ -115,7 +116,7 @@ export function createExperienceHooks(options: ExperienceHooksOptions): Experien
     selection,
     systemMessage,
     async prompt(state, config) {
-      return [await systemMessage(state, config), ...state.messages];
+      return [await systemMessage(state, config), ...toBaseMessages(state.messages)];
     },
     async reportOutcome(state, outcome, config) {
       const key = keyOf(state, config);
@@ -143,13 +144,13 @@ export function createExperienceHooks(options: ExperienceHooksOptions): Experien
   };
 }
 
-function firstHumanText(state: MessagesState): string {
-  const human = state.messages.find((message) => message.getType() === "human");
-  if (!human || human.text.trim() === "") {
+function humanTask(state: MessagesState): string {
+  const text = firstHumanText(state.messages);
+  if (text === undefined) {
     throw new TfgrpoError(
       "invalid_input",
       "the run has no human message to take the task from: pass `task` to createExperienceHooks",
     );
   }
-  return human.text;
+  return text;
 }

@@ -1,4 +1,5 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseMessageLike } from "@langchain/core/messages";
+import { toBaseMessages } from "./to-base-messages.js";
 
 /** One message of a reported trajectory: plain JSON, what the library stores and the critic reads. */
 export interface TrajectoryMessage {
@@ -10,10 +11,11 @@ export interface TrajectoryMessage {
 
 /**
  * A LangGraph run's messages as plain JSON (role, text, tool calls): small, stable across LangChain versions, and
- * free of provider metadata. The library service scrubs secrets from it before storing it.
+ * free of provider metadata. Message-likes (`{ role, content }`, pairs, strings) are taken as LangChain takes them.
+ * The library service scrubs secrets from it before storing it.
  */
-export function messagesToTrajectory(messages: readonly BaseMessage[]): TrajectoryMessage[] {
-  return messages.map((message) => {
+export function messagesToTrajectory(messages: readonly BaseMessageLike[]): TrajectoryMessage[] {
+  return toBaseMessages(messages).map((message) => {
     const toolCalls = (message as { tool_calls?: Array<{ name: string; args: unknown }> }).tool_calls;
     return {
       role: message.getType(),

@@ -1,3 +1,19 @@
+export {
+  type AgentAttempt,
+  currentAgentAttempt,
+  runAgentAttempt,
+} from "./agent/agent-attempt.js";
+export {
+  createExperienceRuns,
+  type ExperienceLibrary,
+  type ExperienceRuns,
+  type ExperienceRunsOptions,
+  failureReport,
+  type RunReport,
+  type RunSelection,
+  withPromptBlock,
+} from "./agent/experience-runs.js";
+export { type RunOutcome, type RunOutcomeLike, toRunOutcome } from "./agent/run-outcome.js";
 export type {
   Bus,
   EnqueueOptions,

@@ -29,6 +29,10 @@ export function registerEvalCommand(program: Command): void {
     .addOption(databaseOption())
     .addOption(actorModeOption())
     .option("--local-roles <roles>", "roles this process hosts", "actor,critic,curator")
+    .option(
+      "--agent <file>",
+      "the team's agent module (a createAgent agent, an AI SDK agent or a function): it runs the rollouts instead of tfgrpo's actor",
+    )
     .addOption(simOption())
     .option("--run-id <id>", "id of the evaluation run")
     .option(

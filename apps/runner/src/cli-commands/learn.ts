@@ -107,6 +107,10 @@ export function registerLearnCommand(program: Command): void {
       0,
     )
     .addOption(actorModeOption())
+    .option(
+      "--agent <file>",
+      "the team's agent module (a createAgent agent, an AI SDK agent or a function): it runs the rollouts instead of tfgrpo's actor",
+    )
     .option("--no-baseline", "do not evaluate the empty library after every round")
     .option(
       "--local-roles <roles>",

@@ -12,6 +12,10 @@ export function registerServeCommand(program: Command): void {
     .option("--concurrency <n>", "calls or jobs per subject at once (default: the role's)", positiveInteger)
     .option("--config <file>", "models config (models.yaml), required (default: $TFGRPO_CONFIG)")
     .option("--db <path>", "workspace database")
+    .option(
+      "--agent <file>",
+      "with --role actor: the team's agent module runs the rollouts (or `agent:` in $TFGRPO_ACTOR_CONFIG)",
+    )
     .option("--module <file...>", "import modules that register more roles (registerRole) first");
   // The library role's: who may call it and how often (other roles ignore them).
   addClientGateOptions(command).action(async (options: ServeOptions) => {

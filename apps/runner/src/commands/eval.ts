@@ -33,6 +33,8 @@ export interface EvalCommandOptions {
   temperature: number;
   db?: string;
   mode: "tools" | "direct";
+  /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */
+  agent?: string;
   localRoles: string;
   sim?: boolean;
   runId?: string;
@@ -81,6 +83,8 @@ export async function evaluate(
     output.stdout.write(`${renderCostEstimate(estimate, "eval dry run, no model called")}\n`);
     return undefined;
   }
+  if (options.actorModel && options.agent)
+    throw new InvalidArgumentError("eval --actor-model compares tfgrpo's actor models: leave out --agent");
   if (options.actorModel) return evaluateAcrossActors(options, output);
   if (options.replay && options.sim)
     throw new InvalidArgumentError("eval --replay serves recorded answers: leave out --sim");
@@ -109,6 +113,7 @@ export async function evaluate(
       concurrency: options.concurrency,
       log,
       ...(opened ? { cassette: opened.cassette } : {}),
+      ...(options.agent ? { agent: options.agent } : {}),
     });
     const requested = await resolveLibraries(runtime.store, options.domain, options.library);
     const built = controls

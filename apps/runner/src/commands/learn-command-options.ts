@@ -35,6 +35,8 @@ export const learnCommandOptionsSchema = z
     valK: z.number().int().positive(),
     precheck: z.number().int().nonnegative(),
     mode: z.enum(["tools", "direct"]),
+    /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */
+    agent: z.string().optional(),
     baseline: z.boolean(),
     localRoles: z.string(),
     sim: z.boolean().optional(),

@@ -144,6 +144,7 @@ export async function learn(
         extraConfig: {
           simulated: isSimulated(config, Boolean(sim)),
           models: config ? path.resolve(config) : null,
+          ...(options.agent ? { agent: path.resolve(options.agent) } : {}),
         },
       };
     }
@@ -166,6 +167,9 @@ export async function learn(
       disabled: options.trace === false,
     });
     if (tracing.enabled) log(`tracing to ${tracing.destinations.join(" and ")}`);
+    // A resumed run keeps the agent module it was started with, unless told otherwise.
+    const agent = options.agent ?? stored?.agent ?? undefined;
+    if (agent) log(`rollouts by the team's agent: ${agent}`);
     await using runtime = await createRuntime({
       db,
       ...(options.nats ? { nats: options.nats } : {}),
@@ -174,6 +178,7 @@ export async function learn(
       concurrency: options.concurrency,
       log,
       ...(opened ? { cassette: opened.cassette } : {}),
+      ...(agent ? { agent } : {}),
     });
     using stop = stopOnSignal(log);
     const outcome = await runLearning({

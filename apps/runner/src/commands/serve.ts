@@ -21,6 +21,8 @@ export interface ServeOptions extends ClientGateCliOptions {
   db?: string;
   /** Modules to import first, for roles registered outside apps/runner/src/roles. */
   module?: string[];
+  /** With the actor role: the team's agent module runs the rollouts (no models config needed). */
+  agent?: string;
 }
 
 export interface ServeDependencies {
@@ -66,7 +68,12 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
       "serve needs a NATS server: pass --nats nats://host:4222 (or set TFGRPO_NATS_URL)",
     );
   }
-  const config = requireModelsConfig(options.config, "serve");
+  if (options.agent && options.role !== "actor")
+    throw new TfgrpoError("invalid_config", `serve --agent is for --role actor, not --role ${options.role}`);
+  // The team's agent brings its own model: a worker running it needs no models config (one is used for retrieval).
+  const config = options.agent
+    ? options.config || process.env.TFGRPO_CONFIG || undefined
+    : requireModelsConfig(options.config, "serve");
   // A worker's spans are children of the runner's (trace headers on every job and request); they go to the OTLP
   // endpoint of the standard OTEL_* variables, or a local file with TFGRPO_TRACE_FILE.
   await using tracing = await startTracing({ serviceName: `tfgrpo-${options.role}` });
@@ -83,7 +90,8 @@ export async function serve(options: ServeOptions, dependencies: ServeDependenci
       bus,
       log,
       ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
-      config,
+      ...(config === undefined ? {} : { config }),
+      ...(options.agent === undefined ? {} : { agent: options.agent }),
       ...(options.db === undefined ? {} : { db: options.db }),
       clientGate,
     });

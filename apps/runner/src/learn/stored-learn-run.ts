@@ -6,7 +6,7 @@ import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 export async function storedLearnRun(
   db: string,
   runId: string,
-): Promise<{ options: LearnOptions | null; ablation: unknown; models: string | null }> {
+): Promise<{ options: LearnOptions | null; ablation: unknown; models: string | null; agent: string | null }> {
   const store = await createStore(db, { mustExist: true });
   try {
     const run = await store.getRun(runId);
@@ -27,6 +27,8 @@ export async function storedLearnRun(
       options: parsed.success ? parsed.data : null,
       ablation: run.config.ablation,
       models: typeof run.config.models === "string" ? run.config.models : null,
+      // The team's agent module the run was started with (`learn --agent`): a resumed run keeps it.
+      agent: typeof run.config.agent === "string" ? run.config.agent : null,
     };
   } finally {
     await store.close();

@@ -1,11 +1,10 @@
-import { HumanMessage } from "@langchain/core/messages";
-import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { type RewardFunction, verifyMath } from "@tfgrpo/critic";
-import { createExperienceHooks, messagesToTrajectory } from "@tfgrpo/langgraph";
+import { experienceMiddleware, messagesToTrajectory } from "@tfgrpo/langgraph";
 import type { Models } from "@tfgrpo/models";
-import type { Task } from "@tfgrpo/protocol";
-import type { LibraryService } from "@tfgrpo/serving";
+import { type Task, TfgrpoError } from "@tfgrpo/protocol";
+import type { LibraryService, ReportOutcomeReply } from "@tfgrpo/serving";
 import { createToolset, type ToolResources } from "@tfgrpo/tools";
+import { createAgent } from "langchain";
 import type { ServeTask } from "./online-session.js";
 
 export interface ReactAgentServeOptions {
@@ -16,7 +15,7 @@ export interface ReactAgentServeOptions {
   runId: string;
   /** Scores the final answer; default: math equivalence against the task's answer. */
   reward?: RewardFunction;
-  /** The fixed part of the system prompt; the hooks append the served experiences to it (a stable prefix). */
+  /** The fixed part of the system prompt; the middleware appends the served experiences to it (a stable prefix). */
   systemPrompt?: string;
   /** Per-task model seed: `seed + index`. */
   seed?: number;
@@ -34,45 +33,55 @@ const mathReward: RewardFunction = (task: Task, finalAnswer: string | null) => (
 });
 
 /**
- * An agent that is not the project's actor: LangGraph's prebuilt `createReactAgent` over a LangChain `ChatOpenAI`
- * (the actor role's model) and the domain's tools, using a library only through `@tfgrpo/langgraph`'s hooks: the
- * prompt hook puts the fixed system prompt + the served experiences first, the outcome hook reports the reward
+ * An agent that is not the project's actor: LangChain's `createAgent` over a LangChain `ChatOpenAI` (the actor
+ * role's model) and the domain's tools, using a library only through `@tfgrpo/langgraph`'s `experienceMiddleware`:
+ * the fixed system prompt + the served experiences on every model call, and when the run ends the reward reported
  * with the run's messages as the trajectory (which the learner's critic summarizes when it reflects).
  */
 export function createReactAgentServe(options: ReactAgentServeOptions): ServeTask {
   const reward = options.reward ?? mathReward;
   const maxSteps = options.maxSteps ?? 6;
-  const hooks = createExperienceHooks({
-    library: options.library,
-    domain: options.domain,
-    systemPrompt: options.systemPrompt ?? defaultSystemPrompt,
-  });
   return async (task, index) => {
     const toolset = createToolset({
       domain: options.domain,
       resources: options.resources,
       ...(options.tools === "none" ? { tools: [] } : {}),
     });
+    let reply: ReportOutcomeReply | undefined;
+    let scored: { reward: number; success: boolean } | undefined;
     try {
-      const agent = createReactAgent({
-        llm: options.models.chat("actor", { seed: (options.seed ?? 0) + index }),
-        tools: toolset.tools,
-        prompt: hooks.prompt,
+      const agent = createAgent({
+        model: options.models.chat("actor", { seed: (options.seed ?? 0) + index }),
+        tools: [...toolset.tools],
+        systemPrompt: options.systemPrompt ?? defaultSystemPrompt,
+        middleware: [
+          experienceMiddleware({
+            library: options.library,
+            domain: options.domain,
+            task: () => task.question,
+            reward: async (run) => {
+              const result = await reward(task, run.finalText === "" ? null : run.finalText);
+              scored = { reward: result.reward, success: result.reward >= 1 };
+              return scored;
+            },
+            onReport: (sent) => {
+              reply = sent;
+            },
+          }),
+        ],
       });
-      const config = {
-        configurable: { thread_id: `${options.runId}:${index}` },
-        recursionLimit: maxSteps * 2 + 1,
-      };
-      const state = await agent.invoke({ messages: [new HumanMessage(task.question)] }, config);
-      const final = [...state.messages].reverse().find((m) => m.getType() === "ai" && m.text.trim() !== "");
-      const scored = await reward(task, final?.text ?? null);
-      const success = scored.reward >= 1;
-      const reply = await hooks.reportOutcome(state, { reward: scored.reward, success }, config);
+      const state = await agent.invoke(
+        { messages: [{ role: "user", content: task.question }] },
+        { configurable: { thread_id: `${options.runId}:${index}` }, recursionLimit: maxSteps * 2 + 1 },
+      );
+      if (!reply || !scored) {
+        throw new TfgrpoError("internal", `the run of task ${task.id} ended without a report`);
+      }
       return {
         selectionId: reply.selectionId,
         version: reply.version,
         reward: scored.reward,
-        success,
+        success: scored.success,
         trajectory: messagesToTrajectory(state.messages),
       };
     } finally {

@@ -21,6 +21,7 @@ import {
   withSandboxPool,
 } from "@tfgrpo/tools";
 import { z } from "zod";
+import { createAgentActorRuntime } from "../agent/agent-actor-runtime.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { readSettingsFile } from "./read-settings-file.js";
 import type { RoleFactory, RoleOptions } from "./role-factory.js";
@@ -29,8 +30,10 @@ import type { RoleFactory, RoleOptions } from "./role-factory.js";
 const actorSettingsSchema = z.object({
   actor: actorConfigSchema.partial().optional(),
   tools: toolsConfigSchema.optional(),
+  /** The team's agent module, relative to the settings file: it runs the rollouts instead of tfgrpo's actor. */
+  agent: z.string().min(1).optional(),
 });
-export type ActorSettings = { actor?: ActorConfigInput; tools?: ToolsConfig };
+export type ActorSettings = { actor?: ActorConfigInput; tools?: ToolsConfig; agent?: string };
 
 export async function loadActorSettings(file: string): Promise<ActorSettings> {
   const value = await readSettingsFile(file, "actor");
@@ -40,7 +43,10 @@ export async function loadActorSettings(file: string): Promise<ActorSettings> {
       details: { file },
     });
   }
-  return value as ActorSettings;
+  const settings = value as ActorSettings;
+  return settings.agent === undefined
+    ? settings
+    : { ...settings, agent: path.resolve(path.dirname(file), settings.agent) };
 }
 
 export interface ActorRuntimeOptions {
@@ -180,6 +186,26 @@ async function downloadSimCorpus(corpusUrl: string, directory?: string): Promise
  */
 /** The actor role, as `tfgrpo serve --role actor` and the runtime start it (listed in `registry.ts`). */
 export const actorRole: RoleFactory = async (options: RoleOptions) => {
+  const settings = process.env.TFGRPO_ACTOR_CONFIG
+    ? await loadActorSettings(process.env.TFGRPO_ACTOR_CONFIG)
+    : undefined;
+  const agent = options.agent ?? settings?.agent;
+  if (agent) {
+    const runtime = await createAgentActorRuntime({
+      file: agent,
+      library: createBusLibraryLoader(options.bus),
+      ...(options.config ? { modelsConfig: options.config } : {}),
+      ...(settings?.actor ? { actor: settings.actor } : {}),
+      log: options.log,
+    });
+    return {
+      ...createActorRole(
+        runtime.actor,
+        options.concurrency === undefined ? {} : { concurrency: options.concurrency },
+      ),
+      close: runtime.close,
+    };
+  }
   const modelsConfig = requireModelsConfig(options.config, "the actor role");
   const runtime = await createActorRuntime({
     modelsConfig,

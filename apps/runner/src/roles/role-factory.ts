@@ -16,6 +16,8 @@ export interface RoleOptions {
   log: (line: string) => void;
   /** Records or replays this role's model traffic (`--record` / `--replay`). */
   cassette?: Cassette;
+  /** `--agent FILE`: the team's agent module, for the actor role (it runs the rollouts). */
+  agent?: string;
   /** `--client-tokens`, `--rate-limit`, `--rate-burst`: for roles agents call (the library). */
   clientGate?: ClientGateOptions;
 }

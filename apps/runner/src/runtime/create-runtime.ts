@@ -25,6 +25,8 @@ export interface RuntimeOptions {
   log: (line: string) => void;
   /** Records or replays the model traffic of the roles this process hosts (`--record` / `--replay`). */
   cassette?: Cassette;
+  /** The team's agent module (`--agent`): the actor role this process hosts runs it. */
+  agent?: string;
   /** Wraps the Bus every call of this process goes through (tests record what the messages carry). */
   wrapBus?: (bus: Bus) => Bus;
 }
@@ -94,6 +96,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         log: options.log,
         ...(options.config ? { config: options.config } : {}),
         ...(options.cassette ? { cassette: options.cassette } : {}),
+        ...(options.agent ? { agent: options.agent } : {}),
       });
       opened.roles.push(role);
       opened.handles.push(await role.serve(bus, { concurrency: options.concurrency }));

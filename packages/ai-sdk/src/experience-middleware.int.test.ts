@@ -1,0 +1,164 @@
+// The Vercel AI SDK (ai@6): a ToolLoopAgent over @ai-sdk/openai-compatible pointed at the SIMULATED model server,
+// its model wrapped with tfgrpo's middleware: the block on every call of a run, the agent's own tool, streaming,
+// reports at onFinish (once), a failed run once; offline attempts take tfgrpo's block and seed and report nothing.
+import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
+import { runAgentAttempt } from "@tfgrpo/protocol";
+import { createLibraryService } from "@tfgrpo/serving";
+import { createSimServer, createSuite, normalizeAnswer, type SimServer } from "@tfgrpo/sim";
+import { createStore, type Store } from "@tfgrpo/store";
+import {
+  jsonSchema,
+  type LanguageModelMiddleware,
+  stepCountIs,
+  ToolLoopAgent,
+  tool,
+  wrapLanguageModel,
+} from "ai";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { experienceMiddleware } from "./experience-middleware.js";
+
+const instructions = "You are a careful problem solver. Put the final answer in \\boxed{}.";
+const block =
+  "# Learned Experiences\nUse these learned experiences to guide your reasoning where they apply:\n" +
+  "[G0]. Check the answer by substituting it back.";
+
+describe("the AI SDK middleware with a real ToolLoopAgent against the sim", () => {
+  let sim: SimServer;
+  let store: Store;
+  beforeAll(async () => {
+    sim = await createSimServer({ seed: 11 });
+    store = await createStore(":memory:");
+    await store.applyOperations(
+      "math",
+      [{ op: "add", text: "Check the answer by substituting it back.", reason: "r", status: "active" }],
+      { parent: null, state: "committed" },
+    );
+  });
+  afterAll(async () => {
+    await store.close();
+    await sim.close();
+  });
+  const tasks = createSuite({ domain: "math", seed: 11, size: 4, split: "train" });
+  const provider = (baseURL: string) => createOpenAICompatible({ name: "sim", baseURL, apiKey: "sim" });
+  const boxed = (text: string) => normalizeAnswer(text.match(/\\boxed\{([^}]*)\}/)?.[1] ?? "");
+  /** Another middleware, inside tfgrpo's: sees each call's system prompt. */
+  const watcher = (prompts: string[]): LanguageModelMiddleware => ({
+    specificationVersion: "v3",
+    transformParams: async ({ params }) => {
+      const system = params.prompt.find((m) => m.role === "system");
+      prompts.push(system?.role === "system" ? system.content : "");
+      return params;
+    },
+  });
+  const codeTool = (calls: string[]) =>
+    tool({
+      description: "Runs Python code and returns what it prints.",
+      inputSchema: jsonSchema<{ code: string }>({
+        type: "object",
+        properties: { code: { type: "string" } },
+        required: ["code"],
+      }),
+      execute: async ({ code }) => {
+        calls.push(code);
+        return "error: this team's interpreter is switched off";
+      },
+    });
+  const agentWith = (
+    experience: ReturnType<typeof experienceMiddleware>,
+    prompts: string[],
+    calls: string[],
+    url = sim.url,
+  ) =>
+    new ToolLoopAgent({
+      model: wrapLanguageModel({
+        model: provider(url).chatModel("sim-actor"),
+        middleware: [experience, watcher(prompts)],
+      }),
+      instructions,
+      tools: { code_interpreter: codeTool(calls) },
+      stopWhen: stepCountIs(6),
+      onFinish: experience.onFinish,
+    });
+
+  it("shows one selection on every model call, with the agent's own tool, and reports at onFinish once", async () => {
+    const library = createLibraryService({ store, exposure: false });
+    const task = tasks[0]!;
+    const replies: unknown[] = [];
+    const experience = experienceMiddleware({
+      library,
+      domain: "math",
+      reward: (run) => boxed(run.text) === normalizeAnswer(task.answer!),
+      onReport: (reply) => replies.push(reply),
+    });
+    const prompts: string[] = [];
+    const calls: string[] = [];
+    const result = await agentWith(experience, prompts, calls).generate({ prompt: task.question });
+    expect(calls.length).toBeGreaterThan(0);
+    expect(prompts.length).toBeGreaterThanOrEqual(2);
+    for (const prompt of prompts) expect(prompt).toBe(`${instructions}\n\n${block}`);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({
+      success: boxed(result.text) === normalizeAnswer(task.answer!),
+      creditedIds: ["G0"],
+    });
+    // A second report of the same run sends nothing and gets the first reply.
+    expect(await experience.reportOutcome(result, { success: true })).toEqual(replies[0]);
+  });
+
+  it("streams, and reports the streamed run once", async () => {
+    const library = createLibraryService({ store, exposure: false });
+    const before = await store.countOutcomes("math");
+    const experience = experienceMiddleware({ library, domain: "math", reward: () => 0.5 });
+    const stream = await agentWith(experience, [], []).stream({ prompt: tasks[1]!.question });
+    let deltas = 0;
+    for await (const _delta of stream.textStream) deltas++;
+    await stream.response;
+    expect(deltas).toBeGreaterThan(1);
+    const after = await store.countOutcomes("math");
+    expect(after.served - before.served).toBe(1);
+    expect(after.reported - before.reported).toBe(1);
+  });
+
+  it("reports a run whose model fails for good as one failure", async () => {
+    const library = createLibraryService({ store, exposure: false });
+    const before = await store.countOutcomes("math");
+    const experience = experienceMiddleware({ library, domain: "math", reward: () => 1, maxRetries: 0 });
+    const agent = new ToolLoopAgent({
+      model: wrapLanguageModel({
+        model: provider("http://127.0.0.1:9/v1").chatModel("sim-actor"),
+        middleware: experience,
+      }),
+      instructions,
+      maxRetries: 0,
+      onFinish: experience.onFinish,
+    });
+    await expect(agent.generate({ prompt: tasks[2]!.question })).rejects.toThrow();
+    const after = await store.countOutcomes("math");
+    expect(after.served - before.served).toBe(1);
+    expect(after.reported - before.reported).toBe(1);
+    const [outcome] = await store.listOutcomes({ domain: "math", latest: 1 });
+    expect(outcome).toMatchObject({ success: false });
+  });
+
+  it("takes an offline attempt's block and seed from tfgrpo and reports nothing", async () => {
+    const library = createLibraryService({ store, exposure: false });
+    const before = await store.countOutcomes("math");
+    const experience = experienceMiddleware({ library, domain: "math", reward: () => 1 });
+    const prompts: string[] = [];
+    const attempt = {
+      taskId: "t",
+      attempt: 0,
+      promptBlock: "[G7]. An offline lesson.",
+      shownIds: ["G7"],
+      seed: 5,
+      temperature: 0.7,
+      used: false,
+    };
+    await runAgentAttempt(attempt, () =>
+      agentWith(experience, prompts, []).generate({ prompt: tasks[3]!.question }),
+    );
+    expect(attempt.used).toBe(true);
+    expect(new Set(prompts)).toEqual(new Set([`${instructions}\n\n[G7]. An offline lesson.`]));
+    expect(await store.countOutcomes("math")).toEqual(before);
+  });
+});

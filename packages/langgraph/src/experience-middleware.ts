@@ -1,0 +1,184 @@
+import { type BaseMessage, type BaseMessageLike, SystemMessage } from "@langchain/core/messages";
+import { isGraphInterrupt } from "@langchain/langgraph";
+import {
+  createExperienceRuns,
+  currentAgentAttempt,
+  type ExperienceLibrary,
+  failureReport,
+  type ReportOutcomeReply,
+  type RunOutcomeLike,
+  type RunSelection,
+  TfgrpoError,
+  toRunOutcome,
+  withPromptBlock,
+} from "@tfgrpo/protocol";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+import { messagesToTrajectory } from "./messages-to-trajectory.js";
+import { firstHumanText, toBaseMessages } from "./to-base-messages.js";
+
+/** What a reward function of the run reads: the agent's final state and the run's selection. */
+export interface ExperienceRun {
+  task: string;
+  messages: BaseMessage[];
+  /** The text of the last AI message (the answer), empty when there is none. */
+  finalText: string;
+  /** The agent's whole final state (its own channels and other middleware's too). */
+  state: Record<string, unknown>;
+  shownIds: string[];
+}
+
+export interface ExperienceMiddlewareOptions {
+  /**
+   * `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls. Optional for
+   * an agent that only learns offline (`tfgrpo learn --agent`), where tfgrpo gives each attempt its experiences.
+   */
+  library?: ExperienceLibrary;
+  domain: string;
+  /** Scores a finished run; the middleware reports it when the run ends. Without it, call `reportOutcome`. */
+  reward?: (run: ExperienceRun) => RunOutcomeLike | Promise<RunOutcomeLike>;
+  /** Called with the library's reply to each report (the entries credited). */
+  onReport?: (reply: ReportOutcomeReply) => void;
+  /** A report that failed (library unreachable); default: the error is thrown from the agent's run. */
+  onReportError?: (error: unknown) => void;
+  /** The task text of a run; default: the first human message. */
+  task?: (messages: BaseMessage[]) => string;
+  /** A run whose model call throws reports a failure (once); default true. */
+  reportFailures?: boolean;
+  version?: number;
+  k?: number;
+}
+
+const selectionSchema = z.object({
+  selectionId: z.string().nullable(),
+  promptBlock: z.string(),
+  shownIds: z.array(z.string()),
+});
+
+/** The state channel the middleware keeps a run's selection in (checkpointed with the run). */
+export const experienceStateKey = "tfgrpoSelection";
+
+/**
+ * `createAgent` middleware that makes an agent use a tfgrpo library:
+ *
+ * ```ts
+ * const experience = experienceMiddleware({ library, domain: "math", reward: (run) => isRight(run.finalText) });
+ * const agent = createAgent({ model, tools, systemPrompt, middleware: [experience, ...others] });
+ * ```
+ *
+ * At the start of a run it selects the experiences for the task once (kept in the run's state), appends the block
+ * to the system prompt of every model call of the run (byte-identical each time), and when the run ends reports the
+ * outcome with the run's messages as the trajectory (cited ids are read from them). List it first: other middleware's
+ * retries and fallbacks then happen inside it, and an error that leaves it ends the run (reported as a failure, once).
+ * Under `tfgrpo learn --agent` it takes the attempt's experiences and seed from tfgrpo and reports nothing.
+ */
+export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
+  const runs = createExperienceRuns({
+    ...(options.library ? { library: options.library } : {}),
+    domain: options.domain,
+    ...(options.version === undefined ? {} : { version: options.version }),
+    ...(options.k === undefined ? {} : { k: options.k }),
+  });
+  const taskOf = (messages: BaseMessageLike[]) => {
+    const base = toBaseMessages(messages);
+    const task = options.task ? options.task(base) : firstHumanText(base);
+    if (task === undefined || task.trim() === "") {
+      throw new TfgrpoError(
+        "invalid_input",
+        "experienceMiddleware: the run has no human message to take the task from: pass `task` to experienceMiddleware",
+      );
+    }
+    return task;
+  };
+  const send = async (selection: RunSelection, report: Parameters<typeof runs.report>[1]) => {
+    try {
+      const reply = await runs.report(selection, report);
+      if (reply) options.onReport?.(reply);
+      return reply;
+    } catch (error) {
+      if (!options.onReportError) throw error;
+      options.onReportError(error);
+      return null;
+    }
+  };
+  const reportRun = async (state: Record<string, unknown>, outcome: RunOutcomeLike, where: string) => {
+    const selection = selectionOf(state);
+    if (!selection) {
+      throw new TfgrpoError(
+        "not_found",
+        "experienceMiddleware: this state is not from a run of an agent with the middleware (no selection in it)",
+      );
+    }
+    const messages = toBaseMessages((state.messages as BaseMessageLike[] | undefined) ?? []);
+    return send(selection, { ...toRunOutcome(outcome, where), trajectory: messagesToTrajectory(messages) });
+  };
+
+  const middleware = createMiddleware({
+    name: "TfgrpoExperienceMiddleware",
+    stateSchema: z.object({ [experienceStateKey]: selectionSchema.optional() }),
+    beforeAgent: async (state) => {
+      const selection = await runs.select(taskOf(state.messages as BaseMessageLike[]));
+      return { [experienceStateKey]: selection };
+    },
+    wrapModelCall: async (request, handler) => {
+      const selection = selectionOf(request.state as Record<string, unknown>);
+      const attempt = currentAgentAttempt();
+      const block = selection?.promptBlock ?? "";
+      const systemMessage = appendBlock(request.systemMessage, block);
+      if (attempt) attempt.systemPrompt = systemMessage.text;
+      try {
+        return await handler({
+          ...request,
+          systemMessage,
+          // Offline, attempts of a group differ by their seed, as tfgrpo's own actor's do.
+          ...(attempt ? { modelSettings: { ...request.modelSettings, seed: attempt.seed } } : {}),
+        });
+      } catch (error) {
+        if (selection && options.reportFailures !== false && !isGraphInterrupt(error)) {
+          await send(selection, failureReport(error));
+        }
+        throw error;
+      }
+    },
+    afterAgent: async (state) => {
+      const selection = selectionOf(state as Record<string, unknown>);
+      if (!options.reward || !selection || runs.reported(selection) || selection.selectionId === null) return;
+      const messages = toBaseMessages(state.messages as BaseMessageLike[]);
+      const outcome = await options.reward({
+        task: taskOf(messages),
+        messages,
+        finalText: finalText(messages),
+        state: state as Record<string, unknown>,
+        shownIds: selection.shownIds,
+      });
+      await reportRun(state as Record<string, unknown>, outcome, "experienceMiddleware's reward");
+      return undefined;
+    },
+  });
+  return Object.assign(middleware, {
+    /**
+     * Reports a run by hand (when no `reward` is given): the agent's final state (what `invoke` returned) and how
+     * it went. Once per run: a second report gets the first one's reply.
+     */
+    reportOutcome: (state: Record<string, unknown>, outcome: RunOutcomeLike) =>
+      reportRun(state, outcome, "reportOutcome"),
+  });
+}
+
+function selectionOf(state: Record<string, unknown>): RunSelection | undefined {
+  const parsed = selectionSchema.safeParse(state[experienceStateKey]);
+  return parsed.success ? parsed.data : undefined;
+}
+
+/** The agent's system message with the block after it; a message with content blocks keeps them (cache marks). */
+function appendBlock(system: SystemMessage, block: string): SystemMessage {
+  if (block === "") return system;
+  if (typeof system.content === "string") return new SystemMessage(withPromptBlock(system.content, block));
+  return system.concat(new SystemMessage(`\n\n${block}`));
+}
+
+/** The last AI message's text: the run's answer. */
+export function finalText(messages: readonly BaseMessage[]): string {
+  const last = [...messages].reverse().find((m) => m.getType() === "ai" && m.text.trim() !== "");
+  return last?.text ?? "";
+}

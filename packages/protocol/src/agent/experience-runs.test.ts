@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import type { GetExperiencesRequest, ReportOutcomeRequest } from "../schemas/served-library.js";
+import { runAgentAttempt } from "./agent-attempt.js";
+import { createExperienceRuns, failureReport, withPromptBlock } from "./experience-runs.js";
+import { toRunOutcome } from "./run-outcome.js";
+
+/** A library that records its calls (the boundary under test is the run bookkeeping, not the service). */
+function recordingLibrary() {
+  const calls = { selections: [] as GetExperiencesRequest[], reports: [] as ReportOutcomeRequest[] };
+  return {
+    calls,
+    library: {
+      getExperiences: async (request: GetExperiencesRequest) => {
+        calls.selections.push(request);
+        return {
+          selectionId: `s${calls.selections.length}`,
+          domain: request.domain,
+          version: 1,
+          entries: [{ id: "G0", text: "t", status: "active" as const, score: 1 }],
+          explorationIds: [],
+          promptBlock: "[G0]. t",
+        };
+      },
+      reportOutcome: async (request: ReportOutcomeRequest) => {
+        calls.reports.push(request);
+        return {
+          selectionId: request.selectionId,
+          domain: "math",
+          version: 1,
+          reward: request.reward ?? 0,
+          success: request.success ?? false,
+          creditedIds: ["G0"],
+          citedIds: [],
+          reportedAt: "2026-12-01T00:00:00.000Z",
+        };
+      },
+    },
+  };
+}
+
+describe("createExperienceRuns", () => {
+  it("selects from the library and reports a selection once: a second report gets the first reply", async () => {
+    const { calls, library } = recordingLibrary();
+    const runs = createExperienceRuns({ library: library as never, domain: "math", k: 3 });
+    const selection = await runs.select("task text");
+    expect(selection).toEqual({ selectionId: "s1", promptBlock: "[G0]. t", shownIds: ["G0"] });
+    expect(calls.selections).toEqual([{ domain: "math", task: "task text", k: 3 }]);
+    const first = await runs.report(selection, failureReport(new Error("boom")));
+    const second = await runs.report(selection, { reward: 1, success: true });
+    expect(second).toBe(first);
+    expect(calls.reports).toHaveLength(1);
+    expect(calls.reports[0]).toMatchObject({ success: false, reward: 0, feedback: "the run failed: boom" });
+    expect(runs.reported(selection)).toBe(true);
+  });
+
+  it("inside an attempt takes tfgrpo's block, marks the attempt used and sends nothing", async () => {
+    const { calls, library } = recordingLibrary();
+    const runs = createExperienceRuns({ library: library as never, domain: "math" });
+    const attempt = {
+      taskId: "t",
+      attempt: 2,
+      promptBlock: "[G4]. offline",
+      shownIds: ["G4"],
+      seed: 3,
+      temperature: 0.7,
+      used: false,
+    };
+    const selection = await runAgentAttempt(attempt, () => runs.select("task"));
+    expect(selection).toEqual({ selectionId: null, promptBlock: "[G4]. offline", shownIds: ["G4"] });
+    expect(attempt.used).toBe(true);
+    expect(await runs.report(selection, { reward: 1, success: true })).toBeNull();
+    expect(calls).toEqual({ selections: [], reports: [] });
+  });
+
+  it("without a library refuses to serve, naming what to pass", async () => {
+    const runs = createExperienceRuns({ domain: "math" });
+    await expect(runs.select("task")).rejects.toMatchObject({ code: "invalid_config" });
+  });
+});
+
+describe("toRunOutcome and withPromptBlock", () => {
+  it("reads numbers, booleans and objects, and refuses a reward outside [0, 1]", () => {
+    expect(toRunOutcome(true, "r")).toEqual({ reward: 1, success: true });
+    expect(toRunOutcome(0.5, "r")).toEqual({ reward: 0.5, success: false });
+    expect(toRunOutcome({ success: false, feedback: "f" }, "r")).toEqual({
+      reward: 0,
+      success: false,
+      feedback: "f",
+    });
+    expect(() => toRunOutcome(2, "team's reward")).toThrow(/team's reward returned reward 2/);
+    expect(() => toRunOutcome("yes" as never, "r")).toThrow(/return a number in \[0, 1\]/);
+  });
+
+  it("appends the block after the agent's prompt", () => {
+    expect(withPromptBlock("You solve.", "[G0]. t")).toBe("You solve.\n\n[G0]. t");
+    expect(withPromptBlock("You solve.", "")).toBe("You solve.");
+    expect(withPromptBlock("", "[G0]. t")).toBe("[G0]. t");
+  });
+});

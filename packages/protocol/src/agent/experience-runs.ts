@@ -1,0 +1,117 @@
+import { TfgrpoError } from "../errors.js";
+import type {
+  GetExperiencesReply,
+  GetExperiencesRequest,
+  ReportOutcomeReply,
+  ReportOutcomeRequest,
+} from "../schemas/served-library.js";
+import { currentAgentAttempt } from "./agent-attempt.js";
+import type { RunOutcome } from "./run-outcome.js";
+
+/** The two calls an agent middleware makes: a library service in process, over the Bus, or anything alike. */
+export interface ExperienceLibrary {
+  getExperiences(request: GetExperiencesRequest): Promise<GetExperiencesReply>;
+  reportOutcome(request: ReportOutcomeRequest): Promise<ReportOutcomeReply>;
+}
+
+export interface ExperienceRunsOptions {
+  /** Optional for an agent that only learns offline (`learn --agent`): tfgrpo gives it its experiences. */
+  library?: ExperienceLibrary | undefined;
+  domain: string;
+  /** Pin a library version (default: the head, or whatever the service routes to). */
+  version?: number;
+  /** Show at most this many entries. */
+  k?: number;
+}
+
+/** The experiences of one run: made once, used on every model call of the run. */
+export interface RunSelection {
+  /** The library's selection; null when tfgrpo runs the agent offline (the attempt is recorded, not reported). */
+  selectionId: string | null;
+  promptBlock: string;
+  shownIds: string[];
+}
+
+export interface RunReport extends RunOutcome {
+  trajectory?: unknown;
+  summary?: string;
+  citedIds?: string[];
+}
+
+export interface ExperienceRuns {
+  /** The run's selection: the offline attempt's when tfgrpo runs the agent, else a fresh one from the library. */
+  select(task: string): Promise<RunSelection>;
+  /**
+   * Reports a run's outcome exactly once per selection: a second report (a failure after a success, a retry) gets
+   * the first one's reply and sends nothing. Offline runs are recorded by tfgrpo, so nothing is sent (null).
+   */
+  report(selection: RunSelection, report: RunReport): Promise<ReportOutcomeReply | null>;
+  /** Whether the selection has been reported (or is being). */
+  reported(selection: RunSelection): boolean;
+}
+
+/** Reports remembered to refuse a second one; the oldest are forgotten beyond it (the service refuses them too). */
+const maxRemembered = 10_000;
+
+/** The run bookkeeping both agent middlewares share (LangChain `createAgent`, the AI SDK). */
+export function createExperienceRuns(options: ExperienceRunsOptions): ExperienceRuns {
+  const sent = new Map<string, Promise<ReportOutcomeReply>>();
+  return {
+    async select(task) {
+      const attempt = currentAgentAttempt();
+      if (attempt) {
+        attempt.used = true;
+        return { selectionId: null, promptBlock: attempt.promptBlock, shownIds: [...attempt.shownIds] };
+      }
+      if (!options.library) {
+        throw new TfgrpoError(
+          "invalid_config",
+          "the experience middleware has no library: pass `library` (createLibraryService, createBusLibraryClient) to serve; only `tfgrpo learn/eval --agent` runs it without one",
+        );
+      }
+      const reply = await options.library.getExperiences({
+        domain: options.domain,
+        task,
+        ...(options.version === undefined ? {} : { version: options.version }),
+        ...(options.k === undefined ? {} : { k: options.k }),
+      });
+      return {
+        selectionId: reply.selectionId,
+        promptBlock: reply.promptBlock,
+        shownIds: reply.entries.map((entry) => entry.id),
+      };
+    },
+    reported: (selection) => selection.selectionId !== null && sent.has(selection.selectionId),
+    async report(selection, report) {
+      const { selectionId } = selection;
+      if (selectionId === null) return null;
+      const earlier = sent.get(selectionId);
+      if (earlier) return earlier;
+      if (!options.library) return null;
+      const pending = options.library.reportOutcome({
+        selectionId,
+        reward: report.reward,
+        success: report.success,
+        ...(report.feedback === undefined ? {} : { feedback: report.feedback.slice(0, 20_000) }),
+        ...(report.trajectory === undefined ? {} : { trajectory: report.trajectory }),
+        ...(report.summary === undefined ? {} : { summary: report.summary }),
+        ...(report.citedIds === undefined ? {} : { citedIds: report.citedIds }),
+      });
+      sent.set(selectionId, pending);
+      while (sent.size > maxRemembered) sent.delete(sent.keys().next().value as string);
+      return pending;
+    },
+  };
+}
+
+/** The system prompt of a run: the agent's own first, then the block (a stable, cacheable prefix). */
+export function withPromptBlock(systemPrompt: string, promptBlock: string): string {
+  if (promptBlock === "") return systemPrompt;
+  return systemPrompt === "" ? promptBlock : `${systemPrompt}\n\n${promptBlock}`;
+}
+
+/** How a failed run is reported: a failure with the error's message as feedback. */
+export function failureReport(error: unknown): RunReport {
+  const message = error instanceof Error ? error.message : String(error);
+  return { reward: 0, success: false, feedback: `the run failed: ${message}`.slice(0, 2000) };
+}
