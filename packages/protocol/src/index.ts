@@ -226,6 +226,7 @@ export {
   subjectTable,
   trajectoryGet,
 } from "./subjects.js";
+export { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 export { spanAttributes } from "./tracing/span-attributes.js";
 export {
   type Attributes,

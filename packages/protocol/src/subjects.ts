@@ -14,6 +14,7 @@ import {
 } from "./schemas/served-library.js";
 import { taskSchema } from "./schemas/task.js";
 import { rewardGradeSchema, trajectorySchema } from "./schemas/trajectory.js";
+import { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 import { usageTotalsSchema } from "./schemas/usage.js";
 
 /** A library version as actors read it (immutable, so cacheable by domain + version). */
@@ -378,6 +379,8 @@ export const subjectTable = {
     lifecycle: curatorLifecycle,
     conflicts: curatorConflicts,
     merge: curatorMerge,
+    decide: curatorDecide,
+    restore: curatorRestore,
   },
 } as const;
 export type SubjectTable = typeof subjectTable;
