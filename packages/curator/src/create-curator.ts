@@ -17,13 +17,13 @@ import {
 import { type GateInput, gate } from "./gate.js";
 import type { EmbedFunction } from "./hashing-embedder.js";
 import type { LeakageFinding } from "./leakage-check.js";
+import { type MergeLibrariesInput, type MergeLibrariesResult, mergeLibraries } from "./merge-libraries.js";
 import {
   type RecordDecisionInput,
   type RestoreVersionInput,
   recordDecision,
   restoreVersion,
 } from "./online-decisions.js";
-import { type MergeLibrariesInput, type MergeLibrariesResult, mergeLibraries } from "./merge-libraries.js";
 import { screenLeakage } from "./screen-leakage.js";
 import { type LifecycleOptions, type LifecycleResult, updateLifecycle } from "./update-lifecycle.js";
 

@@ -27,7 +27,11 @@ export async function recordDecision(
   input: RecordDecisionInput,
 ): Promise<GateDecision> {
   await store.setVersionState(input.domain, input.version, input.state, input.decision);
-  logger.info("decision", { domain: input.domain, version: input.version, decision: input.decision.decision });
+  logger.info("decision", {
+    domain: input.domain,
+    version: input.version,
+    decision: input.decision.decision,
+  });
   return input.decision;
 }
 
@@ -42,9 +46,13 @@ export async function restoreVersion(
   const runId = input.runId ?? null;
   if (input.to !== null) {
     if (!store.rollback)
-      throw new TfgrpoError("invalid_input", "this curator's store cannot roll back a library (no rollback)", {
-        details: { domain: input.domain },
-      });
+      throw new TfgrpoError(
+        "invalid_input",
+        "this curator's store cannot roll back a library (no rollback)",
+        {
+          details: { domain: input.domain },
+        },
+      );
     const restored = await store.rollback(input.domain, input.to, {
       runId,
       message: input.message,

@@ -103,6 +103,7 @@ export {
   parseDatasetLine,
 } from "./load-dataset.js";
 export { mapWithConcurrency } from "./map-with-concurrency.js";
+export { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from "./safe-parse-json.js";
 export { type DatasetLine, datasetLineSchema } from "./schemas/dataset-line.js";
 export {
@@ -226,7 +227,6 @@ export {
   subjectTable,
   trajectoryGet,
 } from "./subjects.js";
-export { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 export { spanAttributes } from "./tracing/span-attributes.js";
 export {
   type Attributes,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineSubject } from "./bus/subject.js";
 import { exposureSchema } from "./kernel/exposure-plan.js";
+import { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./schemas/experience.js";
 import { leakageFingerprintsDigestSchema } from "./schemas/leakage-fingerprints.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
@@ -14,7 +15,6 @@ import {
 } from "./schemas/served-library.js";
 import { taskSchema } from "./schemas/task.js";
 import { rewardGradeSchema, trajectorySchema } from "./schemas/trajectory.js";
-import { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 import { usageTotalsSchema } from "./schemas/usage.js";
 
 /** A library version as actors read it (immutable, so cacheable by domain + version). */

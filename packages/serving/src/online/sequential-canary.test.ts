@@ -49,7 +49,10 @@ describe("the canary's evidence, stratum by stratum", () => {
 
 describe("the canary decision, rule by rule", () => {
   const decide = (canary: ArmOutcome[], head: ArmOutcome[], extra: { now?: Date; ending?: boolean } = {}) =>
-    decideCanary({ canary, head, now: extra.now ?? now, deadlineAt, ...(extra.ending ? { ending: true } : {}) }, settings);
+    decideCanary(
+      { canary, head, now: extra.now ?? now, deadlineAt, ...(extra.ending ? { ending: true } : {}) },
+      settings,
+    );
 
   it("commits once the log likelihood ratio reaches ln(1 / 0.05) = 3.00", () => {
     // 13/15 vs 5/15: d = 0.533, pooled 19/32, I = 1 / (0.241 * 2/15) = 31.1, ln LR = 2 * 0.1 * 31.1 * 0.533 = 3.32.
@@ -79,7 +82,10 @@ describe("the canary decision, rule by rule", () => {
       kind: "inconclusive",
       rule: "deadline",
     });
-    expect(decide(even(40), even(40), { ending: true })).toMatchObject({ kind: "inconclusive", rule: "session-end" });
+    expect(decide(even(40), even(40), { ending: true })).toMatchObject({
+      kind: "inconclusive",
+      rule: "session-end",
+    });
     // A decided test is decided, deadline or not.
     expect(decide(arm("a", 13, 2), arm("a", 5, 10), { ending: true }).kind).toBe("commit");
   });
@@ -126,7 +132,12 @@ function simulate(delta: number, trials: number, seed: number) {
       break;
     }
   }
-  return { kept: kept / trials, rejected: rejected / trials, canary: canaryTotal / trials, total: total / trials };
+  return {
+    kept: kept / trials,
+    rejected: rejected / trials,
+    canary: canaryTotal / trials,
+    total: total / trials,
+  };
 }
 
 describe("error rates of the sequential canary (Monte Carlo, seeded)", () => {

@@ -64,7 +64,13 @@ export function canaryEvidence(
   const cell = (stratum: string) => {
     let found = byStratum.get(stratum);
     if (!found) {
-      found = { stratum, canary: { n: 0, successes: 0 }, head: { n: 0, successes: 0 }, difference: null, information: 0 };
+      found = {
+        stratum,
+        canary: { n: 0, successes: 0 },
+        head: { n: 0, successes: 0 },
+        difference: null,
+        information: 0,
+      };
       byStratum.set(stratum, found);
     }
     return found;
@@ -157,11 +163,15 @@ export function decideCanary(
   settings: SequentialSettings,
 ): CanaryVerdict {
   const evidence = canaryEvidence(input.canary, input.head, settings);
-  const looks = evidence.canaryOutcomes >= settings.minCanaryOutcomes && evidence.headOutcomes >= settings.minCanaryOutcomes;
+  const looks =
+    evidence.canaryOutcomes >= settings.minCanaryOutcomes &&
+    evidence.headOutcomes >= settings.minCanaryOutcomes;
   if (looks && evidence.logLikelihoodRatio >= evidence.commitAt) return { kind: "commit", evidence };
   if (looks && evidence.logLikelihoodRatio <= evidence.rejectAt) return { kind: "reject", evidence };
-  if (evidence.canaryOutcomes >= settings.canaryOutcomes) return { kind: "inconclusive", rule: "budget", evidence };
-  if (input.now.getTime() >= Date.parse(input.deadlineAt)) return { kind: "inconclusive", rule: "deadline", evidence };
+  if (evidence.canaryOutcomes >= settings.canaryOutcomes)
+    return { kind: "inconclusive", rule: "budget", evidence };
+  if (input.now.getTime() >= Date.parse(input.deadlineAt))
+    return { kind: "inconclusive", rule: "deadline", evidence };
   if (input.ending) return { kind: "inconclusive", rule: "session-end", evidence };
   return { kind: "continue", evidence, share: fastestShare(evidence, settings) };
 }
