@@ -168,6 +168,7 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
     }
     waitingLogged = false;
     let lost = false;
+    let paused = false;
     let stopping = false;
     const renewal = setInterval(() => {
       store
@@ -203,7 +204,16 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
           return { observed, learner, stopped: "max-outcomes" };
         }
         const current = await store.getLearner(domain);
-        if (current?.paused) {
+        // Said once per pause and resume: an operator (or a test) can wait for the learner to have seen it.
+        if (Boolean(current?.paused) !== paused) {
+          paused = Boolean(current?.paused);
+          log(
+            paused
+              ? `online learner ${domain}: paused at outcome #${learner.state().cursor}; learning nothing until resumed`
+              : `online learner ${domain}: resumed at outcome #${learner.state().cursor}`,
+          );
+        }
+        if (paused) {
           await sleep(pollMs, signal);
           continue;
         }
