@@ -26,10 +26,13 @@ afterAll(async () => {
 const config: OnlineConfigInput = {
   trigger: { batchSize: 25, window: 20, dropBelow: 0.5, cooldown: 10 },
   groups: { pool: 60, neighbours: 5, minSimilarity: 0.2, maxGroups: 4 },
-  // A short session: a small reference for probation (the sim's lessons move the success rate by far more than the
-  // 10 points the canary's sequential test is sized for, so it decides them in few outcomes anyway).
+  // A short session: the sim's lessons move the success rate by far more than the 10 points the default canary test
+  // is sized for, so the test tells +20 from -20 points (harm 0.2: four times fewer outcomes for the same error
+  // rates at that size) and looks from 6 outcomes per arm; a small reference for probation.
   rollout: {
     canaryShare: 0.5,
+    harm: 0.2,
+    minCanaryOutcomes: 6,
     rollbackMargin: 0.3,
     rollbackWindow: 12,
     minReference: 8,
