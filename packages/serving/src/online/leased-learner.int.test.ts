@@ -244,11 +244,16 @@ describe("the leased learner (real store, SIMULATED critic and curator)", () => 
   }, 60_000);
 
   it("paused, it keeps the lease and learns nothing; resumed, it catches up; a second learner waits", async () => {
-    const first = start("learner-a");
+    const lines: string[] = [];
+    const first = start("learner-a", config, undefined, (line) => lines.push(line));
     await report(null, true);
     await until(stored, (s) => s !== null && s.cursor >= served);
     await store.setLearnerPaused("math", true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The learner says when it has seen the pause: from then on it learns nothing, however long it is left.
+    await until(
+      async () => lines.join("\n"),
+      (text) => /paused at outcome #\d+; learning nothing until resumed/.test(text),
+    );
     const cursor = (await stored())!.cursor;
     await report(null, true);
     await report(null, false);
