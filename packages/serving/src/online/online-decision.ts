@@ -29,6 +29,8 @@ function base(evidence: CanaryEvidence | null): Omit<GateDecision, "decision" | 
     candidateScore: evidence?.canaryRate ?? null,
     headScore: evidence?.headRate ?? null,
     margin: 0,
+    // The stored decision's schema is the offline gate's; the sequential test's boundary between its two hypotheses
+    // is at no difference, i.e. a candidate is kept when not worse, hence this mode (the rule is `details.rule`).
     mode: "not-worse-within-tolerance",
     tasks: evidence?.canaryOutcomes ?? 0,
     stage: evidence === null ? "none" : "full",
