@@ -18,6 +18,12 @@ import { type GateInput, gate } from "./gate.js";
 import type { EmbedFunction } from "./hashing-embedder.js";
 import type { LeakageFinding } from "./leakage-check.js";
 import { type MergeLibrariesInput, type MergeLibrariesResult, mergeLibraries } from "./merge-libraries.js";
+import {
+  type RecordDecisionInput,
+  type RestoreVersionInput,
+  recordDecision,
+  restoreVersion,
+} from "./online-decisions.js";
 import { screenLeakage } from "./screen-leakage.js";
 import { type LifecycleOptions, type LifecycleResult, updateLifecycle } from "./update-lifecycle.js";
 
@@ -39,6 +45,10 @@ export interface Curator {
   gate(input: GateInput): Promise<GateDecision>;
   detectConflicts(input: DetectConflictsInput): Promise<DetectConflictsResult>;
   mergeLibraries(input: MergeLibrariesInput): Promise<MergeLibrariesResult>;
+  /** Stores a decision made on live traffic on a proposed version (online-decisions.ts). */
+  recordDecision(input: RecordDecisionInput): Promise<GateDecision>;
+  /** Restores the library a head replaced, as a committed version (online-decisions.ts). */
+  restoreVersion(input: RestoreVersionInput): Promise<{ version: number }>;
   /** The leakage check of proposals against a run's stored fingerprints, named by digest (screen-leakage.ts). */
   screenLeakage(
     proposals: readonly Proposal[],
@@ -81,6 +91,8 @@ export function createCurator(options: CreateCuratorOptions): Curator {
     gate: (input) => gate(context, input),
     detectConflicts: (input) => detectConflicts(context, input),
     mergeLibraries: (input) => mergeLibraries(context, input),
+    recordDecision: (input) => recordDecision(context, input),
+    restoreVersion: (input) => restoreVersion(context, input),
     screenLeakage: (proposals, reference) => screenLeakage(context, proposals, reference),
   };
 }

@@ -37,6 +37,15 @@ export interface CuratorStore {
   ): Promise<LibraryVersion>;
   updateStats(domain: string, deltas: readonly StatsDelta[]): Promise<number>;
   /**
+   * Commits a version equal to `toVersion` (the store's `rollback`), refused with `conflict` when the head is not
+   * `expectedHead`. Optional: only the online learner's restore needs it.
+   */
+  rollback?(
+    domain: string,
+    toVersion: number,
+    options: { runId?: string | null; message?: string; expectedHead?: number | null },
+  ): Promise<LibraryVersion>;
+  /**
    * A run's leakage fingerprints by digest (the store's `getLeakageFingerprints`): what a consolidation request's
    * leakage check names. Optional so a library-only store (the online learner's) can still drive a curator; a curator
    * asked to check leakage without it fails saying so.

@@ -79,6 +79,8 @@ export function createCuratorRole(
           usage: result.usage,
         };
       },
+      decide: (input) => curator.recordDecision(input),
+      restore: (input) => curator.restoreVersion(input),
     },
     options,
   );

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { defineSubject } from "./bus/subject.js";
 import { exposureSchema } from "./kernel/exposure-plan.js";
+import { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./schemas/experience.js";
 import { leakageFingerprintsDigestSchema } from "./schemas/leakage-fingerprints.js";
 import { gateDecisionSchema } from "./schemas/library-version.js";
@@ -378,6 +379,8 @@ export const subjectTable = {
     lifecycle: curatorLifecycle,
     conflicts: curatorConflicts,
     merge: curatorMerge,
+    decide: curatorDecide,
+    restore: curatorRestore,
   },
 } as const;
 export type SubjectTable = typeof subjectTable;

@@ -1,12 +1,10 @@
-// Error rates of online learning's canary gate and rollback, by Monte Carlo over the real decision code (the rollback
-// rule `checkRollback`, the task pairing `pairByTask`, the curator's `decideGate` with the canary's gate settings), in
-// the order the online learner applies them, at the default online settings: the chance a version 10 points worse than
-// the head ends up kept (promoted and not rolled back during probation) and the chance one 10 points better ends up
-// dropped (stopped early, rejected by the gate, or rolled back), with the live outcomes it costs. Every live task is
-// a fresh task of heterogeneous difficulty; pairing by task has no embeddings here (no similar-task correlation: the
-// conservative case). Seeded: the same numbers on every machine.
+// Error rates of online learning's canary and head probation, by Monte Carlo over the real decision code (the
+// sequential canary test `decideCanary`, with the share it asks for, then the probation check `observeProbation`), at
+// the default online settings: the chance a version 10 points worse than the head ends up kept (committed and not
+// rolled back on probation) and the chance one 10 points better ends up dropped (rejected, inconclusive, or rolled
+// back), with the live outcomes it costs. Live tasks fall in 4 strata of similar tasks, each of heterogeneous
+// difficulty (Beta(0.8,0.8) around the stratum's rate). Seeded: the same numbers on every machine.
 // Run: pnpm --filter @tfgrpo/serving bench:canary   (also part of `pnpm bench`)
-import { decideGate } from "@tfgrpo/curator";
 import { seededRandom } from "@tfgrpo/protocol";
 import {
   betaSampler,
@@ -14,86 +12,63 @@ import {
   logitShiftFor,
   renderMarkdownTable,
 } from "@tfgrpo/protocol/testing";
-import { canaryGateConfig, canaryLooks } from "../src/online/canary-gate-config.js";
+import { observeProbation, type Probation } from "../src/online/head-probation.js";
 import { type OnlineConfig, resolveOnlineConfig } from "../src/online/online-config.js";
-import type { OnlineOutcome } from "../src/online/online-outcome.js";
-import { pairByTask } from "../src/online/pair-by-task.js";
-import { checkRollback } from "../src/online/rollback-rule.js";
+import { type ArmOutcome, decideCanary } from "../src/online/sequential-canary.js";
 
 const trials = 2000;
 const targets = { wronglyKept: 0.05, wronglyRejected: 0.2 };
+const now = new Date("2026-01-01T00:00:00Z");
+const deadlineAt = "2026-01-02T00:00:00Z";
 
-type Fate = "kept" | "stopped early" | "gate rejected" | "rolled back";
+type Fate = "kept" | "rejected" | "inconclusive" | "rolled back";
 
 function runCanary(rollout: OnlineConfig["rollout"], difference: number, random: () => number) {
   const draw = betaSampler(random, heterogeneousDifficulty);
   const shift = logitShiftFor(heterogeneousDifficulty, difference);
-  /** One live task served by the head or the candidate: its success. */
-  const serve = (candidate: boolean) => {
+  const strata = [-1, -0.3, 0.3, 1];
+  /** One live task of stratum `s` served by the head or the candidate: its success. */
+  const serve = (s: number, candidate: boolean) => {
     const p = Math.min(1 - 1e-9, Math.max(1e-9, draw()));
-    const chance = candidate ? 1 / (1 + Math.exp(-(Math.log(p / (1 - p)) + shift))) : p;
-    return random() < chance;
+    const logit = Math.log(p / (1 - p)) + strata[s]! + (candidate ? shift : 0);
+    return random() < 1 / (1 + Math.exp(-logit));
   };
-  const outcome = (index: number, success: boolean): OnlineOutcome =>
-    ({ task: `task-${index}`, reward: success ? 1 : 0, success }) as OnlineOutcome;
-  const canary: boolean[] = [];
-  const head: boolean[] = [];
-  let traffic = 0;
-  const gate = canaryGateConfig(rollout);
+  const canary: ArmOutcome[] = [];
+  const head: ArmOutcome[] = [];
+  let share = rollout.canaryShare;
   for (;;) {
-    traffic++;
-    if (random() < rollout.canaryShare) canary.push(serve(true));
-    else head.push(serve(false));
-    const early = checkRollback({
-      served: canary,
-      reference: head,
-      window: rollout.rollbackWindow,
-      looks: canaryLooks(rollout),
-      minReference: rollout.minReference,
-      alpha: rollout.alpha,
-      margin: rollout.rollbackMargin,
-    });
-    if (early.rollback) return { fate: "stopped early" as Fate, canary: canary.length, traffic };
-    const due =
-      canary.length >= rollout.canaryOutcomes &&
-      (head.length >= rollout.minReference || canary.length >= 3 * rollout.canaryOutcomes);
-    if (due) break;
+    const s = Math.floor(random() * strata.length);
+    const toCanary = random() < share;
+    (toCanary ? canary : head).push({ stratum: `s${s}`, success: serve(s, toCanary) });
+    const verdict = decideCanary({ canary, head, now, deadlineAt }, rollout);
+    if (verdict.kind === "continue") {
+      share = verdict.share;
+      continue;
+    }
+    const traffic = canary.length + head.length;
+    if (verdict.kind !== "commit") return { fate: verdict.kind as Fate, canary: canary.length, traffic };
+    break;
   }
-  const pairing = pairByTask(
-    canary.map((success, index) => outcome(index, success)),
-    head.map((success, index) => outcome(canary.length + index, success)),
-    new Map(),
-  );
-  const decision = decideGate({
-    candidateScores: pairing.candidateScores,
-    headScores: pairing.headScores,
-    stage: "full",
-    config: gate,
-    samplesPerTask: 1,
-  });
-  if (decision.decision !== "commit")
-    return { fate: "gate rejected" as Fate, canary: canary.length, traffic };
-  // Probation: the promoted version serves everything; its windows are judged against the head's canary-time outcomes.
-  const served: boolean[] = [];
-  while (served.length < rollout.rollbackWindow * rollout.probationWindows) {
-    served.push(serve(true));
-    const check = checkRollback({
-      served,
-      reference: head,
-      window: rollout.rollbackWindow,
-      looks: rollout.probationWindows,
-      minReference: rollout.minReference,
-      alpha: rollout.alpha,
-      margin: rollout.rollbackMargin,
-    });
-    if (check.rollback) return { fate: "rolled back" as Fate, canary: canary.length, traffic };
+  // Probation: the promoted version serves everything; its windows are judged against the head's canary outcomes.
+  let probation: Probation | null = {
+    previous: null,
+    versions: [1],
+    reference: head.map((o) => o.success),
+    served: [],
+  };
+  while (probation !== null) {
+    const s = Math.floor(random() * strata.length);
+    const step = observeProbation(probation, { version: 1, success: serve(s, true) }, rollout);
+    if (step.kind === "rollback")
+      return { fate: "rolled back" as Fate, canary: canary.length, traffic: canary.length + head.length };
+    probation = step.probation;
   }
-  return { fate: "kept" as Fate, canary: canary.length, traffic };
+  return { fate: "kept" as Fate, canary: canary.length, traffic: canary.length + head.length };
 }
 
 function measure(rollout: OnlineConfig["rollout"], difference: number, seed: number) {
   const random = seededRandom(seed);
-  const fates: Record<Fate, number> = { kept: 0, "stopped early": 0, "gate rejected": 0, "rolled back": 0 };
+  const fates: Record<Fate, number> = { kept: 0, rejected: 0, inconclusive: 0, "rolled back": 0 };
   let canaryOutcomes = 0;
   let traffic = 0;
   for (let trial = 0; trial < trials; trial++) {
@@ -105,8 +80,8 @@ function measure(rollout: OnlineConfig["rollout"], difference: number, seed: num
   const share = (count: number) => count / trials;
   return {
     kept: share(fates.kept),
-    early: share(fates["stopped early"]),
-    gateRejected: share(fates["gate rejected"]),
+    rejected: share(fates.rejected),
+    inconclusive: share(fates.inconclusive),
     rolledBack: share(fates["rolled back"]),
     canaryOutcomes: canaryOutcomes / trials,
     traffic: traffic / trials,
@@ -115,40 +90,41 @@ function measure(rollout: OnlineConfig["rollout"], difference: number, seed: num
 
 const percent = (value: number) => `${(value * 100).toFixed(1)}%`;
 const defaults = resolveOnlineConfig().rollout;
-const budgets = [20, 40, defaults.canaryOutcomes, 120].filter(
-  (value, index, all) => all.indexOf(value) === index,
-);
 const rows: string[][] = [];
-for (const [index, canaryOutcomes] of budgets.entries()) {
-  const rollout = { ...defaults, canaryOutcomes };
+for (const [index, harm] of [0.05, defaults.harm, 0.15].entries()) {
+  const rollout = { ...defaults, harm };
   const worse = measure(rollout, -0.1, 100 * index + 1);
   const better = measure(rollout, 0.1, 100 * index + 2);
   const even = measure(rollout, 0, 100 * index + 3);
+  const large = measure(rollout, 0.3, 100 * index + 4);
   const wronglyRejected = 1 - better.kept;
   rows.push([
-    `${canaryOutcomes}${canaryOutcomes === defaults.canaryOutcomes ? " (default)" : ""}`,
+    `${harm}${harm === defaults.harm ? " (default)" : ""}`,
     percent(worse.kept),
-    `${percent(wronglyRejected)} (early ${percent(better.early)}, gate ${percent(better.gateRejected)}, rollback ${percent(better.rolledBack)})`,
+    `${percent(wronglyRejected)} (test ${percent(better.rejected)}, inconclusive ${percent(better.inconclusive)}, rollback ${percent(better.rolledBack)})`,
     percent(even.kept),
     `${better.canaryOutcomes.toFixed(0)} / ${better.traffic.toFixed(0)}`,
     `${worse.canaryOutcomes.toFixed(0)} / ${worse.traffic.toFixed(0)}`,
+    `${large.canaryOutcomes.toFixed(0)} / ${large.traffic.toFixed(0)}`,
     worse.kept <= targets.wronglyKept && wronglyRejected <= targets.wronglyRejected ? "yes" : "no",
   ]);
 }
 
 const header = [
-  "canary outcomes",
+  "harm (design effect)",
   "kept at -10 pts",
   "dropped at +10 pts",
   "kept at 0",
   "canary / traffic to decide (+10)",
   "canary / traffic (-10)",
+  "canary / traffic (+30)",
   "meets targets",
 ];
 console.log(
-  `online canary + rollback (share ${defaults.canaryShare}, tolerance ${defaults.tolerance}, alpha ${defaults.alpha}, harm ${defaults.harm}, ` +
-    `window ${defaults.rollbackWindow}, min reference ${defaults.minReference}, rollback margin ${defaults.rollbackMargin}, ` +
-    `probation ${defaults.probationWindows} windows), heterogeneous Beta(0.8,0.8) tasks, ${trials} trials per cell, seeded`,
+  `online sequential canary + probation (share <= ${defaults.canaryShare}, alpha ${defaults.alpha}, beta ${defaults.beta}, ` +
+    `min ${defaults.minCanaryOutcomes} outcomes per arm, budget ${defaults.canaryOutcomes}, window ${defaults.rollbackWindow}, ` +
+    `min reference ${defaults.minReference}, rollback margin ${defaults.rollbackMargin}, probation ${defaults.probationWindows} windows), ` +
+    `4 strata of heterogeneous Beta(0.8,0.8) tasks, ${trials} trials per cell, seeded`,
 );
 console.log(
   `targets: kept at -10 pts <= ${percent(targets.wronglyKept)}, dropped at +10 pts <= ${percent(targets.wronglyRejected)}`,

@@ -5,15 +5,22 @@ export {
   versionResourceUri,
 } from "./mcp/create-mcp-server.js";
 export { type McpHttpHandle, type McpHttpOptions, serveMcpHttp, serveMcpStdio } from "./mcp/serve-mcp.js";
-export { canaryGateConfig, canaryLooks } from "./online/canary-gate-config.js";
+export { observeProbation, type Probation, type ProbationStep } from "./online/head-probation.js";
+export {
+  type OnlineDecisionKind,
+  type OnlineDecisionRecord,
+  type OnlineLearnerSnapshot,
+  onlineLearnerSnapshotSchema,
+  parseLearnerSnapshot,
+} from "./online/learner-snapshot.js";
 export { type LearnerStatus, readLearnerStatus, renderLearnerStatus } from "./online/learner-status.js";
 export {
   defaultLeaseSettings,
+  isLeaseLost,
   type LeasedLearnerResult,
   type LeasedLearnerStore,
   type LeaseSettings,
   type RunLeasedLearnerOptions,
-  readSnapshot,
   runLeasedLearner,
   toOnlineOutcome,
 } from "./online/leased-learner.js";
@@ -25,26 +32,32 @@ export {
   resolveOnlineConfig,
 } from "./online/online-config.js";
 export { onlineCuratorConfig, onlineMinEvidence } from "./online/online-curator-config.js";
+export type { OnlineDecision, OnlineDecisionRule } from "./online/online-decision.js";
 export type { OnlineEvent } from "./online/online-events.js";
-export {
-  type CreateOnlineLearnerOptions,
-  createOnlineLearner,
-  type OnlineDecisionRecord,
-  type OnlineLearner,
-  type OnlineLearnerHistory,
-  type OnlineLearnerSnapshot,
-  type OnlineLearnerState,
-} from "./online/online-learner.js";
+export { createOnlineLearner } from "./online/online-learner.js";
+export type {
+  CreateOnlineLearnerOptions,
+  OnlineLearner,
+  OnlineLearnerHistory,
+  OnlineLearnerState,
+} from "./online/online-learner-api.js";
 export { createOnlineMetrics, type OnlineMetrics, onlineMeterName } from "./online/online-metrics.js";
 export type { OnlineOutcome, SummarizeOutcome } from "./online/online-outcome.js";
 export { type OnlineReflectionResult, reflectOnline } from "./online/online-reflection.js";
-export { pairByTask, type TaskPairing } from "./online/pair-by-task.js";
 export {
   createReflectionTrigger,
   type ReflectionTrigger,
   type TriggerFiring,
 } from "./online/reflection-trigger.js";
 export { checkRollback, type RollbackCheck } from "./online/rollback-rule.js";
+export {
+  type ArmOutcome,
+  type CanaryEvidence,
+  type CanaryVerdict,
+  canaryEvidence,
+  decideCanary,
+  fastestShare,
+} from "./online/sequential-canary.js";
 export { createStoredCanaryRouter, type StoredCanaryRouterOptions } from "./online/stored-canary-router.js";
 export { createBusLibraryClient, type LibraryClient } from "./service/bus-library-client.js";
 export {

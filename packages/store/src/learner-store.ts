@@ -107,6 +107,7 @@ export function toLearnerRecord(
 export function leaseLost(domain: string, holder: string, current: string | null) {
   return {
     message: `the learner lease of ${domain} is not held by ${holder} (${current === null ? "nobody holds it" : `held by ${current}`}); state not written`,
-    details: { domain, holder, current },
+    // Typed: a caller tells a lost lease from other conflicts by `reason`, never by the message.
+    details: { domain, holder, current, reason: "lease-lost" as const },
   };
 }

@@ -24,14 +24,14 @@ import { runCli, type SpawnedCli, spawnCli, waitForStderr } from "../testing/ind
 const settings = {
   trigger: { batchSize: 16, window: 16, dropBelow: 0.1, cooldown: 8 },
   groups: { pool: 40, neighbours: 5, minSimilarity: 0.2, maxGroups: 3 },
+  // No wall-clock deadline (the default hour): on a loaded machine a canary must be decided by its evidence, never by
+  // how long the agents took to report.
   rollout: {
     canaryShare: 0.5,
-    canaryOutcomes: 14,
+    minCanaryOutcomes: 6,
     minReference: 8,
     rollbackWindow: 14,
     rollbackMargin: 0.3,
-    tolerance: 0.05,
-    canaryDeadlineSeconds: 120,
   },
 };
 
@@ -175,6 +175,9 @@ async function acceptance(db: string, directory: string) {
     // The holder dies mid-canary; serving goes on through both servers meanwhile.
     first.child.kill("SIGKILL");
     const killedAt = Date.now();
+    await first.exited.catch(() => null);
+    // Dead now: whether its canary is still out is settled (it may have been decided on the outcomes just before).
+    const outAtKill = (await store.getVersionInfo("math", canary.version))?.state === "proposed";
     await serve(6);
     await waitForStderr(second, /lease taken by/, "the second learner's takeover", 30_000);
     const takeoverMs = Date.now() - killedAt;
@@ -188,11 +191,15 @@ async function acceptance(db: string, directory: string) {
     } else {
       expect((await store.getVersionInfo("math", canary.version))?.state).not.toBe("proposed");
     }
-    expect(second.output.stderr).toMatch(new RegExp(`canary v${canary.version} \\(\\d+ outcomes so far\\)`));
+    if (outAtKill)
+      expect(second.output.stderr).toMatch(
+        new RegExp(`canary v${canary.version} \\(\\d+ outcomes so far\\)`),
+      );
 
-    // More traffic until the canary is settled and no version waits for a decision. Once enough outcomes are in, the
-    // operator edits the settings file so no further reflection starts (re-read between reflections, no restart):
-    // the canary out then settles on the traffic that follows.
+    // More traffic until the canary is settled and no version waits for a decision. Once enough outcomes are in and a
+    // head is committed (the first candidates may be rejected: the evidence decides, not a count), the operator edits
+    // the settings file so no further reflection starts (re-read between reflections, no restart): the canary out
+    // then settles on the traffic that follows.
     let quieted = false;
     for (let round = 0; ; round++) {
       let now = await readLearnerStatus(store, "math");
@@ -205,14 +212,16 @@ async function acceptance(db: string, directory: string) {
         );
         if (now.canary === null && now.proposed.length === 0) break;
       }
-      if (!quieted && served >= minimumServed) {
+      if (!quieted && served >= minimumServed && now.head !== null) {
         await writeFile(
           settingsFile,
           JSON.stringify({ ...settings, trigger: { ...settings.trigger, batchSize: 100_000, dropBelow: 0 } }),
         );
         quieted = true;
       }
-      expect(round, `the canary settles (${JSON.stringify(now)})`).toBeLessThan(60 + minimumServed / 4);
+      expect(round, `a head and the canary settled (${JSON.stringify(now)})`).toBeLessThan(
+        150 + minimumServed / 4,
+      );
       await serve(4);
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
@@ -267,9 +276,13 @@ async function acceptance(db: string, directory: string) {
     // Paused, it learns nothing while serving goes on; resumed, it catches up.
     expect((await runCli(["online", "pause", "--domain", "math", "--db", db])).code).toBe(0);
     const cursor = final.cursor;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    // The learner says when it has seen the pause: from then on it learns nothing, however long it is left.
+    await waitForStderr(
+      second,
+      /paused at outcome #\d+; learning nothing until resumed/,
+      "the paused learner",
+    );
     await serve(6);
-    await new Promise((resolve) => setTimeout(resolve, 800));
     expect(await readLearnerStatus(store, "math")).toMatchObject({ paused: true, cursor, behind: 6 });
     expect((await runCli(["online", "resume", "--domain", "math", "--db", db])).code).toBe(0);
     await waitFor(
@@ -316,11 +329,11 @@ describe("the online learner as a service: two MCP servers, two leased learners,
   it("over one SQLite file", async () => {
     await using temporary = await temporaryDirectory("tfgrpo-online-lease-");
     await acceptance(path.join(temporary.path, "w.db"), temporary.path);
-  }, 240_000);
+  }, 600_000);
 
   it("over PostgreSQL", async () => {
     await using temporary = await temporaryDirectory("tfgrpo-online-lease-pg-");
     await using postgres = await startPostgresServer();
     await acceptance(await postgres.createDatabase(), temporary.path);
-  }, 240_000);
+  }, 600_000);
 });

@@ -26,12 +26,13 @@ afterAll(async () => {
 const config: OnlineConfigInput = {
   trigger: { batchSize: 25, window: 20, dropBelow: 0.5, cooldown: 10 },
   groups: { pool: 60, neighbours: 5, minSimilarity: 0.2, maxGroups: 4 },
-  // A short session: small canaries and a small reference (the sim's lessons move the success rate by far more than
-  // the 10 points the default budget is sized for).
+  // A short session: the sim's lessons move the success rate by far more than the 10 points the default canary test
+  // is sized for, so the test tells +20 from -20 points (harm 0.2: four times fewer outcomes for the same error
+  // rates at that size) and looks from 6 outcomes per arm; a small reference for probation.
   rollout: {
     canaryShare: 0.5,
-    canaryOutcomes: 16,
-    tolerance: 0.05,
+    harm: 0.2,
+    minCanaryOutcomes: 6,
     rollbackMargin: 0.3,
     rollbackWindow: 12,
     minReference: 8,
@@ -137,6 +138,8 @@ describe("online learning while serving (SIMULATED world)", () => {
       expect(record.state).toBe(gate.decision.decision === "commit" ? "committed" : "rejected");
     }
     expect(result.versions.some((v) => v.state === "committed")).toBe(true);
+    // The session ends with every version decided.
+    expect(result.versions.filter((v) => v.state === "proposed")).toEqual([]);
   }, 240_000);
 
   it("drift: a switch of task family triggers a reflection by the success-drop rule; a version learned after it is promoted", async () => {
@@ -185,7 +188,7 @@ describe("online learning while serving (SIMULATED world)", () => {
     expect(promotedAfter.length).toBeGreaterThan(0);
   }, 240_000);
 
-  it("a harmful version served as a canary is rolled back automatically (critic noise: contradictory lessons)", async () => {
+  it("a harmful version served as a canary is stopped by the sequential test (critic noise: contradictory lessons)", async () => {
     // The head already teaches the inclusive range; the critic now writes every first rule the wrong way round.
     const tasks = stream(47, ["range-multiples", "inclusive-days"], 45);
     const result = await session({
@@ -197,48 +200,41 @@ describe("online learning while serving (SIMULATED world)", () => {
       seedLibrary: {
         G0: "When tallying values over an inclusive interval, write `range(lo, hi + 1)`: start at the lower bound itself and reach the upper one rather than dropping the two bounds.",
       },
-      // The rollback rule compares versions as wholes. With exposure on, the active G0 (and the canary's modified G0)
-      // is withheld from a sixth of the requests on both sides, which shrinks the gap the rule sees: over these 45
-      // tasks it no longer passed the 0.25 margin (no rollback). Measured here without it; see docs/online-learning.md.
+      // The canary's test compares versions as wholes. With exposure on, the active G0 (and the canary's modified G0)
+      // is withheld from a sixth of the requests on both sides, which shrinks the gap it sees. Measured here without
+      // it; see docs/online-learning.md.
       exposure: false,
       online: {
         ...config,
         trigger: { batchSize: 12, window: 16, dropBelow: 0.2, cooldown: 8 },
-        rollout: {
-          canaryShare: 0.5,
-          canaryOutcomes: 20,
-          tolerance: 0.05,
-          rollbackMargin: 0,
-          rollbackWindow: 8,
-          minReference: 8,
-        },
+        rollout: { canaryShare: 0.5, rollbackMargin: 0, rollbackWindow: 8, minReference: 8 },
       },
     });
-    const rollbacks = result.events.filter((e) => e.type === "rollback");
     console.log(
       JSON.stringify({
         events: result.events.map((e) =>
-          e.type === "gate"
-            ? [e.type, e.at, e.version, e.decision.reason]
-            : e.type === "rollback"
-              ? [e.type, e.at, e.from, e.servedRate, e.referenceRate]
-              : [e.type, e.at],
+          e.type === "gate" ? [e.type, e.kind, e.at, e.version, e.decision.reason] : [e.type, e.at],
         ),
         versions: result.versions.map((v) => [v.version, v.state, v.message]),
       }),
     );
-    expect(rollbacks.length).toBeGreaterThan(0);
-    const first = rollbacks[0]!;
-    expect(first).toMatchObject({ stage: "canary" });
-    if (first.type !== "rollback") return;
-    expect(first.referenceRate - first.servedRate).toBeGreaterThan(0.25);
-    const record = result.versions.find((v) => v.version === first.from)!;
+    const stopped = result.events.flatMap((e) =>
+      e.type === "gate" && e.kind === "gate" && e.decision.decision === "reject" ? [e] : [],
+    );
+    expect(stopped.length).toBeGreaterThan(0);
+    const first = stopped[0]!;
+    const details = first.decision.details as { rule: string; canaryOutcomes: number; estimate: number };
+    expect(details.rule).toBe("sequential");
+    expect(details.estimate).toBeLessThan(-0.2);
+    // A large harm is decided on few outcomes: the 10 per arm the test waits for, and not many more.
+    expect(details.canaryOutcomes).toBeLessThanOrEqual(20);
+    const record = result.versions.find((v) => v.version === first.version)!;
     expect(record.state).toBe("rejected");
-    expect(record.gate?.reason).toMatch(/^rollback: canary/);
-    expect(record.gate?.details).toMatchObject({ rule: "rollback", servedRate: first.servedRate });
+    expect(record.gate?.details).toMatchObject({ rule: "sequential" });
+    expect(result.versions.filter((v) => v.state === "proposed")).toEqual([]);
     // The head was never replaced by a harmful version: every committed version is the import or a lifecycle move.
     const committed = result.versions.filter((v) => v.state === "committed");
     for (const version of committed) expect(version.message).toMatch(/^(import|lifecycle:)/);
-    expect(committed.map((v) => v.version)).toContain(first.to);
+    expect(committed.map((v) => v.version)).toContain(first.headVersion);
   }, 240_000);
 });

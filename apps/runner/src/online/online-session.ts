@@ -59,8 +59,8 @@ export interface OnlineSessionResult {
 /**
  * A serving-and-learning session: the agent serves each task with experiences from the library service (whose
  * router is the learner's canary draw) and reports its outcome there (stored exactly once, credited); the learner
- * then observes it (trigger, reflection, canary gate, rollback). Serving never waits for a reflection except the
- * one worker whose outcome triggered it.
+ * then observes it (trigger, reflection, canary test, rollback). Serving never waits for a reflection except the
+ * one worker whose outcome triggered it. At the end the learner decides a canary still out (`finish`).
  */
 export async function runOnlineSession(options: RunOnlineSessionOptions): Promise<OnlineSessionResult> {
   const { learner, domain } = options;
@@ -128,6 +128,9 @@ export async function runOnlineSession(options: RunOnlineSessionOptions): Promis
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 1) }, worker));
+  // The session ends with every version decided: a canary the sequential test has not settled yet is decided
+  // inconclusive with its evidence (an in-process session has no successor to resume it).
+  await learner.finish();
   served.sort((a, b) => a.index - b.index);
   return { served, events: [...learner.events], stopped };
 }

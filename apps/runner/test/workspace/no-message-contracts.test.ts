@@ -40,18 +40,6 @@ const allowed: Array<{ file: string; line: RegExp; why: string }> = [
     line: /call\.error\?\.startsWith\(sandboxUnavailablePrefix\)/,
     why: "trajectories stored before tool calls carried errorCode: their marker is all there is",
   },
-  // Pending in the online area (issue 35, engineer "online": lease-lost and canary-abandoned get typed codes there).
-  // These two entries go when that work merges: the check below fails on an entry nothing matches.
-  {
-    file: "packages/serving/src/online/leased-learner.ts",
-    line: /\/lease\/\.test\(/,
-    why: "PENDING: a lost lease, to be a typed conflict kind",
-  },
-  {
-    file: "packages/serving/src/online/online-metrics.ts",
-    line: /\/\^abandoned:\/\.test\(/,
-    why: "PENDING: an abandoned canary, to be read from details.rule (gateDecisionRule)",
-  },
 ];
 
 // A test of a message's or reason's text: `.message.includes(`, `reason.startsWith(`, `/x/.test(e.message)`,

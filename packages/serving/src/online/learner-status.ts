@@ -1,6 +1,6 @@
 import type { LearnerStore, LibraryStore, OutcomeStore } from "@tfgrpo/store";
-import { readSnapshot } from "./leased-learner.js";
-import type { OnlineDecisionRecord } from "./online-learner.js";
+import type { OnlineDecisionRecord } from "./learner-snapshot.js";
+import { parseLearnerSnapshot } from "./learner-snapshot.js";
 
 export interface LearnerStatus {
   domain: string;
@@ -60,7 +60,7 @@ export async function readLearnerStatus(
     store.countOutcomes(domain),
     store.listVersions(domain),
   ]);
-  const snapshot = readSnapshot(record?.state ?? null);
+  const snapshot = parseLearnerSnapshot(record?.state ?? null);
   const behind = (await store.listOutcomes({ domain, after: snapshot?.cursor ?? 0, limit: 1000 })).length;
   const window = snapshot?.trigger.window ?? [];
   const lease = record?.lease ?? null;

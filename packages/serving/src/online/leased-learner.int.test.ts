@@ -7,8 +7,9 @@ import { createModels, loadModelsConfig, type Models } from "@tfgrpo/models";
 import { createSimServer, type SimServer } from "@tfgrpo/sim";
 import { createStore, type Store } from "@tfgrpo/store";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { parseLearnerSnapshot } from "./learner-snapshot.js";
 import { readLearnerStatus } from "./learner-status.js";
-import { readSnapshot, runLeasedLearner } from "./leased-learner.js";
+import { runLeasedLearner } from "./leased-learner.js";
 import type { OnlineConfigInput } from "./online-config.js";
 import { createOnlineLearner } from "./online-learner.js";
 import { createOnlineMetrics, type OnlineMetrics } from "./online-metrics.js";
@@ -49,7 +50,14 @@ afterEach(async () => {
 
 const config: OnlineConfigInput = {
   trigger: { batchSize: 10, window: 10, dropBelow: 0, cooldown: 5 },
-  rollout: { canaryShare: 0.5, canaryOutcomes: 8, minReference: 6, rollbackWindow: 8, rollbackMargin: 0.3 },
+  rollout: {
+    canaryShare: 0.5,
+    minCanaryOutcomes: 4,
+    canaryOutcomes: 40,
+    minReference: 6,
+    rollbackWindow: 8,
+    rollbackMargin: 0.3,
+  },
 };
 
 let served = 0;
@@ -104,7 +112,7 @@ function start(
   return { stop: () => stop.abort(), done };
 }
 
-const stored = async () => readSnapshot((await store.getLearner("math"))?.state ?? null);
+const stored = async () => parseLearnerSnapshot((await store.getLearner("math"))?.state ?? null);
 
 async function until<T>(read: () => Promise<T>, ok: (value: T) => boolean): Promise<T> {
   for (let i = 0; i < 400; i++) {
@@ -154,8 +162,9 @@ describe("the leased learner (real store, SIMULATED critic and curator)", () => 
     await second.done;
     const info = await store.getVersionInfo("math", canary.version);
     expect(info?.state).not.toBe("proposed");
-    // Decided on the canary's whole budget: the outcomes before the restart count.
-    expect(info!.gate!.tasks).toBeGreaterThanOrEqual(8);
+    // Decided by the sequential test on all the canary's outcomes: those before the restart count.
+    expect(info!.gate!.details).toMatchObject({ rule: "sequential" });
+    expect(info!.gate!.tasks).toBeGreaterThan(canary.outcomes + 1);
   }, 60_000);
 
   it("a canary without enough reports by its deadline is decided inconclusive, with the reason stored", async () => {
@@ -175,7 +184,8 @@ describe("the leased learner (real store, SIMULATED critic and curator)", () => 
     await learner.done;
     const info = await store.getVersionInfo("math", canary.version);
     expect(info).toMatchObject({ state: "rejected", gate: { decision: "inconclusive" } });
-    expect(info!.gate!.reason).toMatch(/^inconclusive: canary v\d+ had 0 of the 8 outcomes/);
+    expect(info!.gate!.details).toMatchObject({ rule: "deadline", canaryOutcomes: 0 });
+    expect(info!.gate!.reason).toMatch(/^inconclusive: canary v\d+ had no decision by its deadline/);
     expect(status.decisions.at(-1)).toMatchObject({ kind: "inconclusive", version: canary.version });
     expect(status.proposed).toEqual([]);
     // The same story in the OpenTelemetry metrics: outcomes, one reflection, one inconclusive decision.
@@ -195,7 +205,7 @@ describe("the leased learner (real store, SIMULATED critic and curator)", () => 
     expect(total("tfgrpo.online.outcomes")).toBe(served);
     expect(total("tfgrpo.online.reflections")).toBe(1);
     expect(points.get("tfgrpo.online.decisions")).toEqual([
-      { attributes: { domain: "math", kind: "gate", decision: "inconclusive" }, value: 1 },
+      { attributes: { domain: "math", kind: "inconclusive", decision: "inconclusive" }, value: 1 },
     ]);
     await provider.shutdown();
   }, 60_000);
@@ -224,18 +234,26 @@ describe("the leased learner (real store, SIMULATED critic and curator)", () => 
     const versions = await store.listVersions("math");
     expect(versions.filter((v) => v.state === "proposed")).toEqual([]);
     const abandoned = versions.find((v) => v.version === canary.version)!;
-    expect(abandoned).toMatchObject({ state: "rejected", gate: { decision: "reject" } });
+    expect(abandoned).toMatchObject({
+      state: "rejected",
+      gate: { decision: "reject", details: { rule: "abandoned" } },
+    });
     expect(abandoned.gate!.reason).toMatch(/^abandoned: its parent .* is no longer the head/);
     expect(versions.find((v) => v.version === stray.version.version)!.gate!.reason).toMatch(/^abandoned: /);
     expect((await stored())?.canary).toBeNull();
   }, 60_000);
 
   it("paused, it keeps the lease and learns nothing; resumed, it catches up; a second learner waits", async () => {
-    const first = start("learner-a");
+    const lines: string[] = [];
+    const first = start("learner-a", config, undefined, (line) => lines.push(line));
     await report(null, true);
     await until(stored, (s) => s !== null && s.cursor >= served);
     await store.setLearnerPaused("math", true);
-    await new Promise((resolve) => setTimeout(resolve, 100));
+    // The learner says when it has seen the pause: from then on it learns nothing, however long it is left.
+    await until(
+      async () => lines.join("\n"),
+      (text) => /paused at outcome #\d+; learning nothing until resumed/.test(text),
+    );
     const cursor = (await stored())!.cursor;
     await report(null, true);
     await report(null, false);

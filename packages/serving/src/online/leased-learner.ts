@@ -1,8 +1,9 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import type { LearnerLease, LearnerStore, LibraryStore, OutcomeStore, StoredOutcome } from "@tfgrpo/store";
+import { type OnlineLearnerSnapshot, parseLearnerSnapshot } from "./learner-snapshot.js";
 import type { OnlineConfigInput } from "./online-config.js";
 import type { OnlineEvent } from "./online-events.js";
-import type { OnlineLearner, OnlineLearnerHistory, OnlineLearnerSnapshot } from "./online-learner.js";
+import type { OnlineLearner, OnlineLearnerHistory } from "./online-learner-api.js";
 import { createOnlineMetrics, type OnlineMetrics } from "./online-metrics.js";
 import type { OnlineOutcome } from "./online-outcome.js";
 
@@ -90,8 +91,9 @@ export function toOnlineOutcome(stored: StoredOutcome): OnlineOutcome {
   };
 }
 
-export function readSnapshot(state: Record<string, unknown> | null): OnlineLearnerSnapshot | null {
-  return state !== null && state.format === 1 ? (state as unknown as OnlineLearnerSnapshot) : null;
+/** A write refused because another learner holds the lease (the store's typed `reason`, not its wording). */
+export function isLeaseLost(error: unknown): boolean {
+  return TfgrpoError.hasCode(error, "conflict") && error.details?.reason === "lease-lost";
 }
 
 /** The outcomes a resumed learner needs back: its canary's and the canary parent's, and a recent pool. */
@@ -144,8 +146,7 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
     metrics.event(event);
     options.onEvent?.(event);
   };
-  const save = (current: OnlineLearner) =>
-    store.saveLearnerState(domain, holder, current.snapshot() as unknown as Record<string, unknown>, now());
+  const save = (current: OnlineLearner) => store.saveLearnerState(domain, holder, current.snapshot(), now());
 
   while (!signal?.aborted) {
     const attempt = await store.acquireLearnerLease(domain, {
@@ -167,6 +168,7 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
     }
     waitingLogged = false;
     let lost = false;
+    let paused = false;
     let stopping = false;
     const renewal = setInterval(() => {
       store
@@ -180,7 +182,7 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
     }, lease.renewEveryMs);
     try {
       const record = await store.getLearner(domain);
-      const snapshot = readSnapshot(record?.state ?? null);
+      const snapshot = parseLearnerSnapshot(record?.state ?? null);
       const previous = attempt.previous?.holder === holder ? null : attempt.previous;
       log(
         `online learner ${domain}: lease taken by ${holder} (pid ${options.pid})${previous ? ` from ${previous.holder} (pid ${previous.pid})` : ""}; ` +
@@ -202,7 +204,16 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
           return { observed, learner, stopped: "max-outcomes" };
         }
         const current = await store.getLearner(domain);
-        if (current?.paused) {
+        // Said once per pause and resume: an operator (or a test) can wait for the learner to have seen it.
+        if (Boolean(current?.paused) !== paused) {
+          paused = Boolean(current?.paused);
+          log(
+            paused
+              ? `online learner ${domain}: paused at outcome #${learner.state().cursor}; learning nothing until resumed`
+              : `online learner ${domain}: resumed at outcome #${learner.state().cursor}`,
+          );
+        }
+        if (paused) {
           await sleep(pollMs, signal);
           continue;
         }
@@ -255,7 +266,7 @@ export async function runLeasedLearner(options: RunLeasedLearnerOptions): Promis
       }
       stopping = true;
     } catch (error) {
-      if (TfgrpoError.hasCode(error, "conflict") && /lease/.test((error as Error).message)) {
+      if (isLeaseLost(error)) {
         log(`online learner ${domain}: ${(error as Error).message}; waiting again`);
         continue;
       }

@@ -40,36 +40,51 @@ export const onlineConfigSchema = z.strictObject({
     .default({ maxRules: 8, maxWords: 32 }),
   rollout: z
     .strictObject({
-      /** Share of traffic a new version serves while it is a canary. */
-      canaryShare: z.number().gt(0).max(1).default(0.3),
-      /** Canary outcomes the gate waits for before it decides (the budget behind its error rates). */
-      canaryOutcomes: z.number().int().positive().default(80),
-      /** Gate rule (the offline gate's): promote when canary mean - head mean >= -tolerance and the test holds. */
-      tolerance: z.number().min(0).max(1).default(0.05),
-      /** One-sided level of the canary gate's and the rollback's tests (the rollback splits it over its looks). */
+      /**
+       * Largest share of traffic a canary may serve. Within it the learner serves the share that tests fastest
+       * (Neyman allocation: arms in proportion to their outcomes' spread, which is an even split near 50% success).
+       */
+      canaryShare: z.number().gt(0).max(1).default(0.5),
+      /** Smallest share a canary serves (Neyman allocation is clamped to [minCanaryShare, canaryShare]). */
+      minCanaryShare: z.number().gt(0).max(1).default(0.2),
+      /** Canary outcomes before the sequential test first looks (and head outcomes alike). */
+      minCanaryOutcomes: z.number().int().positive().default(10),
+      /**
+       * Most canary outcomes a canary gets: a sequential test still undecided here ends inconclusive (rejected, the
+       * evidence stored), so one candidate cannot block learning forever.
+       */
+      canaryOutcomes: z.number().int().positive().default(400),
+      /** Promoting a candidate `harm` worse than the head happens at most this often (the sequential test's alpha). */
       alpha: z.number().gt(0).lt(0.5).default(0.05),
-      /** The loss the canary gate's test must rule out before a promotion. */
-      harm: z.number().min(0).max(1).default(0.1),
-      /** Roll back when the served version is worse than the previous one by more than this, with confidence. */
+      /** Rejecting a candidate `harm` better than the head happens at most this often (the test's beta). */
+      beta: z.number().gt(0).lt(0.5).default(0.2),
+      /** The effect the canary's test tells apart: +harm (commit) against -harm (reject), in success rate. */
+      harm: z.number().gt(0).max(1).default(0.1),
+      /** Bits of the task-embedding hash that puts tasks in strata (2^bits strata of similar tasks). */
+      strataBits: z.number().int().min(0).max(6).default(2),
+      /** Roll a promoted head back when it is worse than its predecessor by more than this, with confidence. */
       rollbackMargin: z.number().min(0).max(1).default(0),
-      /** Outcomes per window: the rollback rule judges a version each time it completes one. */
+      /** Outcomes per window: the probation rule judges a promoted head each time it completes one. */
       rollbackWindow: z.number().int().positive().default(20),
-      /** Reference outcomes (the previous version's) needed before any rollback judgement. */
+      /** Reference outcomes (the predecessor's) needed before any probation judgement. */
       minReference: z.number().int().positive().default(30),
       /** Windows a promoted version stays on probation (rollback watch) after its promotion. */
       probationWindows: z.number().int().positive().default(3),
       /**
-       * A canary without enough reports this long after it started is decided as inconclusive (rejected, the reason
+       * A canary without a decision this long after it started is decided as inconclusive (rejected, the reason
        * stored), so clients that never report cannot block later reflections.
        */
       canaryDeadlineSeconds: z.number().positive().default(3600),
     })
     .default({
-      canaryShare: 0.3,
-      canaryOutcomes: 80,
-      tolerance: 0.05,
+      canaryShare: 0.5,
+      minCanaryShare: 0.2,
+      minCanaryOutcomes: 10,
+      canaryOutcomes: 400,
       alpha: 0.05,
+      beta: 0.2,
       harm: 0.1,
+      strataBits: 2,
       rollbackMargin: 0,
       rollbackWindow: 20,
       minReference: 30,

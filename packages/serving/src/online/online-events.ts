@@ -1,4 +1,5 @@
 import type { GateDecision } from "@tfgrpo/protocol";
+import type { OnlineDecisionKind } from "./learner-snapshot.js";
 import type { TriggerReason } from "./reflection-trigger.js";
 
 /** What online learning did, in order, with its numbers; `at` is the count of outcomes observed so far. */
@@ -22,6 +23,8 @@ export type OnlineEvent =
   | { type: "canary-start"; at: number; version: number; parent: number | null; share: number }
   | {
       type: "gate";
+      /** Which decision: the sequential test (gate), or an abandoned, voided or inconclusive canary. */
+      kind: OnlineDecisionKind;
       at: number;
       version: number;
       headVersion: number | null;
@@ -31,8 +34,8 @@ export type OnlineEvent =
   | {
       type: "rollback";
       at: number;
-      /** canary: the canary stopped before its gate; head: a promoted version undone. */
-      stage: "canary" | "head";
+      /** A promoted version undone on probation (a canary is stopped by its sequential test: a gate event). */
+      stage: "head";
       from: number;
       /** The version serving after the rollback (null: the empty library). */
       to: number | null;

@@ -57,8 +57,6 @@ describe("online learner (real store, SIMULATED critic and curator)", () => {
         trigger: { batchSize: 10, window: 10, dropBelow: 0, cooldown: 5 },
         rollout: {
           canaryShare: 0.5,
-          canaryOutcomes: 6,
-          tolerance: 0.05,
           rollbackMargin: 0,
           rollbackWindow: 6,
           minReference: 6,
@@ -82,14 +80,19 @@ describe("online learner (real store, SIMULATED critic and curator)", () => {
     expect(types.slice(0, 3)).toEqual(["reflection", "canary-start", "gate"]);
     const gate = learner.events.find((e) => e.type === "gate")!;
     if (gate.type !== "gate") throw new Error("unreachable");
-    expect(gate.decision).toMatchObject({
-      decision: "commit",
-      mode: "not-worse-within-tolerance",
-      details: { test: { kind: "paired-t", samplesPerTask: 1 } },
+    expect(gate).toMatchObject({
+      kind: "gate",
+      decision: { decision: "commit", details: { rule: "sequential" } },
     });
-    // The gate waited for its budget (6 canary outcomes) and the minimum reference (6 head outcomes).
-    expect(gate.decision.tasks).toBeGreaterThanOrEqual(6);
-    expect(gate.decision.details).toMatchObject({ pairing: expect.stringMatching(/nearest task/) });
+    // The sequential test looked only once both arms had 10 outcomes, and decided when its ratio crossed ln 20.
+    const details = gate.decision.details as {
+      canaryOutcomes: number;
+      headOutcomes: number;
+      logLikelihoodRatio: number;
+    };
+    expect(details.canaryOutcomes).toBeGreaterThanOrEqual(10);
+    expect(details.headOutcomes).toBeGreaterThanOrEqual(10);
+    expect(details.logLikelihoodRatio).toBeGreaterThanOrEqual(Math.log(20));
     const rollback = learner.events.find((e) => e.type === "rollback")!;
     if (rollback.type !== "rollback") throw new Error("unreachable");
     expect(rollback).toMatchObject({ stage: "head", from: gate.version, to: null });

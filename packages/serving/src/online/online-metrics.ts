@@ -1,6 +1,6 @@
 import { type Meter, metrics } from "@opentelemetry/api";
 import type { OnlineEvent } from "./online-events.js";
-import type { OnlineLearner } from "./online-learner.js";
+import type { OnlineLearner } from "./online-learner-api.js";
 
 /** The meter the online learner reports on (beside the traces); a no-op until a MeterProvider is registered. */
 export const onlineMeterName = "tfgrpo.online";
@@ -64,7 +64,7 @@ export function createOnlineMetrics(
       else if (event.type === "gate")
         decisions.add(1, {
           ...attributes,
-          kind: /^abandoned:/.test(event.decision.reason) ? "abandoned" : "gate",
+          kind: event.kind,
           decision: event.decision.decision,
         });
       else if (event.type === "rollback")

@@ -1,9 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { canaryGateConfig, canaryLooks } from "./canary-gate-config.js";
 import { neighbourhoodGroups } from "./neighbourhood-groups.js";
 import { resolveOnlineConfig } from "./online-config.js";
 import type { OnlineOutcome } from "./online-outcome.js";
-import { pairByTask } from "./pair-by-task.js";
 import { createReflectionTrigger } from "./reflection-trigger.js";
 import { checkRollback } from "./rollback-rule.js";
 
@@ -95,25 +93,7 @@ describe("neighbourhood groups", () => {
   });
 });
 
-describe("pairing and rollback", () => {
-  const vectors = new Map<string, number[]>([
-    ["a", [1, 0]],
-    ["a2", [0.9, 0.1]],
-    ["b", [0, 1]],
-    ["b2", [0.1, 0.9]],
-  ]);
-
-  it("pairs each canary outcome with the head's outcome on the most similar task, each once", () => {
-    const pairing = pairByTask(
-      [outcome("c1", "a", true), outcome("c2", "b", true)],
-      [outcome("h1", "b2", false), outcome("h2", "a2", true)],
-      vectors,
-    );
-    expect(pairing.candidateScores).toEqual([1, 1]);
-    expect(pairing.headScores).toEqual([1, 0]);
-    expect(pairing.reused).toBe(0);
-  });
-
+describe("rollback", () => {
   it("judges rollback per window, with a minimum reference, on the Welch test of served - reference", () => {
     const rule = { window: 10, looks: 3, minReference: 20, alpha: 0.05, margin: 0 };
     const reference = Array.from({ length: 30 }, (_, index) => index % 10 < 8);
@@ -137,15 +117,5 @@ describe("pairing and rollback", () => {
     const worse = [true, true, true, false, false, false, false, false, false, false];
     expect(checkRollback({ ...rule, served: worse, reference }).rollback).toBe(true);
     expect(checkRollback({ ...rule, served: worse, reference, margin: 0.3 }).rollback).toBe(false);
-  });
-
-  it("gates the canary with the offline gate's paired test", () => {
-    const rollout = resolveOnlineConfig().rollout;
-    expect(canaryGateConfig(rollout)).toMatchObject({
-      mode: "not-worse-within-tolerance",
-      tolerance: 0.05,
-      test: { kind: "paired-t", alpha: 0.05, harm: 0.1 },
-    });
-    expect(canaryLooks(rollout)).toBe(4);
   });
 });

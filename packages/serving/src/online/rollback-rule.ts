@@ -57,3 +57,22 @@ export function checkRollback(input: {
     test,
   };
 }
+
+const show = (value: number | null) => (value === null ? "n/a" : value.toFixed(3));
+
+/** The stored message of a head's rollback, with the numbers behind it. */
+export function rollbackMessage(
+  from: number,
+  to: number | null,
+  check: RollbackCheck,
+  referenceOutcomes: number,
+  margin: number,
+): string {
+  const test = check.test;
+  return (
+    `online rollback: v${from} succeeded on ${show(check.servedRate)} of its ${test ? test.n : 0} tasks vs ` +
+    `${show(check.referenceRate)} of the previous version's ${referenceOutcomes}: difference ` +
+    `${show(test?.estimate ?? null)}, ${show(1 - (test?.alpha ?? 0))} upper bound ${show(test?.upper ?? null)} below ` +
+    `-${show(margin)} (${to === null ? "the empty library" : `v${to}`})`
+  );
+}

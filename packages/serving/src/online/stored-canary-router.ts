@@ -1,6 +1,6 @@
 import type { LearnerStore } from "@tfgrpo/store";
 import type { VersionRouter } from "../service/in-process-library-service.js";
-import { readSnapshot } from "./leased-learner.js";
+import { parseStoredCanary } from "./learner-snapshot.js";
 
 export interface StoredCanaryRouterOptions {
   /** How long a domain's stored canary is reused before it is read again. Default 2 s. */
@@ -29,7 +29,7 @@ export function createStoredCanaryRouter(
     const cached = cache.get(domain);
     if (cached && now() - cached.at < cacheMs) return cached.canary;
     const record = await store.getLearner(domain);
-    const canary = readSnapshot(record?.state ?? null)?.canary ?? null;
+    const canary = parseStoredCanary(record?.state ?? null);
     const entry = {
       at: now(),
       canary: canary ? { version: canary.version, parent: canary.parent, share: canary.share } : null,
