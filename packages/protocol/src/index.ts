@@ -177,9 +177,14 @@ export {
   stopReasonSchema,
   type ToolCallRecord,
   type Trajectory,
+  type EnvironmentRecord,
+  environmentRecordSchema,
+  type StateChange,
+  stateChangeSchema,
   toolCallRecordSchema,
   trajectorySchema,
 } from "./schemas/trajectory.js";
+export { diffStates } from "./kernel/diff-states.js";
 export {
   addUsage,
   cacheHitRate,

@@ -26,8 +26,15 @@ export { defaultActorSandboxPoolSize, withSandboxPool } from "./langchain/sandbo
 export { createSearchProvider, createToolResources, type ToolResources } from "./langchain/tool-resources.js";
 export {
   defaultDomainTools,
+  httpServerSchema,
+  type McpServerConfig,
+  mcpServerSchema,
   type SearchConfig,
   searchConfigSchema,
+  stdioServerSchema,
+  type ToolEntry,
+  toolEntrySchema,
+  toolModuleSchema,
   type ToolName,
   type ToolsConfig,
   toolNameSchema,
@@ -35,6 +42,19 @@ export {
   toolsConfigSchema,
 } from "./langchain/tools-config.js";
 export { createToolset, type Toolset, type ToolsetOptions } from "./langchain/toolset.js";
+export {
+  type AttemptEnvironment,
+  type AttemptToolset,
+  checkToolset,
+  environmentResetTool,
+  environmentStateTool,
+  environmentToolPrefix,
+  type OpenToolsetOptions,
+  openToolset,
+} from "./langchain/open-toolset.js";
+export { connectMcpServer, type McpCallResult, type McpConnection, type McpToolInfo } from "./mcp/mcp-connection.js";
+export { loadToolModule, type ToolModuleContext } from "./mcp/tool-module.js";
+export { toolSchemaProblem } from "./mcp/tool-schema-problem.js";
 export { createWebFetchTool, pageForModel, webFetchInputSchema } from "./langchain/web-fetch-tool.js";
 export {
   createWebSearchTool,

@@ -18,6 +18,7 @@ export type RolloutOutcome = Pick<Trajectory, "stopReason" | "messages" | "toolC
  *   cut it off): always.
  * - `timeout`: when the model never answered (no assistant message): the provider did not reply in time. A rollout
  *   that made progress and ran out of time is the task's outcome (too slow).
+ * - `environment_error`: the attempt's environment (a stateful MCP server) crashed, hung or failed its reset.
  * - any tool call that failed because the tool's sandbox is unavailable.
  */
 export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
@@ -25,6 +26,7 @@ export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
     case "model_error":
     case "error":
     case "budget":
+    case "environment_error":
       return true;
     case "timeout":
       if (!rollout.messages.some((message) => message.role === "assistant")) return true;
