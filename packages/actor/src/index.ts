@@ -29,8 +29,23 @@ export {
   createActor,
   type PreparedPrompt,
   type RolloutOptions,
+  type ToolsetContext,
   type ToolsetFactory,
 } from "./create-actor.js";
+export { type EnvironmentRecordLimits, recordEnvironment } from "./environment-record.js";
+export {
+  createUserConversation,
+  type UserConversation,
+  type UserReply,
+  userScenarioOf,
+} from "./user-conversation.js";
+export {
+  userGreeting,
+  userRolePrompt,
+  userScenarioClose,
+  userScenarioOpen,
+  userStopToken,
+} from "./user-role-prompt.js";
 export { deriveSeed } from "./derive-seed.js";
 export { createDotProductKernel, type DotProductKernel } from "./dot-product-kernel.js";
 export { embedLibraryEntries, type LibraryEmbeddings } from "./embed-library-entries.js";

@@ -80,6 +80,7 @@ export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
   isInfrastructureFailure,
   type RolloutOutcome,
+  environmentUnavailablePrefix,
   sandboxUnavailablePrefix,
 } from "./kernel/infrastructure-failure.js";
 export { defaultLibraryBudget, type LibraryBudget } from "./kernel/library-budget.js";
@@ -169,6 +170,14 @@ export {
   servedExperienceSchema,
 } from "./schemas/served-library.js";
 export { domainSchema, type Task, taskSchema } from "./schemas/task.js";
+export {
+  type BuiltInToolName,
+  builtInToolNameSchema,
+  builtInToolNames,
+  isBuiltInTool,
+  type ToolEntry,
+  toolEntrySchema,
+} from "./schemas/tool-entry.js";
 export {
   type Message,
   messageSchema,

@@ -6,6 +6,9 @@ import type { Trajectory } from "../schemas/trajectory.js";
  */
 export const sandboxUnavailablePrefix = "sandbox_unavailable:";
 
+/** The prefix of a tool error whose MCP server (the attempt's environment) crashed or hung (the actor writes it). */
+export const environmentUnavailablePrefix = "environment_unavailable:";
+
 /** What the rule reads of a rollout. */
 export type RolloutOutcome = Pick<Trajectory, "stopReason" | "messages" | "toolCalls">;
 
@@ -34,5 +37,9 @@ export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
     default:
       break;
   }
-  return rollout.toolCalls.some((call) => call.error?.startsWith(sandboxUnavailablePrefix) === true);
+  return rollout.toolCalls.some(
+    (call) =>
+      call.error?.startsWith(sandboxUnavailablePrefix) === true ||
+      call.error?.startsWith(environmentUnavailablePrefix) === true,
+  );
 }

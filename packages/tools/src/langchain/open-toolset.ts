@@ -1,17 +1,11 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { type Task, TfgrpoError } from "@tfgrpo/protocol";
+import { isBuiltInTool as isBuiltIn, type Task, TfgrpoError, type ToolEntry } from "@tfgrpo/protocol";
 import { createJsonSchemaTool } from "../mcp/json-schema-tool.js";
 import { connectMcpServer, type McpConnection } from "../mcp/mcp-connection.js";
 import { loadToolModule } from "../mcp/tool-module.js";
 import { toolSchemaProblem } from "../mcp/tool-schema-problem.js";
 import { createToolResources } from "./tool-resources.js";
-import {
-  defaultDomainTools,
-  type McpServerConfig,
-  type ToolEntry,
-  type ToolName,
-  toolNames,
-} from "./tools-config.js";
+import { defaultDomainTools, type McpServerConfig } from "./tools-config.js";
 import { createToolset, type Toolset, type ToolsetOptions } from "./toolset.js";
 
 /** Tools of an MCP server whose names start with this are tfgrpo's controls, never shown to the model. */
@@ -38,10 +32,6 @@ export interface OpenToolsetOptions extends Omit<ToolsetOptions, "tools"> {
   /** The attempt's task: sent to `environment_reset`. Without it (a config check) nothing is reset. */
   task?: Task;
   signal?: AbortSignal;
-}
-
-function isBuiltIn(entry: ToolEntry): entry is ToolName {
-  return (toolNames as readonly string[]).includes(entry);
 }
 
 /**
@@ -124,7 +114,8 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
     const readState = async (): Promise<unknown> => {
       const states = await Promise.all(
         stateful.map(async (connection) =>
-          parseState(await control(connection, environmentStateTool, {}, domain, options.signal)),
+          // Not under the attempt's signal: a timed-out attempt still reports its end state (timeoutMs bounds it).
+          parseState(await control(connection, environmentStateTool, {}, domain, undefined)),
         ),
       );
       if (stateful.length === 1) return states[0];

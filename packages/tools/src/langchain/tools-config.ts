@@ -1,25 +1,12 @@
+import { builtInToolNames, toolEntrySchema } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { codeInterpreterOptionsSchema } from "../code-interpreter/code-interpreter.js";
 import { webFetchOptionsSchema } from "../web-fetch/web-fetch.js";
 
-export const toolNames = ["code_interpreter", "web_search", "web_fetch"] as const;
+export const toolNames = builtInToolNames;
+export { type ToolEntry, toolEntrySchema } from "@tfgrpo/protocol";
 export const toolNameSchema = z.enum(toolNames);
 export type ToolName = z.infer<typeof toolNameSchema>;
-
-/**
- * One entry of a domain's tool list: a built-in tool, `mcp:<server>` (every tool of a server of `servers`) or
- * `module:<name>` (the LangChain tools a module of `modules` exports).
- */
-export const toolEntrySchema = z.union([
-  toolNameSchema,
-  z
-    .string()
-    .regex(
-      /^(mcp|module):[A-Za-z0-9_-]{1,64}$/,
-      'a built-in tool (code_interpreter, web_search, web_fetch), "mcp:<server>" or "module:<name>"',
-    ),
-]);
-export type ToolEntry = z.infer<typeof toolEntrySchema>;
 
 const limitsShape = {
   timeoutMs: z
