@@ -17,6 +17,7 @@ import { homogeneousReason } from "./group-filter.js";
 import { answersEquivalent, type EquivalenceOptions } from "./math/answers-equivalent.js";
 import { extractAnswer } from "./math/extract-answer.js";
 import { advantageAnswerSchema, advantagePrompt } from "./prompts/advantage-prompt.js";
+import { screenCopiedProposals } from "./untrusted-texts.js";
 import type { RenderTrajectoryOptions } from "./prompts/render-trajectory.js";
 import { type Evaluation, summaryPrompt } from "./prompts/summary-prompt.js";
 import { createContainsMatchReward } from "./rewards/contains-match-reward.js";
@@ -410,6 +411,22 @@ export function createCritic(options: CreateCriticOptions): Critic {
       return { ...skip(`group advantage unusable: ${error.message}`), summaries };
     }
     usage = addUsage(usage, outcome.usage);
+    const screened = screenCopiedProposals(outcome.proposals, trajectories);
+    for (const refused of screened.refused) {
+      logger?.warn?.("critic proposal refused", { groupId, reason: refused.reason });
+    }
+    outcome = {
+      ...outcome,
+      proposals: screened.kept,
+      dropped: [
+        ...outcome.dropped,
+        ...screened.refused.map(({ proposal, reason }) => ({
+          index: -1,
+          operation: { option: proposal.op, experience: proposal.text ?? "", reason: proposal.reason ?? "" } as never,
+          reason: `refused: ${reason}`,
+        })),
+      ],
+    };
     const skipped =
       outcome.proposals.length > 0
         ? null

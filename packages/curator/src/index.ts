@@ -20,7 +20,7 @@ export {
   type CopiedTextFinding,
   type CopiedTextSources,
   checkCopiedInstructions,
-} from "./copied-instruction-check.js";
+} from "@tfgrpo/protocol";
 export { type CreateCuratorOptions, type Curator, createCurator } from "./create-curator.js";
 export type { CreditInput, CreditResult } from "./credit.js";
 export { type CreditObservation, creditDeltas, type StatsDelta } from "./credit-deltas.js";

@@ -195,6 +195,12 @@ export {
 } from "./schemas/trajectory.js";
 export { diffStates } from "./kernel/diff-states.js";
 export {
+  type CopiedTextFinding,
+  type CopiedTextSources,
+  checkCopiedInstructions,
+} from "./kernel/copied-instruction-check.js";
+export { longestSharedRun, runWords } from "./kernel/word-runs.js";
+export {
   addUsage,
   cacheHitRate,
   emptyUsageTotals,

@@ -1,4 +1,4 @@
-import type { Proposal } from "@tfgrpo/protocol";
+import type { Proposal } from "../subjects.js";
 import { expect, it } from "vitest";
 import { checkCopiedInstructions } from "./copied-instruction-check.js";
 
