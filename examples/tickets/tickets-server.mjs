@@ -25,7 +25,9 @@ const seedState = () => ({
   ],
 });
 
-const text = (value) => ({ content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }] });
+const text = (value) => ({
+  content: [{ type: "text", text: typeof value === "string" ? value : JSON.stringify(value) }],
+});
 const refuse = (message) => ({ content: [{ type: "text", text: message }], isError: true });
 
 const tools = [
@@ -34,13 +36,16 @@ const tools = [
     description: "Find users by (part of) their name. Returns their ids, which update_ticket needs.",
     inputSchema: { type: "object", properties: { name: { type: "string" } }, required: ["name"] },
     run(state, { name }) {
-      const found = state.users.filter((user) => user.name.toLowerCase().includes(String(name).toLowerCase()));
+      const found = state.users.filter((user) =>
+        user.name.toLowerCase().includes(String(name).toLowerCase()),
+      );
       return text(found.length > 0 ? found : `no user matches "${name}"`);
     },
   },
   {
     name: "list_tickets",
-    description: "List tickets, optionally only those of one assignee (a user id) and/or one status (open, closed).",
+    description:
+      "List tickets, optionally only those of one assignee (a user id) and/or one status (open, closed).",
     inputSchema: {
       type: "object",
       properties: { assignee: { type: "string" }, status: { type: "string", enum: ["open", "closed"] } },
@@ -48,14 +53,17 @@ const tools = [
     run(state, { assignee, status }) {
       return text(
         state.tickets.filter(
-          (ticket) => (assignee === undefined || ticket.assignee === assignee) && (status === undefined || ticket.status === status),
+          (ticket) =>
+            (assignee === undefined || ticket.assignee === assignee) &&
+            (status === undefined || ticket.status === status),
         ),
       );
     },
   },
   {
     name: "update_ticket",
-    description: "Change a ticket's status (open, closed), priority (low, medium, high) or assignee (a user id).",
+    description:
+      "Change a ticket's status (open, closed), priority (low, medium, high) or assignee (a user id).",
     inputSchema: {
       type: "object",
       properties: {
@@ -114,7 +122,8 @@ function handle(state, message) {
       return result({ tools: tools.map(({ run: _run, ...tool }) => tool) });
     case "tools/call": {
       const tool = tools.find((candidate) => candidate.name === params?.name);
-      if (!tool) return { jsonrpc: "2.0", id, error: { code: -32602, message: `unknown tool ${params?.name}` } };
+      if (!tool)
+        return { jsonrpc: "2.0", id, error: { code: -32602, message: `unknown tool ${params?.name}` } };
       return result(tool.run(state, params.arguments ?? {}));
     }
     default:
@@ -160,7 +169,13 @@ if (httpPort === -1) {
       const state = sessions.get(id);
       if (!state) {
         response.writeHead(404, { "content-type": "application/json" });
-        response.end(JSON.stringify({ jsonrpc: "2.0", id: message.id ?? null, error: { code: -32001, message: "unknown session" } }));
+        response.end(
+          JSON.stringify({
+            jsonrpc: "2.0",
+            id: message.id ?? null,
+            error: { code: -32001, message: "unknown session" },
+          }),
+        );
         return;
       }
       const reply = handle(state, message);

@@ -26,14 +26,14 @@ import {
 import { applyExposure } from "./apply-exposure.js";
 import { assemblePrompt } from "./assemble-prompt.js";
 import { deriveSeed } from "./derive-seed.js";
-import { recordEnvironment } from "./environment-record.js";
 import { embedLibraryEntries, type LibraryEmbeddings } from "./embed-library-entries.js";
+import { recordEnvironment } from "./environment-record.js";
 import { createExperienceIndex, type ExperienceIndex, type ExperienceSelection } from "./experience-index.js";
 import { extractCitations } from "./extract-citations.js";
 import { createLibraryCache, type LibraryLoader } from "./library-cache.js";
 import { runReactLoop } from "./react-loop.js";
-import { rolloutLabels } from "./rollout-labels.js";
 import { createEnvironmentRedactor } from "./redact-environment-secrets.js";
+import { rolloutLabels } from "./rollout-labels.js";
 import { type CallTokens, createRolloutRecorder } from "./rollout-recorder.js";
 import { createUserConversation, userScenarioOf } from "./user-conversation.js";
 
@@ -365,7 +365,10 @@ export function createActor(options: CreateActorOptions): Actor {
         const user = scenario
           ? {
               conversation: createUserConversation({
-                model: options.models.chat("user", { temperature: prepared.temperature, seed: prepared.seed }),
+                model: options.models.chat("user", {
+                  temperature: prepared.temperature,
+                  seed: prepared.seed,
+                }),
                 scenario,
                 maxReplyChars: config.userReplyChars,
               }),
@@ -397,11 +400,15 @@ export function createActor(options: CreateActorOptions): Actor {
         finalAnswer = result.finalAnswer;
         if (toolset.environment && recorder.stopped?.reason !== "environment_error") {
           // Read even after a timeout (the state call has its own deadline): the reward needs the end state.
-          environment = recordEnvironment(toolset.environment.initialState, await toolset.environment.state(), {
-            maxStateChars: config.environmentStateChars,
-            maxDiffEntries: config.environmentDiffEntries,
-            redact,
-          });
+          environment = recordEnvironment(
+            toolset.environment.initialState,
+            await toolset.environment.state(),
+            {
+              maxStateChars: config.environmentStateChars,
+              maxDiffEntries: config.environmentDiffEntries,
+              redact,
+            },
+          );
         }
       } catch (error) {
         // runReactLoop records its own failures; this catches setup failures such as a model config error, and an

@@ -27,7 +27,8 @@ export function recordEnvironment(
   limits: EnvironmentRecordLimits,
 ): EnvironmentRecord {
   const diff = diffStates(initial, final);
-  const kept = redactJson(diff.slice(0, limits.maxDiffEntries), limits.redact).value as EnvironmentRecord["diff"];
+  const kept = redactJson(diff.slice(0, limits.maxDiffEntries), limits.redact)
+    .value as EnvironmentRecord["diff"];
   const state = redactJson(final, limits.redact);
   return {
     diff: Array.isArray(kept) ? kept : [],

@@ -14,7 +14,11 @@ import { createScriptedModels, finalMessage, toolCallMessage } from "./testing/s
 
 const examples = fileURLToPath(new URL("../../../examples/tickets/", import.meta.url));
 const server = path.join(examples, "tickets-server.mjs");
-type Reward = (task: Task, answer: string | null, trajectory: Trajectory) => { reward: number; reason: string };
+type Reward = (
+  task: Task,
+  answer: string | null,
+  trajectory: Trajectory,
+) => { reward: number; reason: string };
 let reward: Reward;
 let sim: SimServer;
 let models: ActorModels;
@@ -23,7 +27,8 @@ let directory: TemporaryDirectory;
 const domains = {
   tickets: {
     tools: ["mcp:tickets"],
-    systemPrompt: "You are an IT helpdesk agent. Do what the request asks in the ticket system, nothing more.",
+    systemPrompt:
+      "You are an IT helpdesk agent. Do what the request asks in the ticket system, nothing more.",
   },
 };
 
@@ -73,7 +78,9 @@ describe("one environment per attempt (SIMULATED policy, real MCP server per att
       servers: { tickets: { command: process.execPath, args: [server], environment: "process" } },
     });
     try {
-      const trajectories = await Promise.all([0, 1, 2, 3].map((attempt) => actor.rollout(request(closeT3, attempt))));
+      const trajectories = await Promise.all(
+        [0, 1, 2, 3].map((attempt) => actor.rollout(request(closeT3, attempt))),
+      );
       for (const trajectory of trajectories) {
         expect(trajectory.stopReason).toBe("answered");
         expect(trajectory.toolCalls.map((call) => call.name)).toEqual(["update_ticket"]);
@@ -100,7 +107,10 @@ describe("one environment per attempt (SIMULATED policy, real MCP server per att
         chat: () => {
           const index = next++;
           return createScriptedModels(async (_messages, call) => {
-            if (call === 0) return toolCallMessage([{ name: "update_ticket", args: { id: `T-${index + 1}`, assignee: "u-carol" } }]);
+            if (call === 0)
+              return toolCallMessage([
+                { name: "update_ticket", args: { id: `T-${index + 1}`, assignee: "u-carol" } },
+              ]);
             if (++arrived === 4) release();
             await allWritten;
             return finalMessage("Done. \\boxed{done}");
@@ -112,11 +122,14 @@ describe("one environment per attempt (SIMULATED policy, real MCP server per att
       });
       const actor = createActor({
         models: scripted,
-        tools: (domain, names, context) => openToolset({ domain, resources, tools: names, task: context.task }),
+        tools: (domain, names, context) =>
+          openToolset({ domain, resources, tools: names, task: context.task }),
         config: { domains },
       });
       try {
-        const trajectories = await Promise.all([0, 1, 2, 3].map((attempt) => actor.rollout(request(closeT3, attempt))));
+        const trajectories = await Promise.all(
+          [0, 1, 2, 3].map((attempt) => actor.rollout(request(closeT3, attempt))),
+        );
         return trajectories.map((trajectory) => trajectory.environment?.diff.length);
       } finally {
         await resources.close();
@@ -147,7 +160,9 @@ createInterface({ input: process.stdin }).on("line", (line) => {
       servers: { tickets: { command: process.execPath, args: [proxy], environment: "process" } },
     });
     try {
-      const trajectories = await Promise.all([0, 1, 2, 3].map((attempt) => actor.rollout(request(closeT3, attempt))));
+      const trajectories = await Promise.all(
+        [0, 1, 2, 3].map((attempt) => actor.rollout(request(closeT3, attempt))),
+      );
       const broken = trajectories.filter((trajectory) => trajectory.stopReason === "environment_error");
       expect(broken).toHaveLength(1);
       expect(isInfrastructureFailure(broken[0]!)).toBe(true);
@@ -182,7 +197,9 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     try {
       const attempts = [0, 1, 2, 3, 4, 5];
       const score = async (library: RolloutRequest["library"]) => {
-        const trajectories = await Promise.all(attempts.map((attempt) => actor.rollout(request(assign, attempt, { library }))));
+        const trajectories = await Promise.all(
+          attempts.map((attempt) => actor.rollout(request(assign, attempt, { library }))),
+        );
         return trajectories.map((trajectory) => reward(assign, trajectory.finalAnswer, trajectory).reward);
       };
       const without = await score(null);

@@ -150,7 +150,10 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
       // A plain message in a conversation goes to the user; the rollout ends when the user ends it.
       finalAnswer = text;
       if (userTurns >= input.user.maxTurns) {
-        recorder.stop("max_steps", `the conversation reached its limit of ${input.user.maxTurns} user replies`);
+        recorder.stop(
+          "max_steps",
+          `the conversation reached its limit of ${input.user.maxTurns} user replies`,
+        );
         return { messages: [...added, response] };
       }
       let reply: Awaited<ReturnType<UserConversation["reply"]>>;
@@ -266,7 +269,14 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
         output = `Error: ${error}`;
         if (TfgrpoError.hasCode(thrown, "environment_unavailable") && !input.signal.aborted) {
           // The attempt's server died or hung: the attempt says nothing about the task, whatever the model does next.
-          recorder.toolCall({ id: call.id, name: call.name, input: call.args, output, error, durationMs: Math.max(0, now() - started) });
+          recorder.toolCall({
+            id: call.id,
+            name: call.name,
+            input: call.args,
+            output,
+            error,
+            durationMs: Math.max(0, now() - started),
+          });
           recorder.stop("environment_error", describe(thrown));
           break;
         }

@@ -125,16 +125,26 @@ describe("actor service over NATS", () => {
         domains: { tickets: ["mcp:tickets"] },
         servers: { tickets: { command: process.execPath, args: [server], environment: "process" } },
       },
-      actor: { domains: { tickets: { tools: ["mcp:tickets"], systemPrompt: "You are an IT helpdesk agent." } } },
+      actor: {
+        domains: { tickets: { tools: ["mcp:tickets"], systemPrompt: "You are an IT helpdesk agent." } },
+      },
     };
     try {
       await using _worker = await startWorker([nats.url, sim.url, "ACTORMCP", "4", JSON.stringify(settings)]);
-      const bus = await createNatsBus({ servers: nats.url, streamPrefix: "ACTORMCP", name: "test-orchestrator-mcp" });
+      const bus = await createNatsBus({
+        servers: nats.url,
+        streamPrefix: "ACTORMCP",
+        name: "test-orchestrator-mcp",
+      });
       try {
         const task = { id: "close-t3", domain: "tickets", question: "Close ticket T-3." };
         const trajectories = await Promise.all(
           [0, 1, 2, 3].map((attempt) =>
-            bus.request(actorRollout, { runId: "run-mcp", task, groupId: "g", attempt, library: null }, { timeoutMs: 60_000 }),
+            bus.request(
+              actorRollout,
+              { runId: "run-mcp", task, groupId: "g", attempt, library: null },
+              { timeoutMs: 60_000 },
+            ),
           ),
         );
         for (const trajectory of trajectories) {

@@ -27,11 +27,18 @@ const request = { runId: "r", groupId: "g", task, attempt: 0, library: null };
 
 describe("conversational rollouts (task.meta.userScenario)", () => {
   it("opens with the greeting, sends plain messages to the user role, and ends when the user says ###STOP###", async () => {
-    const { models: m, actorCalls, userCalls } = models(
+    const {
+      models: m,
+      actorCalls,
+      userCalls,
+    } = models(
       (call) => (call === 0 ? "Sure. What is your zip code?" : "Order #12 is cancelled."),
       (call) => ["I want to cancel order #12.", "02139", "Thanks! ###STOP###"][call]!,
     );
-    const actor = createActor({ models: m, config: { domains: { support: { tools: [], systemPrompt: "You help." } } } });
+    const actor = createActor({
+      models: m,
+      config: { domains: { support: { tools: [], systemPrompt: "You help." } } },
+    });
     const trajectory = await actor.rollout(request);
 
     // The user role: the scenario verbatim in <scenario>, the agent as `user`, its own replies as `assistant`.
@@ -51,11 +58,9 @@ describe("conversational rollouts (task.meta.userScenario)", () => {
 
     expect(trajectory.stopReason).toBe("answered");
     expect(trajectory.finalAnswer).toBe("Order #12 is cancelled.");
-    expect(trajectory.messages.filter((message) => message.role === "user").map((message) => message.content)).toEqual([
-      "I want to cancel order #12.",
-      "02139",
-      "Thanks!",
-    ]);
+    expect(
+      trajectory.messages.filter((message) => message.role === "user").map((message) => message.content),
+    ).toEqual(["I want to cancel order #12.", "02139", "Thanks!"]);
   });
 
   it("stops at the user-turn limit when the user never ends the conversation", async () => {

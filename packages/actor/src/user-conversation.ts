@@ -1,6 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import type { Task } from "@tfgrpo/protocol";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { Task } from "@tfgrpo/protocol";
 import { messageText } from "./message-text.js";
 import { truncateText } from "./truncate-text.js";
 import { userGreeting, userRolePrompt, userStopToken } from "./user-role-prompt.js";
@@ -49,4 +49,3 @@ export function userScenarioOf(task: Task): string | undefined {
   const scenario = task.meta?.userScenario;
   return typeof scenario === "string" && scenario.trim() !== "" ? scenario : undefined;
 }
-

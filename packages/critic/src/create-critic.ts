@@ -17,7 +17,6 @@ import { homogeneousReason } from "./group-filter.js";
 import { answersEquivalent, type EquivalenceOptions } from "./math/answers-equivalent.js";
 import { extractAnswer } from "./math/extract-answer.js";
 import { advantageAnswerSchema, advantagePrompt } from "./prompts/advantage-prompt.js";
-import { screenCopiedProposals } from "./untrusted-texts.js";
 import type { RenderTrajectoryOptions } from "./prompts/render-trajectory.js";
 import { type Evaluation, summaryPrompt } from "./prompts/summary-prompt.js";
 import { createContainsMatchReward } from "./rewards/contains-match-reward.js";
@@ -29,6 +28,7 @@ import { createMathReward } from "./rewards/math-reward.js";
 import { gradeOf, type RewardFunction, type RewardOutcome } from "./rewards/reward-function.js";
 import { answerText, normalizeText } from "./rewards/text-answer.js";
 import { type DroppedOperation, toProposals } from "./to-proposals.js";
+import { screenCopiedProposals } from "./untrusted-texts.js";
 
 /** One group as `groupAdvice` takes it: what a `tfgrpo.critic.advantage` request names, read. */
 export interface GroupAdviceRequest {
@@ -422,7 +422,11 @@ export function createCritic(options: CreateCriticOptions): Critic {
         ...outcome.dropped,
         ...screened.refused.map(({ proposal, reason }) => ({
           index: -1,
-          operation: { option: proposal.op, experience: proposal.text ?? "", reason: proposal.reason ?? "" } as never,
+          operation: {
+            option: proposal.op,
+            experience: proposal.text ?? "",
+            reason: proposal.reason ?? "",
+          } as never,
           reason: `refused: ${reason}`,
         })),
       ],

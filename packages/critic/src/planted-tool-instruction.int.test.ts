@@ -24,9 +24,18 @@ afterAll(async () => {
   await server?.close();
 });
 
-const task: Task = { id: "assign-t5", domain: "tickets", question: "Reassign ticket T-5 to Alice Chen.", answer: "done" };
+const task: Task = {
+  id: "assign-t5",
+  domain: "tickets",
+  question: "Reassign ticket T-5 to Alice Chen.",
+  answer: "done",
+};
 
-function attempt(id: string, reward: number, calls: { name: string; args: unknown; output: string }[]): Trajectory {
+function attempt(
+  id: string,
+  reward: number,
+  calls: { name: string; args: unknown; output: string }[],
+): Trajectory {
   return makeTrajectory({
     id,
     taskId: task.id,
@@ -52,16 +61,25 @@ function attempt(id: string, reward: number, calls: { name: string; args: unknow
       truncated: false,
       durationMs: 1,
     })),
-    environment: reward === 1 ? { diff: [{ path: "/tickets/4/assignee", op: "replace", before: "u-carol", after: "u-alice" }] } : { diff: [] },
+    environment:
+      reward === 1
+        ? { diff: [{ path: "/tickets/4/assignee", op: "replace", before: "u-carol", after: "u-alice" }] }
+        : { diff: [] },
   });
 }
 
 const group = [
   attempt("won", 1, [
     { name: "find_user", args: { name: "Alice Chen" }, output: '[{"id":"u-alice","name":"Alice Chen"}]' },
-    { name: "update_ticket", args: { id: "T-5", assignee: "u-alice" }, output: '{"id":"T-5","assignee":"u-alice"}' },
+    {
+      name: "update_ticket",
+      args: { id: "T-5", assignee: "u-alice" },
+      output: '{"id":"T-5","assignee":"u-alice"}',
+    },
   ]),
-  attempt("lost", 0, [{ name: "update_ticket", args: { id: "T-5", assignee: "Alice Chen" }, output: `Error: ${planted}` }]),
+  attempt("lost", 0, [
+    { name: "update_ticket", args: { id: "T-5", assignee: "Alice Chen" }, output: `Error: ${planted}` },
+  ]),
 ];
 
 describe("a planted instruction in a tool result (SIMULATED gullible critic)", () => {
@@ -80,7 +98,10 @@ describe("a planted instruction in a tool result (SIMULATED gullible critic)", (
 
   it("the critic's group advice refuses it as a copy of the tool result: it never reaches the curator", async () => {
     const warnings: string[] = [];
-    const logger = { warn: (message: string, fields?: Record<string, unknown>) => warnings.push(`${message}: ${String(fields?.reason)}`) };
+    const logger = {
+      warn: (message: string, fields?: Record<string, unknown>) =>
+        warnings.push(`${message}: ${String(fields?.reason)}`),
+    };
     const result = await createCritic({ models, logger }).groupAdvice({
       runId: "r",
       groupId: "g",
@@ -89,6 +110,8 @@ describe("a planted instruction in a tool result (SIMULATED gullible critic)", (
       experiences: [],
     });
     expect(result.proposals.map((proposal) => proposal.text ?? "").join(" ")).not.toMatch(/French/);
-    expect(warnings.join("\n")).toMatch(/critic proposal refused: copies the update_ticket result of lost word for word/);
+    expect(warnings.join("\n")).toMatch(
+      /critic proposal refused: copies the update_ticket result of lost word for word/,
+    );
   }, 60_000);
 });

@@ -6,11 +6,17 @@ import { checkCopiedInstructions, type Proposal, type Trajectory } from "@tfgrpo
  */
 export function untrustedTextsOf(trajectories: readonly Trajectory[]): { id: string; text: string }[] {
   return trajectories.flatMap((trajectory) => [
-    ...trajectory.toolCalls.map((call) => ({ id: `the ${call.name} result of ${trajectory.id}`, text: call.output })),
+    ...trajectory.toolCalls.map((call) => ({
+      id: `the ${call.name} result of ${trajectory.id}`,
+      text: call.output,
+    })),
     ...trajectory.messages
       .filter((message) => message.role === "user")
       .slice(1)
-      .map((message, index) => ({ id: `user reply ${index + 1} of ${trajectory.id}`, text: message.content })),
+      .map((message, index) => ({
+        id: `user reply ${index + 1} of ${trajectory.id}`,
+        text: message.content,
+      })),
   ]);
 }
 

@@ -30,6 +30,12 @@ export {
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
 export { billedOutputTokens, type ReportedTokens } from "./kernel/billed-output-tokens.js";
 export {
+  type CopiedTextFinding,
+  type CopiedTextSources,
+  checkCopiedInstructions,
+} from "./kernel/copied-instruction-check.js";
+export { diffStates } from "./kernel/diff-states.js";
+export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,
   defaultEmbeddingCacheBytes,
@@ -78,9 +84,9 @@ export {
 } from "./kernel/exposure-plan.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
+  environmentUnavailablePrefix,
   isInfrastructureFailure,
   type RolloutOutcome,
-  environmentUnavailablePrefix,
   sandboxUnavailablePrefix,
 } from "./kernel/infrastructure-failure.js";
 export { defaultLibraryBudget, type LibraryBudget } from "./kernel/library-budget.js";
@@ -93,6 +99,7 @@ export {
 export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
 export { normalCdf, studentTCdf, studentTQuantile } from "./kernel/student-t.js";
+export { longestSharedRun, runWords } from "./kernel/word-runs.js";
 export {
   type DatasetLineContext,
   type DatasetProblem,
@@ -179,27 +186,20 @@ export {
   toolEntrySchema,
 } from "./schemas/tool-entry.js";
 export {
+  type EnvironmentRecord,
+  environmentRecordSchema,
   type Message,
   messageSchema,
   rewardGradeSchema,
+  type StateChange,
   type StopReason,
+  stateChangeSchema,
   stopReasonSchema,
   type ToolCallRecord,
   type Trajectory,
-  type EnvironmentRecord,
-  environmentRecordSchema,
-  type StateChange,
-  stateChangeSchema,
   toolCallRecordSchema,
   trajectorySchema,
 } from "./schemas/trajectory.js";
-export { diffStates } from "./kernel/diff-states.js";
-export {
-  type CopiedTextFinding,
-  type CopiedTextSources,
-  checkCopiedInstructions,
-} from "./kernel/copied-instruction-check.js";
-export { longestSharedRun, runWords } from "./kernel/word-runs.js";
 export {
   addUsage,
   cacheHitRate,

@@ -340,7 +340,10 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
         const turn = respondTickets(instance, ctx.exchanges, decisions[0]!.fallen, (name, args, label) =>
           makeCall(name, args, [ctx.requestSeed, instance.question, ctx.turn, label], ctx.malformed),
         );
-        return { ...turn, content: turn.toolCalls.length > 0 ? turn.content : `${citedLine(decisions)}${turn.content}` };
+        return {
+          ...turn,
+          content: turn.toolCalls.length > 0 ? turn.content : `${citedLine(decisions)}${turn.content}`,
+        };
       }
       // Unknown question: a plausible but unfounded answer, never an error.
       const numbers = question.match(/-?\d+(?:\.\d+)?/g) ?? [];

@@ -30,7 +30,8 @@ export function createWorld(seed: number): SimWorld {
       const key = question.trim();
       const hit = cache.get(key);
       if (hit !== undefined) return hit;
-      const found = recognizeMathQuestion(key) ?? recognizeWebQuestion(corpus, key) ?? recognizeTicketsQuestion(key);
+      const found =
+        recognizeMathQuestion(key) ?? recognizeWebQuestion(corpus, key) ?? recognizeTicketsQuestion(key);
       if (cache.size >= recognitionCacheSize) cache.delete(cache.keys().next().value!);
       cache.set(key, found);
       return found;

@@ -149,7 +149,9 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
 }
 
 function domainTools(domains: Record<string, { tools?: string[] }> | undefined): Record<string, string[]> {
-  return Object.fromEntries(Object.entries(domains ?? {}).map(([domain, config]) => [domain, config.tools ?? []]));
+  return Object.fromEntries(
+    Object.entries(domains ?? {}).map(([domain, config]) => [domain, config.tools ?? []]),
+  );
 }
 
 /**

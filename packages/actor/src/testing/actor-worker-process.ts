@@ -25,13 +25,17 @@ const models = createModels(
 const settings = settingsJson ? JSON.parse(settingsJson) : {};
 const resources = settings.tools ? createToolResources(settings.tools) : undefined;
 // The same check as `serve --role actor`: every configured domain's tools open before the worker takes a job.
-for (const domain of Object.keys(settings.tools?.domains ?? {})) await checkToolset({ domain, resources: resources! });
+for (const domain of Object.keys(settings.tools?.domains ?? {}))
+  await checkToolset({ domain, resources: resources! });
 const actor = createActor({
   models,
   ...(resources
     ? {
-        tools: (domain: string, names: readonly string[], context: { task: import("@tfgrpo/protocol").Task }) =>
-          openToolset({ domain, resources, tools: names as never, task: context.task }),
+        tools: (
+          domain: string,
+          names: readonly string[],
+          context: { task: import("@tfgrpo/protocol").Task },
+        ) => openToolset({ domain, resources, tools: names as never, task: context.task }),
       }
     : {}),
   ...(settings.actor ? { config: settings.actor } : {}),

@@ -52,12 +52,17 @@ export type StateChange = z.infer<typeof stateChangeSchema>;
 
 /** What an attempt did to its environment (docs/tools.md): the diff against the state right after reset, and the end state. */
 export const environmentRecordSchema = z.object({
-  diff: z.array(stateChangeSchema).describe("Changes from the state after environment_reset to the final state"),
+  diff: z
+    .array(stateChangeSchema)
+    .describe("Changes from the state after environment_reset to the final state"),
   finalState: z
     .unknown()
     .optional()
     .describe("The final state as environment_state returned it; absent when larger than the stored cap"),
-  finalStateOmitted: z.boolean().optional().describe("The final state was larger than the cap and is not stored"),
+  finalStateOmitted: z
+    .boolean()
+    .optional()
+    .describe("The final state was larger than the cap and is not stored"),
   diffTruncated: z.boolean().optional().describe("More changes than the cap: only the first ones are stored"),
 });
 export type EnvironmentRecord = z.infer<typeof environmentRecordSchema>;

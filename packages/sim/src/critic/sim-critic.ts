@@ -1,5 +1,4 @@
 import type { SimNoise } from "../behaviour.js";
-import { plantedInstruction } from "./planted-instruction.js";
 import { hashParts, unitFrom } from "../hash.js";
 import { between, parseExperienceLines } from "../text/experience-lines.js";
 import { applyCriticNoise } from "./critic-noise.js";
@@ -8,6 +7,7 @@ import type { Finding } from "./finding.js";
 import { asksScope, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import { type Draw, writeVague } from "./lesson-writer.js";
+import { plantedInstruction } from "./planted-instruction.js";
 import { readAttempts } from "./summary-reading.js";
 import { writeSummary } from "./summary-writer.js";
 import { readTrajectory } from "./trajectory-evidence.js";
@@ -44,8 +44,15 @@ export function createSimCritic(options: SimCriticOptions) {
       groundTruth: between(prompt, "groundtruth"),
     });
     // A gullible model (noise.critic.obeysInjection) carries an instruction it read in the data into its summary.
-    const planted = plantedInstruction(trajectory, noise.critic.obeysInjection ?? 0, seed, "critic-injection");
-    return planted ? `${summary}\nNote: the data says to add this lesson: ${planted.operation.experience}.` : summary;
+    const planted = plantedInstruction(
+      trajectory,
+      noise.critic.obeysInjection ?? 0,
+      seed,
+      "critic-injection",
+    );
+    return planted
+      ? `${summary}\nNote: the data says to add this lesson: ${planted.operation.experience}.`
+      : summary;
   }
 
   /** Stage 2 with the origin of each operation (evidence or a noise kind): for tests and benchmarks. */

@@ -1,5 +1,4 @@
 import type { SimNoise } from "../behaviour.js";
-import { plantedInstruction } from "./planted-instruction.js";
 import { hashParts, unitFrom } from "../hash.js";
 import { between, parseExperienceLines } from "../text/experience-lines.js";
 import { applyCriticNoise } from "./critic-noise.js";
@@ -8,6 +7,7 @@ import type { Finding } from "./finding.js";
 import { asksScope, clip, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import type { Draw } from "./lesson-writer.js";
+import { plantedInstruction } from "./planted-instruction.js";
 import { type AttemptEvidence, readSummary } from "./summary-reading.js";
 
 /**

@@ -41,16 +41,29 @@ export function respondTickets(
   if (updates.some(failed)) return done(`The system refused the change: ${updates.find(failed)!.output}`);
 
   if (goal.kind === "update") {
-    return { content: `Updating ${goal.id}.`, toolCalls: [call("update_ticket", { id: goal.id, ...goal.fields }, "update")] };
+    return {
+      content: `Updating ${goal.id}.`,
+      toolCalls: [call("update_ticket", { id: goal.id, ...goal.fields }, "update")],
+    };
   }
   if (goal.kind === "assign") {
     if (byName) {
-      return { content: `Assigning ${goal.id} to ${goal.to}.`, toolCalls: [call("update_ticket", { id: goal.id, assignee: goal.to }, "assign")] };
+      return {
+        content: `Assigning ${goal.id} to ${goal.to}.`,
+        toolCalls: [call("update_ticket", { id: goal.id, assignee: goal.to }, "assign")],
+      };
     }
-    if (lookups.length === 0) return { content: `Looking up ${goal.to}.`, toolCalls: [call("find_user", { name: goal.to }, "find-to")] };
+    if (lookups.length === 0)
+      return {
+        content: `Looking up ${goal.to}.`,
+        toolCalls: [call("find_user", { name: goal.to }, "find-to")],
+      };
     const to = userIdFrom(lookups[0]!.output);
     if (!to) return done(`There is no user named ${goal.to}.`);
-    return { content: `Assigning ${goal.id} to ${to}.`, toolCalls: [call("update_ticket", { id: goal.id, assignee: to }, "assign")] };
+    return {
+      content: `Assigning ${goal.id} to ${to}.`,
+      toolCalls: [call("update_ticket", { id: goal.id, assignee: to }, "assign")],
+    };
   }
   // reassign-all
   const listed = exchanges.find((e) => e.name === "list_tickets");
@@ -71,14 +84,20 @@ export function respondTickets(
   if (lookups.length === 0) {
     return {
       content: `Looking up ${goal.from} and ${goal.to}.`,
-      toolCalls: [call("find_user", { name: goal.from }, "find-from"), call("find_user", { name: goal.to }, "find-to")],
+      toolCalls: [
+        call("find_user", { name: goal.from }, "find-from"),
+        call("find_user", { name: goal.to }, "find-to"),
+      ],
     };
   }
   const from = userIdFrom(lookups[0]!.output);
   const to = userIdFrom(lookups[1]?.output ?? null);
   if (!from || !to) return done("One of these users does not exist.");
   if (!listed) {
-    return { content: `Listing the open tickets of ${from}.`, toolCalls: [call("list_tickets", { assignee: from, status: "open" }, "list")] };
+    return {
+      content: `Listing the open tickets of ${from}.`,
+      toolCalls: [call("list_tickets", { assignee: from, status: "open" }, "list")],
+    };
   }
   const ids = ticketIdsFrom(listed.output);
   if (ids.length === 0) return done(`${goal.from} has no open tickets.`);

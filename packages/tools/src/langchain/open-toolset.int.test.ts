@@ -31,11 +31,21 @@ describe("openToolset with an MCP server spawned per attempt", () => {
     const resources = createToolResources(stdioConfig());
     try {
       const toolset = await openToolset({ domain: "tickets", resources, task });
-      expect(toolset.tools.map((tool) => tool.name).sort()).toEqual(["find_user", "list_tickets", "update_ticket"]);
-      expect(await call(toolset, "update_ticket", { id: "T-3", status: "closed" })).toContain('"status":"closed"');
+      expect(toolset.tools.map((tool) => tool.name).sort()).toEqual([
+        "find_user",
+        "list_tickets",
+        "update_ticket",
+      ]);
+      expect(await call(toolset, "update_ticket", { id: "T-3", status: "closed" })).toContain(
+        '"status":"closed"',
+      );
       // A refused argument and an invalid input are text for the model, not exceptions.
-      expect(await call(toolset, "update_ticket", { id: "T-3", assignee: "Bob Diaz" })).toMatch(/^Error: unknown user id/);
-      expect(await call(toolset, "update_ticket", { id: 3 })).toMatch(/^Error: invalid input for update_ticket: \/id/);
+      expect(await call(toolset, "update_ticket", { id: "T-3", assignee: "Bob Diaz" })).toMatch(
+        /^Error: unknown user id/,
+      );
+      expect(await call(toolset, "update_ticket", { id: 3 })).toMatch(
+        /^Error: invalid input for update_ticket: \/id/,
+      );
       const final = (await toolset.environment!.state()) as { tickets: { id: string; status: string }[] };
       expect(final.tickets.find((ticket) => ticket.id === "T-3")!.status).toBe("closed");
       expect((toolset.environment!.initialState as typeof final).tickets[2]!.status).toBe("open");
@@ -48,9 +58,13 @@ describe("openToolset with an MCP server spawned per attempt", () => {
   it("gives each of four concurrent attempts its own state", async () => {
     const resources = createToolResources(stdioConfig());
     try {
-      const toolsets = await Promise.all([0, 1, 2, 3].map(() => openToolset({ domain: "tickets", resources, task })));
+      const toolsets = await Promise.all(
+        [0, 1, 2, 3].map(() => openToolset({ domain: "tickets", resources, task })),
+      );
       await Promise.all(
-        toolsets.map((toolset, index) => call(toolset, "update_ticket", { id: `T-${index + 1}`, priority: "high" })),
+        toolsets.map((toolset, index) =>
+          call(toolset, "update_ticket", { id: `T-${index + 1}`, priority: "high" }),
+        ),
       );
       const states = (await Promise.all(toolsets.map((toolset) => toolset.environment!.state()))) as {
         tickets: { priority: string }[];
@@ -71,7 +85,10 @@ describe("openToolset with an MCP server spawned per attempt", () => {
     try {
       const toolset = await openToolset({ domain: "tickets", resources, task });
       const other = await openToolset({ domain: "tickets", resources, task });
-      const pid = (await import("node:child_process")).execFileSync("pgrep", ["-f", "-n", server]).toString().trim();
+      const pid = (await import("node:child_process"))
+        .execFileSync("pgrep", ["-f", "-n", server])
+        .toString()
+        .trim();
       process.kill(Number(pid), "SIGKILL");
       const tool = toolset.tools.find((candidate) => candidate.name === "list_tickets")!;
       const otherTool = other.tools.find((candidate) => candidate.name === "list_tickets")!;
@@ -79,7 +96,9 @@ describe("openToolset with an MCP server spawned per attempt", () => {
       const failed = outcomes.filter((outcome) => outcome.status === "rejected");
       expect(failed).toHaveLength(1);
       expect((failed[0] as PromiseRejectedResult).reason).toMatchObject({ code: "environment_unavailable" });
-      expect(String((failed[0] as PromiseRejectedResult).reason.message)).toMatch(/^domain tickets: MCP server "tickets"/);
+      expect(String((failed[0] as PromiseRejectedResult).reason.message)).toMatch(
+        /^domain tickets: MCP server "tickets"/,
+      );
       await Promise.all([toolset.close(), other.close()]);
     } finally {
       await resources.close();
@@ -92,7 +111,9 @@ describe("openToolset over Streamable HTTP with a session per attempt", () => {
   let url: string;
   beforeAll(async () => {
     child = spawn(process.execPath, [server, "--http", "0"], { stdio: ["ignore", "pipe", "inherit"] });
-    const line = await new Promise<string>((resolve) => createInterface({ input: child.stdout! }).once("line", resolve));
+    const line = await new Promise<string>((resolve) =>
+      createInterface({ input: child.stdout! }).once("line", resolve),
+    );
     url = JSON.parse(line).url;
   });
   afterAll(() => {
@@ -134,11 +155,17 @@ describe("a bad tool config fails before any rollout with one line", () => {
     const resources = createToolResources({
       domains: { tickets: ["mcp:tickets"] },
       servers: {
-        tickets: { command: process.execPath, args: ["-e", "setInterval(() => {}, 1000)"], startTimeoutMs: 300 },
+        tickets: {
+          command: process.execPath,
+          args: ["-e", "setInterval(() => {}, 1000)"],
+          startTimeoutMs: 300,
+        },
       },
     });
     const error = await checkToolset({ domain: "tickets", resources }).catch((thrown: Error) => thrown);
-    expect((error as Error).message).toMatch(/^domain tickets: MCP server "tickets" .*: did not answer initialize/);
+    expect((error as Error).message).toMatch(
+      /^domain tickets: MCP server "tickets" .*: did not answer initialize/,
+    );
     expect((error as Error).message).not.toContain("\n");
     await resources.close();
   });

@@ -73,24 +73,33 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
     if (builtIns.length > 0) {
       const builtInSet = createToolset({ domain, resources, tools: builtIns });
       closers.push(() => builtInSet.close());
-      for (const tool of builtInSet.tools) add(tool as unknown as StructuredToolInterface, "the built-in tools");
+      for (const tool of builtInSet.tools)
+        add(tool as unknown as StructuredToolInterface, "the built-in tools");
     }
     for (const entry of entries) {
       if (isBuiltIn(entry)) continue;
       const [kind, name] = entry.split(":") as ["mcp" | "module", string];
       if (kind === "module") {
         const config = resources.config.modules?.[name];
-        if (!config) throw unknownReference(domain, entry, "modules", Object.keys(resources.config.modules ?? {}));
-        const loaded = await loadToolModule(name, config.path, { domain, ...(options.task ? { task: options.task } : {}) });
+        if (!config)
+          throw unknownReference(domain, entry, "modules", Object.keys(resources.config.modules ?? {}));
+        const loaded = await loadToolModule(name, config.path, {
+          domain,
+          ...(options.task ? { task: options.task } : {}),
+        });
         closers.push(loaded.close);
         for (const tool of loaded.tools) add(tool, `tool module "${name}"`);
         continue;
       }
       const config = resources.config.servers?.[name];
-      if (!config) throw unknownReference(domain, entry, "servers", Object.keys(resources.config.servers ?? {}));
+      if (!config)
+        throw unknownReference(domain, entry, "servers", Object.keys(resources.config.servers ?? {}));
       const own = config.environment !== "shared";
       const connection = own
-        ? await connectMcpServer(name, config, { domain, ...(options.signal ? { signal: options.signal } : {}) })
+        ? await connectMcpServer(name, config, {
+            domain,
+            ...(options.signal ? { signal: options.signal } : {}),
+          })
         : await resources.mcp.get(name, config, domain);
       if (own) opened.push(connection);
       for (const info of connection.tools) {
@@ -150,7 +159,11 @@ export async function checkToolset(options: Omit<OpenToolsetOptions, "task">): P
   }
 }
 
-function mcpTool(connection: McpConnection, info: { name: string; description: string; inputSchema: Record<string, unknown> }, config: McpServerConfig) {
+function mcpTool(
+  connection: McpConnection,
+  info: { name: string; description: string; inputSchema: Record<string, unknown> },
+  config: McpServerConfig,
+) {
   return createJsonSchemaTool({
     name: info.name,
     description: info.description,

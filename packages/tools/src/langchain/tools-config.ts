@@ -14,7 +14,9 @@ const limitsShape = {
     .int()
     .positive()
     .default(30_000)
-    .describe("A tool call that takes longer fails; for an environment server the attempt fails as infrastructure"),
+    .describe(
+      "A tool call that takes longer fails; for an environment server the attempt fails as infrastructure",
+    ),
   maxOutputChars: z
     .number()
     .int()
@@ -27,13 +29,21 @@ const limitsShape = {
 export const stdioServerSchema = z.strictObject({
   command: z.string().min(1).describe("Executable to spawn, e.g. node"),
   args: z.array(z.string()).default([]),
-  env: z.record(z.string(), z.string()).default({}).describe("Added to a minimal environment (PATH, HOME, ...)"),
+  env: z
+    .record(z.string(), z.string())
+    .default({})
+    .describe("Added to a minimal environment (PATH, HOME, ...)"),
   cwd: z.string().min(1).optional(),
   environment: z
     .enum(["process", "shared"])
     .default("shared")
     .describe("process: a fresh server process per attempt (its own state); shared: one process for the run"),
-  startTimeoutMs: z.number().int().positive().default(20_000).describe("Spawn + initialize must finish within this"),
+  startTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(20_000)
+    .describe("Spawn + initialize must finish within this"),
   ...limitsShape,
 });
 
@@ -44,7 +54,9 @@ export const httpServerSchema = z.strictObject({
   environment: z
     .enum(["session", "shared"])
     .default("shared")
-    .describe("session: one MCP session per attempt (state isolated by session id); shared: one session for the run"),
+    .describe(
+      "session: one MCP session per attempt (state isolated by session id); shared: one session for the run",
+    ),
   startTimeoutMs: z.number().int().positive().default(20_000),
   ...limitsShape,
 });

@@ -31,7 +31,10 @@ export function createToolset(options: ToolsetOptions): Toolset {
   const ownsResources = options.resources === undefined;
   const resources = options.resources ?? createToolResources(options.config ?? {});
   const configured = resources.config.domains?.[options.domain];
-  if (options.tools === undefined && configured?.some((entry) => !(toolNames as readonly string[]).includes(entry))) {
+  if (
+    options.tools === undefined &&
+    configured?.some((entry) => !(toolNames as readonly string[]).includes(entry))
+  ) {
     throw new TfgrpoError(
       "invalid_config",
       `domain ${options.domain} names MCP servers or tool modules: open its tools with openToolset`,

@@ -27,7 +27,10 @@ export function createJsonSchemaTool(definition: JsonSchemaToolDefinition): Stru
     schema: definition.inputSchema as never,
     func: async (input: unknown, _runManager, config) => {
       try {
-        const text = await definition.run(input as Record<string, unknown>, config?.signal ? { signal: config.signal } : {});
+        const text = await definition.run(
+          input as Record<string, unknown>,
+          config?.signal ? { signal: config.signal } : {},
+        );
         return capText(text, definition.maxOutputChars);
       } catch (error) {
         if (TfgrpoError.hasCode(error, "environment_unavailable") || config?.signal?.aborted) throw error;

@@ -125,14 +125,21 @@ export async function connectMcpServer(
       if (closed) throw fail(`calling ${tool}`, new Error("the server's connection is closed"));
       let result: Awaited<ReturnType<Client["callTool"]>>;
       try {
-        result = await client.callTool({ name: tool, arguments: (args ?? {}) as Record<string, unknown> }, undefined, {
-          timeout: config.timeoutMs,
-          ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-        });
+        result = await client.callTool(
+          { name: tool, arguments: (args ?? {}) as Record<string, unknown> },
+          undefined,
+          {
+            timeout: config.timeoutMs,
+            ...(callOptions.signal ? { signal: callOptions.signal } : {}),
+          },
+        );
       } catch (error) {
         if (callOptions.signal?.aborted) throw error;
         // The server understood the request and refused it (unknown tool, bad arguments): the model's mistake.
-        if (error instanceof McpError && (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.MethodNotFound)) {
+        if (
+          error instanceof McpError &&
+          (error.code === ErrorCode.InvalidParams || error.code === ErrorCode.MethodNotFound)
+        ) {
           return { text: `${tool}: ${error.message}`, isError: true };
         }
         throw fail(`calling ${tool}`, error);

@@ -22,7 +22,11 @@ export interface LoadedToolModule {
  * array of LangChain tools or a function `(context) => tools | { tools, close? }` (called per attempt, so a module
  * can give each attempt its own state). Every tool is checked as a provider would check it.
  */
-export async function loadToolModule(name: string, file: string, context: ToolModuleContext): Promise<LoadedToolModule> {
+export async function loadToolModule(
+  name: string,
+  file: string,
+  context: ToolModuleContext,
+): Promise<LoadedToolModule> {
   const where = `domain ${context.domain}: tool module "${name}" (${file})`;
   let loaded: Record<string, unknown>;
   try {
@@ -34,7 +38,10 @@ export async function loadToolModule(name: string, file: string, context: ToolMo
     });
   }
   const exported = loaded.tools ?? loaded.default;
-  let value: unknown = typeof exported === "function" ? await (exported as (c: ToolModuleContext) => unknown)(context) : exported;
+  let value: unknown =
+    typeof exported === "function"
+      ? await (exported as (c: ToolModuleContext) => unknown)(context)
+      : exported;
   let close = async () => {};
   if (value && typeof value === "object" && !Array.isArray(value) && "tools" in value) {
     const bundle = value as { tools: unknown; close?: () => unknown };
@@ -51,9 +58,13 @@ export async function loadToolModule(name: string, file: string, context: ToolMo
   for (const tool of value as unknown[]) {
     const candidate = tool as Partial<StructuredToolInterface> | null;
     if (!candidate || typeof candidate.name !== "string" || typeof candidate.invoke !== "function") {
-      throw new TfgrpoError("invalid_config", `${where}: every tool must be a LangChain tool (name, invoke)`, {
-        details: { domain: context.domain, module: name },
-      });
+      throw new TfgrpoError(
+        "invalid_config",
+        `${where}: every tool must be a LangChain tool (name, invoke)`,
+        {
+          details: { domain: context.domain, module: name },
+        },
+      );
     }
     let schema: unknown;
     try {

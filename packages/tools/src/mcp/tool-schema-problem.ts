@@ -15,7 +15,8 @@ export function toolSchemaProblem(name: string, description: string, schema: unk
   if (typeof schema !== "object" || schema === null || Array.isArray(schema))
     return "the input schema must be a JSON Schema object";
   const record = schema as Record<string, unknown>;
-  if (record.type !== "object") return `the input schema's type must be "object", not ${JSON.stringify(record.type)}`;
+  if (record.type !== "object")
+    return `the input schema's type must be "object", not ${JSON.stringify(record.type)}`;
   for (const keyword of ["anyOf", "oneOf", "allOf", "not", "enum"]) {
     if (keyword in record) return `the input schema has a top-level ${keyword}, which providers refuse`;
   }
