@@ -41,7 +41,26 @@ export async function loadActorSettings(file: string): Promise<ActorSettings> {
       details: { file },
     });
   }
-  return value as ActorSettings;
+  return relativeToFile(value as ActorSettings, path.dirname(path.resolve(file)));
+}
+
+/**
+ * Paths of a settings file are read from its folder, as the critic's reward modules are: a stdio MCP server without
+ * a `cwd` runs there, and tool modules are found there.
+ */
+function relativeToFile(settings: ActorSettings, directory: string): ActorSettings {
+  const tools = settings.tools;
+  if (!tools?.servers && !tools?.modules) return settings;
+  const servers = Object.fromEntries(
+    Object.entries(tools.servers ?? {}).map(([name, server]) => [
+      name,
+      "command" in server ? { ...server, cwd: path.resolve(directory, server.cwd ?? ".") } : server,
+    ]),
+  );
+  const modules = Object.fromEntries(
+    Object.entries(tools.modules ?? {}).map(([name, module]) => [name, { ...module, path: path.resolve(directory, module.path) }]),
+  );
+  return { ...settings, tools: { ...tools, servers, modules } };
 }
 
 export interface ActorRuntimeOptions {

@@ -124,14 +124,17 @@ export async function connectMcpServer(
     async call(tool, args, callOptions = {}) {
       if (closed) throw fail(`calling ${tool}`, new Error("the server's connection is closed"));
       let result: Awaited<ReturnType<Client["callTool"]>>;
+      // The SDK never removes the abort listener it adds per request: a per-call signal keeps the attempt's own
+      // signal from collecting one listener per tool call.
+      const local = new AbortController();
+      const forward = () => local.abort(callOptions.signal?.reason);
+      if (callOptions.signal?.aborted) forward();
+      callOptions.signal?.addEventListener("abort", forward, { once: true });
       try {
         result = await client.callTool(
           { name: tool, arguments: (args ?? {}) as Record<string, unknown> },
           undefined,
-          {
-            timeout: config.timeoutMs,
-            ...(callOptions.signal ? { signal: callOptions.signal } : {}),
-          },
+          { timeout: config.timeoutMs, signal: local.signal },
         );
       } catch (error) {
         if (callOptions.signal?.aborted) throw error;
@@ -143,6 +146,8 @@ export async function connectMcpServer(
           return { text: `${tool}: ${error.message}`, isError: true };
         }
         throw fail(`calling ${tool}`, error);
+      } finally {
+        callOptions.signal?.removeEventListener("abort", forward);
       }
       return { text: mcpResultText(result as { content?: unknown }), isError: result.isError === true };
     },
