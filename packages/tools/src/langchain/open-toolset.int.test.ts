@@ -206,3 +206,73 @@ createInterface({ input: process.stdin }).on("line", (line) => {
     );
   });
 });
+
+describe("tool modules and hung servers", () => {
+  it("opens a module's LangChain tools per attempt, and refuses one a provider would refuse", async () => {
+    await using temporary = await temporaryDirectory();
+    const core = import.meta.resolve("@langchain/core/tools");
+    const zod = import.meta.resolve("zod");
+    const good = path.join(temporary.path, "good-tools.mjs");
+    await writeFile(
+      good,
+      `import { tool } from ${JSON.stringify(core)};
+import { z } from ${JSON.stringify(zod)};
+export default ({ task }) => [
+  tool(async ({ word }) => word.toUpperCase() + " for " + (task?.id ?? "no task"), {
+    name: "shout", description: "Upper-cases a word", schema: z.object({ word: z.string() }),
+  }),
+];`,
+    );
+    const bad = path.join(temporary.path, "bad-tools.mjs");
+    await writeFile(
+      bad,
+      `import { tool } from ${JSON.stringify(core)};
+import { z } from ${JSON.stringify(zod)};
+export const tools = [tool(async () => "x", { name: "has space", description: "d", schema: z.object({}) })];`,
+    );
+    const resources = createToolResources({
+      domains: { words: ["module:good"], broken: ["module:bad"] },
+      modules: { good: { path: good }, bad: { path: bad } },
+    });
+    try {
+      const toolset = await openToolset({ domain: "words", resources, task });
+      expect(await call(toolset, "shout", { word: "hi" })).toBe("HI for t1");
+      expect(toolset.environment).toBeUndefined();
+      await toolset.close();
+      await expect(checkToolset({ domain: "broken", resources })).rejects.toThrow(
+        /^domain broken: tool module "bad" \(.*bad-tools\.mjs\): tool "has space": the name must be/,
+      );
+    } finally {
+      await resources.close();
+    }
+  });
+
+  it("fails a call past the server's timeoutMs as environment_unavailable (a hung server)", async () => {
+    await using temporary = await temporaryDirectory();
+    const hung = path.join(temporary.path, "hung-server.mjs");
+    await writeFile(
+      hung,
+      `import { createInterface } from "node:readline";
+createInterface({ input: process.stdin }).on("line", (line) => {
+  const { id, method } = JSON.parse(line);
+  if (id === undefined || method === "tools/call") return; // never answers a call
+  const result = method === "initialize"
+    ? { protocolVersion: "2025-06-18", capabilities: { tools: {} }, serverInfo: { name: "hung", version: "1" } }
+    : { tools: [{ name: "wait", inputSchema: { type: "object" } }] };
+  process.stdout.write(JSON.stringify({ jsonrpc: "2.0", id, result }) + "\\n");
+});`,
+    );
+    const resources = createToolResources({
+      domains: { slow: ["mcp:hung"] },
+      servers: { hung: { command: process.execPath, args: [hung], environment: "process", timeoutMs: 300 } },
+    });
+    try {
+      const toolset = await openToolset({ domain: "slow", resources, task });
+      const tool = toolset.tools.find((candidate) => candidate.name === "wait")!;
+      await expect(tool.invoke({})).rejects.toMatchObject({ code: "environment_unavailable" });
+      await toolset.close();
+    } finally {
+      await resources.close();
+    }
+  });
+});
