@@ -341,7 +341,19 @@ try {
     cpSync(path.join(root, "examples/tickets"), example, { recursive: true });
     const { stdout } = await run(
       "npx",
-      ["tfgrpo", "eval", "--sim", "--domain", "tickets", "--data", "tasks.jsonl", "--library", "none", "--k", "2"],
+      [
+        "tfgrpo",
+        "eval",
+        "--sim",
+        "--domain",
+        "tickets",
+        "--data",
+        "tasks.jsonl",
+        "--library",
+        "none",
+        "--k",
+        "2",
+      ],
       {
         cwd: example,
         env: { ...env, TFGRPO_ACTOR_CONFIG: "actor.yaml", TFGRPO_CRITIC_CONFIG: "critic.yaml" },

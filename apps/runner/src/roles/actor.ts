@@ -58,7 +58,10 @@ function relativeToFile(settings: ActorSettings, directory: string): ActorSettin
     ]),
   );
   const modules = Object.fromEntries(
-    Object.entries(tools.modules ?? {}).map(([name, module]) => [name, { ...module, path: path.resolve(directory, module.path) }]),
+    Object.entries(tools.modules ?? {}).map(([name, module]) => [
+      name,
+      { ...module, path: path.resolve(directory, module.path) },
+    ]),
   );
   return { ...settings, tools: { ...tools, servers, modules } };
 }
