@@ -112,7 +112,9 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
             { details: { domain, server: name, tool: info.name } },
           );
         }
-        add(mcpTool(connection, info, config), `MCP server "${name}"`);
+        // A shared connection that died is dropped, so the next attempt reconnects instead of failing too.
+        const onFailure = own ? undefined : () => resources.mcp.forget(name);
+        add(mcpTool(connection, info, config, onFailure), `MCP server "${name}"`);
       }
       const names = new Set(connection.tools.map((tool) => tool.name));
       if (own && options.task && names.has(environmentResetTool)) {
@@ -163,6 +165,7 @@ function mcpTool(
   connection: McpConnection,
   info: { name: string; description: string; inputSchema: Record<string, unknown> },
   config: McpServerConfig,
+  onFailure?: () => void,
 ) {
   return createJsonSchemaTool({
     name: info.name,
@@ -170,8 +173,13 @@ function mcpTool(
     inputSchema: info.inputSchema,
     maxOutputChars: config.maxOutputChars,
     async run(input, { signal }) {
-      const result = await connection.call(info.name, input, signal ? { signal } : {});
-      return result.isError ? `Error: ${result.text}` : result.text;
+      try {
+        const result = await connection.call(info.name, input, signal ? { signal } : {});
+        return result.isError ? `Error: ${result.text}` : result.text;
+      } catch (error) {
+        if (TfgrpoError.hasCode(error, "environment_unavailable")) onFailure?.();
+        throw error;
+      }
     },
   });
 }
