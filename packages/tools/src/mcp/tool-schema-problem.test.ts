@@ -15,7 +15,9 @@ describe("toolSchemaProblem", () => {
     expect(toolSchemaProblem("a", "d".repeat(1025), object)).toMatch(/1025 characters/);
     expect(toolSchemaProblem("a", "", { type: "array" })).toMatch(/must be "object", not "array"/);
     expect(toolSchemaProblem("a", "", { type: "object", oneOf: [] })).toMatch(/top-level oneOf/);
-    expect(toolSchemaProblem("a", "", { type: "object", properties: [] })).toMatch(/properties must be an object/);
+    expect(toolSchemaProblem("a", "", { type: "object", properties: [] })).toMatch(
+      /properties must be an object/,
+    );
     expect(toolSchemaProblem("a", "", null)).toMatch(/JSON Schema object/);
   });
 });
