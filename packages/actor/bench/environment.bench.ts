@@ -7,7 +7,6 @@
 // Run: pnpm --filter @tfgrpo/actor bench:environment (also part of `pnpm bench`).
 import { spawn } from "node:child_process";
 import os from "node:os";
-import path from "node:path";
 import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
