@@ -44,7 +44,9 @@ describe("a team's own tools in the critic's evidence", () => {
       0,
       'Step 1: Called update_ticket with {"id":"T-5","assignee":"Alice Chen"}; it refused: unknown user id.',
     );
-    expect(loser.tools).toEqual([{ name: "update_ticket", args: { id: "T-5", assignee: "Alice Chen" }, refused: true }]);
+    expect(loser.tools).toEqual([
+      { name: "update_ticket", args: { id: "T-5", assignee: "Alice Chen" }, refused: true },
+    ]);
     const finding = contrastTools(loser.tools, winner.tools, "attempt 1");
     expect(finding).toMatchObject({
       key: "look-up-first:update_ticket|assignee",
