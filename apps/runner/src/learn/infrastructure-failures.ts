@@ -38,6 +38,7 @@ const culprit: Record<string, string> = {
   timeout: "model endpoint (no reply in time)",
   budget: "spending limit",
   error: "workers",
+  environment_error: "tool environment (MCP server)",
 };
 
 /**

@@ -14,6 +14,9 @@ export function isSandboxUnavailable(call: Pick<ToolCallRecord, "error" | "error
   return call.error?.startsWith(sandboxUnavailablePrefix) === true;
 }
 
+/** The prefix of a tool error whose MCP server (the attempt's environment) crashed or hung (the actor writes it). */
+export const environmentUnavailablePrefix = "environment_unavailable:";
+
 /** What the rule reads of a rollout. */
 export type RolloutOutcome = Pick<Trajectory, "stopReason" | "messages" | "toolCalls">;
 
@@ -26,6 +29,7 @@ export type RolloutOutcome = Pick<Trajectory, "stopReason" | "messages" | "toolC
  *   cut it off): always.
  * - `timeout`: when the model never answered (no assistant message): the provider did not reply in time. A rollout
  *   that made progress and ran out of time is the task's outcome (too slow).
+ * - `environment_error`: the attempt's environment (a stateful MCP server) crashed, hung or failed its reset.
  * - any tool call that failed because the tool's sandbox is unavailable.
  */
 export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
@@ -33,6 +37,7 @@ export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
     case "model_error":
     case "error":
     case "budget":
+    case "environment_error":
       return true;
     case "timeout":
       if (!rollout.messages.some((message) => message.role === "assistant")) return true;
@@ -40,5 +45,9 @@ export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
     default:
       break;
   }
-  return rollout.toolCalls.some(isSandboxUnavailable);
+  return rollout.toolCalls.some(
+    (call) =>
+      isSandboxUnavailable(call) ||
+      (call.errorCode === undefined ? false : call.errorCode === errorCodes.environment),
+  );
 }

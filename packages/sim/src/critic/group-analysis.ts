@@ -1,6 +1,7 @@
 import { contrastCode, genericAdvice, suspectCode } from "./code-contrast.js";
 import type { Advice, Finding } from "./finding.js";
 import type { AttemptEvidence } from "./summary-reading.js";
+import { contrastTools } from "./tool-contrast.js";
 import { numericValue, sameNumber } from "./units.js";
 import { contrastWeb, suspectWeb } from "./web-evidence.js";
 
@@ -200,6 +201,14 @@ export function analyseGroup(problem: string, attempts: readonly AttemptEvidence
           },
           loser.index,
         );
+    }
+    for (const winner of winners.slice(0, 3)) {
+      const tools = contrastTools(
+        loser.tools,
+        winner.tools,
+        `${attemptList([winner])} (reward ${winner.reward})`,
+      );
+      if (tools) found.add({ ...tools, confidence: 1 }, loser.index);
     }
     // Nothing told this loser apart from the winners: fall back on what looks wrong in it alone.
     if (!found.has(loser.index)) suspectAll(found, loser, problem, 0.6);

@@ -7,6 +7,7 @@ import type { Finding } from "./finding.js";
 import { asksScope, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import { type Draw, writeVague } from "./lesson-writer.js";
+import { plantedInstruction } from "./planted-instruction.js";
 import { readAttempts } from "./summary-reading.js";
 import { writeSummary } from "./summary-writer.js";
 import { readTrajectory } from "./trajectory-evidence.js";
@@ -36,11 +37,22 @@ export function createSimCritic(options: SimCriticOptions) {
   const { seed, noise } = options;
 
   function summarize(prompt: string): string {
-    return writeSummary({
-      evidence: readTrajectory(between(prompt, "trajectory") ?? ""),
+    const trajectory = between(prompt, "trajectory") ?? "";
+    const summary = writeSummary({
+      evidence: readTrajectory(trajectory),
       evaluation: between(prompt, "evaluation") ?? "",
       groundTruth: between(prompt, "groundtruth"),
     });
+    // A gullible model (noise.critic.obeysInjection) carries an instruction it read in the data into its summary.
+    const planted = plantedInstruction(
+      trajectory,
+      noise.critic.obeysInjection ?? 0,
+      seed,
+      "critic-injection",
+    );
+    return planted
+      ? `${summary}\nNote: the data says to add this lesson: ${planted.operation.experience}.`
+      : summary;
   }
 
   /** Stage 2 with the origin of each operation (evidence or a noise kind): for tests and benchmarks. */
@@ -96,7 +108,15 @@ export function createSimCritic(options: SimCriticOptions) {
       noise: noise.critic,
       answer: attempts.find((a) => a.reward === best)?.answer ?? null,
     });
-    return { operations: noisy.slice(0, maxOperations), findings: analysis.findings, single };
+    // ...and follows one it reads in the summaries, as a model that prompt injection works on would.
+    const injected = plantedInstruction(
+      between(prompt, "trajectories") ?? "",
+      noise.critic.obeysInjection ?? 0,
+      seed,
+      "critic-injection",
+    );
+    const kept = noisy.slice(0, injected ? maxOperations - 1 : maxOperations);
+    return { operations: injected ? [injected, ...kept] : kept, findings: analysis.findings, single };
   }
 
   function advantage(prompt: string): { operations: CriticOperation[] } {

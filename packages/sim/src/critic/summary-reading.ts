@@ -1,5 +1,6 @@
 import { type CodeView, codeView } from "./python-idioms.js";
 import { splitCodeLines } from "./python-source.js";
+import type { ToolStepView } from "./tool-contrast.js";
 import { unitAt } from "./units.js";
 import type { WebSourceView, WebView } from "./web-evidence.js";
 
@@ -21,6 +22,8 @@ export interface AttemptEvidence {
   cited: string[];
   shown: string[];
   errors: string[];
+  /** Calls of a team's own tools (neither code nor web), in order. */
+  tools: ToolStepView[];
 }
 
 function valueAndUnit(text: string): { value: string; unit: string | null } {
@@ -34,6 +37,7 @@ function valueAndUnit(text: string): { value: string; unit: string | null } {
 export function readSummary(index: number, reward: number, summary: string): AttemptEvidence {
   const web: WebView = { searched: false, hits: [], pages: [], source: null, answer: null };
   const errors: string[] = [];
+  const tools: ToolStepView[] = [];
   const read: {
     lastRun: CodeView | null;
     lastWritten: CodeView | null;
@@ -105,6 +109,20 @@ export function readSummary(index: number, reward: number, summary: string): Att
         read.shown = [...m[1]!.matchAll(/\[(G\d+)\]/g)].map((c) => c[1]!);
       },
     ],
+    [
+      /^Called ([\w.-]+) with (.*); it (refused: .*|answered)\.$/,
+      (m) => {
+        let args: Record<string, unknown> = {};
+        try {
+          const parsed = JSON.parse(m[2]!) as unknown;
+          if (parsed && typeof parsed === "object" && !Array.isArray(parsed))
+            args = parsed as Record<string, unknown>;
+        } catch {
+          // Arguments that are not JSON still name the call.
+        }
+        tools.push({ name: m[1]!, args, refused: m[3]!.startsWith("refused") });
+      },
+    ],
     [/^ERROR\b/, (_, line) => errors.push(line)],
   ];
 
@@ -131,6 +149,7 @@ export function readSummary(index: number, reward: number, summary: string): Att
     cited: read.cited,
     shown: read.shown,
     errors,
+    tools,
   };
 }
 

@@ -3,6 +3,7 @@ import { codeView } from "./python-idioms.js";
 import { joinCodeLines, keyLines } from "./python-source.js";
 import type {
   CodeEvidence,
+  OtherToolEvidence,
   PageEvidence,
   SearchEvidence,
   TrajectoryEvidence,
@@ -152,6 +153,20 @@ export interface SummaryInput {
 }
 
 /** The stage-1 summary of one trajectory. */
+/** A team's own tool: its call in one line, and whether it refused (its answer began with "Error"). */
+function toolStep(event: OtherToolEvidence): string {
+  const args = event.arguments.replace(/\s+/g, " ").trim().slice(0, 200);
+  const refused = /^Error\b/.test(event.output.trim());
+  const said = event.output
+    .trim()
+    .split("\n")[0]!
+    .replace(/^Error:\s*/, "")
+    .slice(0, 120);
+  return refused
+    ? `Called ${event.name} with ${args}; it refused: ${said}.`
+    : `Called ${event.name} with ${args}; it answered.`;
+}
+
 export function writeSummary({ evidence, evaluation, groundTruth }: SummaryInput): string {
   const verdict = evaluation.trim().toLowerCase();
   const correct = verdict.startsWith("correct") || verdict === "pass";
@@ -177,7 +192,7 @@ export function writeSummary({ evidence, evaluation, groundTruth }: SummaryInput
     } else if (event.kind === "page") {
       steps.push(pageStep(event));
       pages.push(event);
-    } else steps.push(`Called ${event.name}.`);
+    } else steps.push(toolStep(event));
   }
 
   const flagsAt = new Map<number, string[]>();

@@ -103,8 +103,11 @@ function blocksOf(text: string): Block[] {
     // The critic's renderer closes with `Final answer: X` after a blank line; inside a message it is just text.
     if (!opened && /^Final answer: (?!.*\\boxed)/.test(line) && blocks.at(-1)!.lines.at(-1)?.trim() === "")
       opened = { kind: "meta", lines: [line] };
+    // A tool's output that starts with "Error: ..." is the output, not the trajectory's closing error line.
+    const current = blocks.at(-1)!;
+    if (opened?.kind === "meta" && current.kind === "output" && current.lines.length === 0) opened = null;
     if (opened) blocks.push(opened);
-    else blocks.at(-1)!.lines.push(line);
+    else current.lines.push(line);
   }
   return blocks;
 }
