@@ -140,6 +140,7 @@ export {
   parseDatasetLine,
 } from "./load-dataset.js";
 export { mapWithConcurrency } from "./map-with-concurrency.js";
+export { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 export {
   readUserFile,
   readUserText,
@@ -148,7 +149,6 @@ export {
   type UserFileOptions,
   unreadableFileReason,
 } from "./read-user-file.js";
-export { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 export { formatPath, formatZodIssues, type SafeParseResult, safeParseJson } from "./safe-parse-json.js";
 export { type DatasetLine, datasetLineSchema } from "./schemas/dataset-line.js";
 export {
