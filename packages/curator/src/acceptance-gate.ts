@@ -1,12 +1,23 @@
 import { type GateDecision, type MeanDifference, pairedMeanDifference, TfgrpoError } from "@tfgrpo/protocol";
+import { show, signed } from "./gate-format.js";
+import { sequentialDecision } from "./sequential-decision.js";
+import type { ValidationRound } from "./sequential-gate.js";
 
 export interface GateTest {
-  /** paired-t: the mode's rule and a one-sided paired t test over tasks; none: the mode's rule only. */
-  kind: "paired-t" | "none";
+  /**
+   * sequential: validation in rounds, two anytime-valid tests by betting (sequential-gate.ts) decide as soon as the
+   * evidence settles either way; paired-t: the mode's rule and a one-sided paired t test over tasks, one look at a
+   * fixed sample; none: the mode's rule only (with margin 0, the paper's "keep unless worse").
+   */
+  kind: "sequential" | "paired-t" | "none";
   /** The test's one-sided level: the chance of committing a candidate `harm` worse than the head. */
   alpha: number;
   /** The loss the test rules out before a commit. */
   harm: number;
+  /** sequential: the reject test's level, against a candidate `gain` better (default 0.2). */
+  beta?: number;
+  /** sequential: the gain the reject test rules out (default: `harm`). */
+  gain?: number;
 }
 
 export interface GateConfig {
@@ -27,11 +38,17 @@ export interface GateInput {
   config: GateConfig;
   /** Samples behind each task's score (recorded with the decision; the scores are already their means). */
   samplesPerTask?: number;
+  /**
+   * Test kind sequential: the validation so far, round by round (one paired sample per task each). Absent: the
+   * scores are taken as a single round, decided at once.
+   */
+  rounds?: readonly ValidationRound[];
+  /** Test kind sequential: rounds the validation budget allows; at this many an open test rejects. */
+  maxRounds?: number;
 }
 
 const mean = (values: readonly number[]) =>
   values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-const show = (value: number) => value.toFixed(4);
 
 /**
  * The acceptance gate (the paper's "revert E", seed 002 4.2): commit a candidate library only if it does better than
@@ -150,7 +167,7 @@ export function decideGate(input: GateInput): GateDecision {
   }
   // The epsilon keeps float noise (0.1 + 0.2) from flipping a decision that is exactly at the margin.
   const test = config.test ?? { kind: "none", alpha: 0.05, harm: 0.1 };
-  const tieKeepsHead = test.kind === "paired-t" && config.mode === "better-by-margin";
+  const tieKeepsHead = test.kind !== "none" && config.mode === "better-by-margin";
   const pointPass = tieKeepsHead ? difference > margin + 1e-12 : difference >= margin - 1e-12;
   const rule =
     config.mode === "better-by-margin"
@@ -170,6 +187,19 @@ export function decideGate(input: GateInput): GateDecision {
         : `${compared}: ${failedRule} (difference ${show(difference)}): keeping the head`,
       details,
     };
+  }
+  if (test.kind === "sequential") {
+    return sequentialDecision({
+      input,
+      test,
+      base,
+      details,
+      margin,
+      compared,
+      rule,
+      failedRule,
+      tieKeepsHead,
+    });
   }
   const measured = pairedMeanDifference(candidate, head, { alpha: test.alpha, against: -test.harm });
   details.test = testDetails(measured, test, input.samplesPerTask);
@@ -207,6 +237,3 @@ function testDetails(measured: MeanDifference, test: GateTest, samplesPerTask: n
     samplesPerTask: samplesPerTask ?? null,
   };
 }
-
-const signed = (value: number) =>
-  Number.isFinite(value) ? `${value >= 0 ? "+" : ""}${show(value)}` : String(value);
