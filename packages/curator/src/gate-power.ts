@@ -10,6 +10,11 @@ export interface GatePowerOptions {
   config: GateConfig;
   trials?: number;
   seed?: number;
+  /**
+   * Whether validation comes in rounds (default: for the sequential test). False with the sequential test: one look at
+   * `samplesPerTask` samples per task (a validation whose labels pool all samples cannot be split into rounds).
+   */
+  inRounds?: boolean;
 }
 
 export interface GateRates {
@@ -31,7 +36,7 @@ export function gateRates(gain: number, options: GatePowerOptions): GateRates {
   const head = Math.min(1, Math.max(0, 0.5 - gain / 2));
   const candidate = Math.min(1, Math.max(0, 0.5 + gain / 2));
   const sample = (chance: number) => (random() < chance ? 1 : 0);
-  const sequential = options.config.test?.kind === "sequential";
+  const sequential = options.inRounds ?? options.config.test?.kind === "sequential";
   let commits = 0;
   let samples = 0;
   for (let trial = 0; trial < trials; trial++) {

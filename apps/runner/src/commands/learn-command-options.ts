@@ -25,6 +25,10 @@ export interface LearnCommandOptions {
   compactTrajectoriesAfter?: number;
   db?: string;
   valK: number;
+  /** The acceptance gate's rule (`--gate`). */
+  gate?: "sequential" | "paired-t" | "paper";
+  /** `--val-max-k`: the sequential gate's most samples per validation task. */
+  valMaxK?: number;
   precheck: number;
   mode: "tools" | "direct";
   baseline: boolean;
