@@ -175,7 +175,7 @@ export function decideGate(input: GateInput): GateDecision {
       : `not worse by more than ${show(config.tolerance)}`;
   const failedRule =
     config.mode === "better-by-margin" ? `not ${rule}` : `worse by more than ${show(config.tolerance)}`;
-  const compared = `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks${input.samplesPerTask ? ` (${input.samplesPerTask} samples each)` : ""}`;
+  const compared = `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks${input.samplesPerTask ? ` (${input.samplesPerTask} sample${input.samplesPerTask === 1 ? "" : "s"} each)` : ""}`;
   if (input.samplesPerTask !== undefined) details.samplesPerTask = input.samplesPerTask;
   if (test.kind === "none") {
     return {
