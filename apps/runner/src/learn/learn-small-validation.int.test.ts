@@ -5,14 +5,12 @@ import path from "node:path";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
-import { type PostgresServerHandle, startPostgresServer } from "@tfgrpo/store/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { spawnCli } from "../testing/spawn-cli.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
 
 const domain = "math";
 let temporary: TemporaryDirectory;
-let postgres: PostgresServerHandle;
 let train: string;
 let val: string;
 
@@ -22,10 +20,8 @@ beforeAll(async () => {
   val = path.join(temporary.path, "val.jsonl");
   await writeSuiteJsonl(train, createSuite({ domain, seed: 3, size: 12, split: "train" }));
   await writeSuiteJsonl(val, createSuite({ domain, seed: 3, size: 4, split: "val" }));
-  postgres = await startPostgresServer();
 });
 afterAll(async () => {
-  await postgres?.stop();
   await temporary?.[Symbol.asyncDispose]();
 });
 
@@ -59,7 +55,8 @@ const learn = (db: string, runId: string, seed: number) =>
   );
 
 it("two runners with a 4-task validation set say what it can detect and commit a clearly better candidate", async () => {
-  const db = await postgres.createDatabase();
+  // One workspace database (SQLite, as a user's first runs are) shared by both runners.
+  const db = path.join(temporary.path, "tfgrpo.db");
   const runners = [learn(db, "small-a", 3), learn(db, "small-b", 4)];
   for (const runner of runners) {
     expect(await runner.exited, runner.output.stderr).toBe(0);
