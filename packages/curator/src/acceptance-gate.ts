@@ -45,6 +45,11 @@ export interface GateInput {
   rounds?: readonly ValidationRound[];
   /** Test kind sequential: rounds the validation budget allows; at this many an open test rejects. */
   maxRounds?: number;
+  /**
+   * When the validation comes in rounds but the configured test is a fixed-sample one (paired-t, none): the samples
+   * per task it decides at; fewer rounds get a non-final answer (the caller samples another round).
+   */
+  fixedSamplesPerTask?: number;
 }
 
 const mean = (values: readonly number[]) =>
@@ -126,6 +131,17 @@ export function decideGate(input: GateInput): GateDecision {
       decision: "commit",
       margin: -config.precheck.tolerance,
       reason: "pre-check disabled: go on to full validation",
+      details: { ...details, final: false },
+    };
+  }
+  const fixedSamples = input.fixedSamplesPerTask ?? 0;
+  const testKind = config.test?.kind ?? "none";
+  if (stage === "full" && input.rounds && testKind !== "sequential" && input.rounds.length < fixedSamples) {
+    return {
+      ...base,
+      decision: "inconclusive",
+      margin,
+      reason: `gate test ${testKind} decides at ${fixedSamples} samples per task: ${input.rounds.length} so far, sample another round`,
       details: { ...details, final: false },
     };
   }

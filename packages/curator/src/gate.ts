@@ -24,6 +24,8 @@ export interface GateInput {
   maxRounds?: number;
   /** The rule the run asked for (`--gate`); absent: the curator's configured gate. */
   rule?: GateRule;
+  /** Rounds with a fixed-sample rule configured: the samples per task it decides at (the run's `--val-k`). */
+  fixedSamplesPerTask?: number;
 }
 
 /**
@@ -43,6 +45,7 @@ export async function gate(
     ...(input.samplesPerTask === undefined ? {} : { samplesPerTask: input.samplesPerTask }),
     ...(input.rounds ? { rounds: input.rounds } : {}),
     ...(input.maxRounds === undefined ? {} : { maxRounds: input.maxRounds }),
+    ...(input.fixedSamplesPerTask === undefined ? {} : { fixedSamplesPerTask: input.fixedSamplesPerTask }),
   });
   const details: Record<string, unknown> = {
     ...decision.details,

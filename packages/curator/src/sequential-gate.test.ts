@@ -84,6 +84,30 @@ describe("decideGate (sequential, the default)", () => {
     expect(decision).toMatchObject({ decision: "reject", details: { final: true, test: { maxRounds: 1 } } });
   });
 
+  it("with a fixed-sample test configured, waits for its samples per task before deciding on the means", () => {
+    const paired = { ...gate, test: { ...gate.test, kind: "paired-t" as const } };
+    const win = round([1, 1, 1, 1, 0], [0, 0, 0, 1, 0]);
+    const early = decideGate({
+      candidateScores: win.candidate,
+      headScores: win.head,
+      stage: "full",
+      config: paired,
+      rounds: [win],
+      fixedSamplesPerTask: 2,
+    });
+    expect(early).toMatchObject({ decision: "inconclusive", details: { final: false } });
+    expect(early.reason).toContain("decides at 2 samples per task: 1 so far");
+    const decided = decideGate({
+      candidateScores: win.candidate,
+      headScores: win.head,
+      stage: "full",
+      config: paired,
+      rounds: [win, win],
+      fixedSamplesPerTask: 2,
+    });
+    expect(decided.details).toMatchObject({ final: true, test: { kind: "paired-t" } });
+  });
+
   it("refuses unpaired or out-of-range rounds, naming the field", () => {
     const decide = (rounds: ValidationRound[]) =>
       decideGate({ candidateScores: [1, 0], headScores: [1, 0], stage: "full", config: gate, rounds });

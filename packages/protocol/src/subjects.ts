@@ -300,6 +300,14 @@ export const curatorGate = defineSubject(
       .describe(
         "Sequential gate: the rounds the validation budget allows; at this many an open test rejects",
       ),
+    fixedSamplesPerTask: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "Rounds sent to a curator configured with a fixed-sample test (paired-t, none): the samples per task it decides at; fewer get a non-final answer",
+      ),
     rule: gateRuleSchema
       .optional()
       .describe(

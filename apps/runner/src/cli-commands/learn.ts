@@ -98,10 +98,8 @@ export function registerLearnCommand(program: Command): void {
     .addOption(
       new Option(
         "--gate <rule>",
-        "acceptance gate: sequential (validation in rounds until the decision is settled), paired-t (one paired t test at --val-k samples), paper (the paper's keep-unless-worse at --val-k samples, no test)",
-      )
-        .choices(gateRules)
-        .default(gateRules[0]),
+        "acceptance gate: sequential (validation in rounds until the decision is settled), paired-t (one paired t test at --val-k samples), paper (the paper's keep-unless-worse at --val-k samples, no test) (default: the curator's configured gate, sequential unless its settings say otherwise)",
+      ).choices(gateRules),
     )
     .option(
       "--val-k <n>",

@@ -66,9 +66,9 @@ export const learnOptionsSchema = z.object({
       "Samples per validation task (the gate's error rates at this budget: bench/gate-error-rates.bench.ts in packages/curator)",
     ),
   gate: gateRuleSchema
-    .default("sequential")
+    .optional()
     .describe(
-      "sequential: validation in rounds (one sample per task each), decided as soon as the evidence settles; paired-t: one look at --val-k samples per task; paper: the paper's keep-unless-worse at --val-k samples, no test",
+      "sequential: validation in rounds (one sample per task each), decided as soon as the evidence settles; paired-t: one look at --val-k samples per task; paper: the paper's keep-unless-worse at --val-k samples, no test; absent: the curator's configured gate (sequential by default), validation in rounds",
     ),
   valMaxK: z
     .number()

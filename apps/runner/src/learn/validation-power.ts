@@ -20,9 +20,10 @@ export function describeValidationPower(
   options: Pick<LearnOptions, "gate" | "valK" | "valMaxK" | "groundTruth">,
   val: readonly Task[],
 ): string {
-  const config = gateConfigFor(resolveCuratorConfig().gate, options.gate);
+  const rule = options.gate ?? "sequential";
+  const config = gateConfigFor(resolveCuratorConfig().gate, rule);
   const pooled = validationNeedsPooledLabels(options, val);
-  const inRounds = options.gate === "sequential" && !pooled;
+  const inRounds = rule === "sequential" && !pooled;
   const samplesPerTask = inRounds
     ? sequentialValidationRounds(val.length, options.valMaxK)
     : pooled
@@ -30,10 +31,10 @@ export function describeValidationPower(
       : options.valK;
   const found = detectableGain({ tasks: val.length, samplesPerTask, config, inRounds });
   const budget = `${val.length} task${val.length === 1 ? "" : "s"} x ${inRounds ? "up to " : ""}${samplesPerTask} sample${samplesPerTask === 1 ? "" : "s"}`;
-  const rule = `gate ${options.gate}${pooled && options.gate === "sequential" ? ", one look: labels pool every sample" : ""}`;
+  const named = `gate ${rule}${options.gate ? "" : ", the curator's default"}${pooled && inRounds === false && rule === "sequential" ? ", one look: labels pool every sample" : ""}`;
   const detects =
     found.gain === null
       ? "the gate cannot commit a candidate 80% of the time at any gain"
       : `the gate can commit a candidate only if it wins by about ${points(found.gain)} points (80% of the time at that gain)`;
-  return `validation: ${budget} (${rule}): ${detects}; a ${points(found.loss)}-point loss is committed ${percent(found.lossCommitRate)} of the time (simulated with every task near 50% success)`;
+  return `validation: ${budget} (${named}): ${detects}; a ${points(found.loss)}-point loss is committed ${percent(found.lossCommitRate)} of the time (simulated with every task near 50% success)`;
 }

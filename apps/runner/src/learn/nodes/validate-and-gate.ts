@@ -155,7 +155,8 @@ function validateAndGateOnce(deps: LearnDependencies) {
         headScores,
         stage,
         samplesPerTask: validation.samplesPerTask,
-        rule: options.gate,
+        ...(options.gate ? { rule: options.gate } : {}),
+        ...(sequential ? { fixedSamplesPerTask: options.valK } : {}),
         ...(sequential ? { rounds: sequential.rounds } : {}),
         ...(look.maxRounds !== undefined ? { maxRounds: look.maxRounds } : {}),
         ...(look.precheck ? { precheck: look.precheck } : {}),
@@ -163,13 +164,16 @@ function validateAndGateOnce(deps: LearnDependencies) {
       return { gate: decision, ...scores };
     };
     /**
-     * The full validation: one look at `--val-k` samples per task, or (sequential gate) rounds of one more sample
-     * per task each, the curator deciding after every round until the evidence settles or the budget ends.
+     * The full validation: one look at `--val-k` samples per task (`--gate paired-t` or `paper`), or rounds of one
+     * more sample per task each, the curator deciding after every round until the evidence settles or the budget
+     * ends (a curator configured with a fixed-sample rule decides at `--val-k` rounds).
      */
     const fullValidation = async (precheck: GateDecision | undefined) => {
-      if (options.gate !== "sequential" || validationNeedsPooledLabels(options, val))
+      const fixed = options.gate === "paired-t" || options.gate === "paper";
+      if (fixed || validationNeedsPooledLabels(options, val))
         return judge(val, "full", { ...(precheck ? { precheck } : {}) });
-      const maxRounds = sequentialValidationRounds(val.length, options.valMaxK);
+      // Without --gate the curator's configured rule decides: a fixed-sample one at --val-k rounds.
+      const maxRounds = Math.max(sequentialValidationRounds(val.length, options.valMaxK), options.valK);
       for (let round = 1; ; round++) {
         const result = await judge(val, "full", { ...(precheck ? { precheck } : {}), round, maxRounds });
         if (result.gate.details?.final !== false || round >= maxRounds) return result;
