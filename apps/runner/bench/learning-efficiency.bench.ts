@@ -204,7 +204,7 @@ function meanInterval(samples: number[]): { mean: number; half: number } {
 }
 
 const rows: string[] = [
-  "| setting | loop | seeds | held-out gain, pts (95% CI over seeds) | training rollouts | validation rollouts | total | commits | actor / critic / curator model calls (usage records) | USD |",
+  "| setting | loop | seeds | held-out gain, pts (95% CI over seeds) | training rollouts | validation rollouts | total | commits | usage records actor (one per rollout) / critic / curator calls | USD |",
   "| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |",
 ];
 for (const setting of settings) {

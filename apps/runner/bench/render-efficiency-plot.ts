@@ -10,7 +10,7 @@ export interface EfficiencyPoint {
 
 /**
  * Held-out gain (points) against rollouts spent (training plus validation), one dot per run, colour by loop, shape
- * by setting (circle: demo, square: planted), each loop's mean per setting joined to the origin's axis by a cross.
+ * by setting (circle: demo, square: planted), and each loop's mean per setting as a large labelled mark.
  */
 export function renderEfficiencyPlot(points: readonly EfficiencyPoint[]): string {
   const width = 760;
