@@ -1,6 +1,6 @@
 import { type GateDecision, TfgrpoError } from "@tfgrpo/protocol";
-import type { GateInput, GateTest } from "./acceptance-gate.js";
 import { show, signed } from "./gate-format.js";
+import type { GateInput, GateTest } from "./gate-types.js";
 import { type SequentialSettings, sequentialVerdict, type ValidationRound } from "./sequential-gate.js";
 
 /** The reject test's level and the gain it rules out, when the settings leave them out. */
