@@ -153,21 +153,12 @@ describe("decideGate (pre-check)", () => {
   });
 });
 
-describe("decideGate (paired test, the default rule)", () => {
+describe("decideGate (paired test, one look at a fixed sample)", () => {
   const tested = config({
     margin: 0,
     test: { kind: "paired-t", alpha: 0.05, harm: 0.1 },
   });
   const repeat = (values: number[], times: number) => Array.from({ length: times }, () => values).flat();
-
-  it("is the default of the curator's settings", async () => {
-    const { resolveCuratorConfig } = await import("./curator-config.js");
-    expect(resolveCuratorConfig().gate).toMatchObject({
-      mode: "better-by-margin",
-      margin: 0,
-      test: { kind: "paired-t", alpha: 0.05, harm: 0.1 },
-    });
-  });
 
   it("commits a clearly better candidate and stores the test's numbers", () => {
     // 30 tasks, 2 samples each: the candidate wins 12 tasks by half a point and loses 2.

@@ -1,37 +1,12 @@
 import { type GateDecision, type MeanDifference, pairedMeanDifference, TfgrpoError } from "@tfgrpo/protocol";
+import { show, signed } from "./gate-format.js";
+import type { GateInput, GateTest } from "./gate-types.js";
+import { sequentialDecision } from "./sequential-decision.js";
 
-export interface GateTest {
-  /** paired-t: the mode's rule and a one-sided paired t test over tasks; none: the mode's rule only. */
-  kind: "paired-t" | "none";
-  /** The test's one-sided level: the chance of committing a candidate `harm` worse than the head. */
-  alpha: number;
-  /** The loss the test rules out before a commit. */
-  harm: number;
-}
-
-export interface GateConfig {
-  mode: "better-by-margin" | "not-worse-within-tolerance" | "always";
-  margin: number;
-  tolerance: number;
-  precheck: { enabled: boolean; tasks: number; tolerance: number };
-  /** Absent: `none` (the rule on the means only), for callers that predate the test. */
-  test?: GateTest;
-}
-
-export interface GateInput {
-  /** Scores of the candidate version on held-out tasks, in [0, 1]. */
-  candidateScores: readonly number[];
-  /** Scores of the current head on the same tasks, in the same order (none when there is no head yet). */
-  headScores: readonly number[];
-  stage: "precheck" | "full";
-  config: GateConfig;
-  /** Samples behind each task's score (recorded with the decision; the scores are already their means). */
-  samplesPerTask?: number;
-}
+export type { GateConfig, GateInput, GateTest } from "./gate-types.js";
 
 const mean = (values: readonly number[]) =>
   values.length === 0 ? 0 : values.reduce((sum, value) => sum + value, 0) / values.length;
-const show = (value: number) => value.toFixed(4);
 
 /**
  * The acceptance gate (the paper's "revert E", seed 002 4.2): commit a candidate library only if it does better than
@@ -112,6 +87,17 @@ export function decideGate(input: GateInput): GateDecision {
       details: { ...details, final: false },
     };
   }
+  const fixedSamples = input.fixedSamplesPerTask ?? 0;
+  const testKind = config.test?.kind ?? "none";
+  if (stage === "full" && input.rounds && testKind !== "sequential" && input.rounds.length < fixedSamples) {
+    return {
+      ...base,
+      decision: "inconclusive",
+      margin,
+      reason: `gate test ${testKind} decides at ${fixedSamples} samples per task: ${input.rounds.length} so far, sample another round`,
+      details: { ...details, final: false },
+    };
+  }
   if (candidateScore === null) {
     return {
       ...base,
@@ -150,7 +136,7 @@ export function decideGate(input: GateInput): GateDecision {
   }
   // The epsilon keeps float noise (0.1 + 0.2) from flipping a decision that is exactly at the margin.
   const test = config.test ?? { kind: "none", alpha: 0.05, harm: 0.1 };
-  const tieKeepsHead = test.kind === "paired-t" && config.mode === "better-by-margin";
+  const tieKeepsHead = test.kind !== "none" && config.mode === "better-by-margin";
   const pointPass = tieKeepsHead ? difference > margin + 1e-12 : difference >= margin - 1e-12;
   const rule =
     config.mode === "better-by-margin"
@@ -158,7 +144,7 @@ export function decideGate(input: GateInput): GateDecision {
       : `not worse by more than ${show(config.tolerance)}`;
   const failedRule =
     config.mode === "better-by-margin" ? `not ${rule}` : `worse by more than ${show(config.tolerance)}`;
-  const compared = `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks${input.samplesPerTask ? ` (${input.samplesPerTask} samples each)` : ""}`;
+  const compared = `candidate ${show(candidateScore)} vs head ${show(headScore)} on ${candidate.length} tasks${input.samplesPerTask ? ` (${input.samplesPerTask} sample${input.samplesPerTask === 1 ? "" : "s"} each)` : ""}`;
   if (input.samplesPerTask !== undefined) details.samplesPerTask = input.samplesPerTask;
   if (test.kind === "none") {
     return {
@@ -170,6 +156,19 @@ export function decideGate(input: GateInput): GateDecision {
         : `${compared}: ${failedRule} (difference ${show(difference)}): keeping the head`,
       details,
     };
+  }
+  if (test.kind === "sequential") {
+    return sequentialDecision({
+      input,
+      test,
+      base,
+      details,
+      margin,
+      compared,
+      rule,
+      failedRule,
+      tieKeepsHead,
+    });
   }
   const measured = pairedMeanDifference(candidate, head, { alpha: test.alpha, against: -test.harm });
   details.test = testDetails(measured, test, input.samplesPerTask);
@@ -207,6 +206,3 @@ function testDetails(measured: MeanDifference, test: GateTest, samplesPerTask: n
     samplesPerTask: samplesPerTask ?? null,
   };
 }
-
-const signed = (value: number) =>
-  Number.isFinite(value) ? `${value >= 0 ? "+" : ""}${show(value)}` : String(value);

@@ -342,6 +342,7 @@ describe("curator.gate", () => {
       headScores: fiveTimes([1, 0, 0, 1]),
       stage: "full",
       samplesPerTask: 2,
+      rule: "paired-t",
     });
     expect(decision).toMatchObject({ decision: "commit", candidateScore: 0.75, headScore: 0.5, margin: 0.1 });
     const info = await store.getVersionInfo("math", version);
@@ -357,6 +358,33 @@ describe("curator.gate", () => {
       },
     });
     expect((await store.getHead("math"))!.version).toBe(version);
+  });
+
+  it("sequential (the default): an open look writes nothing, the settled one commits with its evidence", async () => {
+    const curator = createCurator({ store, models: keepAll(), now });
+    const version = await propose(curator, "When a graph problem appears, draw small cases first.");
+    const round = { candidate: [1, 1, 0, 1, 1, 1], head: [0, 1, 0, 0, 1, 0] };
+    const look = (rounds: (typeof round)[]) =>
+      curator.gate({
+        domain: "math",
+        candidateVersion: version,
+        headVersion: base,
+        candidateScores: round.candidate,
+        headScores: round.head,
+        stage: "full",
+        rounds,
+        maxRounds: 8,
+      });
+    const first = await look([round]);
+    expect(first).toMatchObject({ decision: "inconclusive", details: { final: false } });
+    expect(first.reason).toContain("sample another round");
+    expect((await store.getVersionInfo("math", version))!.state).toBe("proposed");
+    const settled = await look([round, round, round]);
+    expect(settled).toMatchObject({
+      decision: "commit",
+      details: { final: true, test: { kind: "sequential", rounds: 3, maxRounds: 8, observations: 18 } },
+    });
+    expect((await store.getVersionInfo("math", version))!.state).toBe("committed");
   });
 
   it("rejects a worse candidate and keeps the head (revert E)", async () => {
@@ -403,6 +431,7 @@ describe("curator.gate", () => {
       headScores: fiveTimes([1, 0, 0, 1]),
       stage: "full",
       precheck,
+      rule: "paired-t",
     });
     const info = await store.getVersionInfo("math", version);
     expect(info!.state).toBe("committed");
@@ -441,6 +470,7 @@ describe("curator.gate", () => {
       candidateScores: fiveTimes([1]),
       headScores: fiveTimes([0]),
       stage: "full",
+      rule: "paired-t",
     });
     const decision = await curator.gate({
       domain: "math",
@@ -449,6 +479,7 @@ describe("curator.gate", () => {
       candidateScores: fiveTimes([1]),
       headScores: fiveTimes([0]),
       stage: "full",
+      rule: "paired-t",
     });
     expect(decision.decision).toBe("reject");
     expect(decision.reason).toContain(`v${second}'s parent is no longer the head`);

@@ -33,17 +33,23 @@ const gateSchema = z.strictObject({
   test: z
     .strictObject({
       /**
-       * paired-t: besides the mode's rule on the estimate, a one-sided paired t test over tasks must rule out a loss
-       * of `harm` at level `alpha`, and in better-by-margin a tie keeps the head; none: the mode's rule on the means
-       * only (the paper's rule, every tie commits).
+       * sequential: validation in rounds (one paired sample per task each), decided by two anytime-valid tests by
+       * betting as soon as the evidence settles (docs/curator.md); paired-t: besides the mode's rule on the estimate,
+       * a one-sided paired t test over tasks at one fixed sample must rule out a loss of `harm` at level `alpha`; in
+       * both a tie keeps the head in better-by-margin; none: the mode's rule on the means only (the paper's rule,
+       * every tie commits).
        */
-      kind: z.enum(["paired-t", "none"]).default("paired-t"),
+      kind: z.enum(["sequential", "paired-t", "none"]).default("sequential"),
       /** Chance of committing a candidate that is `harm` worse than the head (the test's level, one-sided). */
       alpha: z.number().gt(0).lt(0.5).default(0.05),
       /** The loss (mean score, 0..1) the test guards against. */
       harm: z.number().min(0).max(1).default(0.1),
+      /** sequential: the reject test's level (a candidate `gain` better is rejected by it at most this often). */
+      beta: z.number().gt(0).lt(1).default(0.2),
+      /** sequential: the gain (mean score, 0..1) the reject test rules out. */
+      gain: z.number().min(0).max(1).default(0.1),
     })
-    .default({ kind: "paired-t", alpha: 0.05, harm: 0.1 }),
+    .default({ kind: "sequential", alpha: 0.05, harm: 0.1, beta: 0.2, gain: 0.1 }),
 });
 
 const lifecycleSchema = z.strictObject({

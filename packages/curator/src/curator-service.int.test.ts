@@ -86,17 +86,22 @@ describe("curator service over NATS", () => {
         domain: "math",
         candidateVersion: consolidated.version!,
         headVersion: head,
-        // 15 tasks: enough for the paired test to rule out a 10-point loss.
+        // The sequential gate (the default), two rounds of 15 tasks: enough to rule out a 10-point loss.
         candidateScores: Array.from({ length: 5 }, () => [1, 1, 0]).flat(),
         headScores: Array.from({ length: 5 }, () => [1, 0, 0]).flat(),
         stage: "full",
         samplesPerTask: 2,
+        rounds: Array.from({ length: 2 }, () => ({
+          candidate: Array.from({ length: 5 }, () => [1, 1, 0]).flat(),
+          head: Array.from({ length: 5 }, () => [1, 0, 0]).flat(),
+        })),
+        maxRounds: 4,
       });
       expect(gate).toMatchObject({
         decision: "commit",
         candidateScore: 2 / 3,
         headScore: 1 / 3,
-        details: { samplesPerTask: 2, test: { kind: "paired-t", tasks: 15, samplesPerTask: 2 } },
+        details: { samplesPerTask: 2, test: { kind: "sequential", tasks: 15, rounds: 2, maxRounds: 4 } },
       });
       expect((await store.getHeadVersion("math"))!).toBe(consolidated.version);
 

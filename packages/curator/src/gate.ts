@@ -1,6 +1,8 @@
-import { type GateDecision, gateDecisionRules, staleParentOf } from "@tfgrpo/protocol";
+import { type GateDecision, type GateRule, gateDecisionRules, staleParentOf } from "@tfgrpo/protocol";
 import { decideGate } from "./acceptance-gate.js";
 import type { CuratorContext } from "./curator-context.js";
+import { gateConfigFor } from "./gate-rule.js";
+import type { ValidationRound } from "./sequential-gate.js";
 
 export interface GateInput {
   domain: string;
@@ -16,12 +18,20 @@ export interface GateInput {
    * stored with the final decision; the curator keeps nothing between the two calls, so any worker can take either.
    */
   precheck?: GateDecision;
+  /** Sequential test: the validation so far, round by round (a non-final answer asks for another round). */
+  rounds?: readonly ValidationRound[];
+  /** Sequential test: the rounds the caller's validation budget allows. */
+  maxRounds?: number;
+  /** The rule the run asked for (`--gate`); absent: the curator's configured gate. */
+  rule?: GateRule;
+  /** Rounds with a fixed-sample rule configured: the samples per task it decides at (the run's `--val-k`). */
+  fixedSamplesPerTask?: number;
 }
 
 /**
  * The acceptance gate on one candidate version: decides on the paired scores (`decideGate`) and records a final
  * decision on the version (committed or rejected). A passed pre-check writes nothing: it only says "run the full
- * validation". A winning candidate whose parent is no longer the head is rejected, its comparison being stale.
+ * validation"; nor does a sequential look that has not settled yet (the caller samples another round). A winning candidate whose parent is no longer the head is rejected, its comparison being stale.
  */
 export async function gate(
   { config, store, logger }: CuratorContext,
@@ -31,8 +41,11 @@ export async function gate(
     candidateScores: input.candidateScores,
     headScores: input.headScores,
     stage: input.stage,
-    config: config.gate,
+    config: input.rule ? gateConfigFor(config.gate, input.rule) : config.gate,
     ...(input.samplesPerTask === undefined ? {} : { samplesPerTask: input.samplesPerTask }),
+    ...(input.rounds ? { rounds: input.rounds } : {}),
+    ...(input.maxRounds === undefined ? {} : { maxRounds: input.maxRounds }),
+    ...(input.fixedSamplesPerTask === undefined ? {} : { fixedSamplesPerTask: input.fixedSamplesPerTask }),
   });
   const details: Record<string, unknown> = {
     ...decision.details,

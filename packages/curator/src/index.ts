@@ -35,6 +35,14 @@ export { createCuratorRole } from "./curator-role.js";
 export { type ConflictEntry, type ConflictPair, detectConflictPairs } from "./detect-conflict-pairs.js";
 export type { DetectConflictsInput, DetectConflictsResult } from "./detect-conflicts.js";
 export type { GateInput } from "./gate.js";
+export {
+  type DetectableGain,
+  detectableGain,
+  type GatePowerOptions,
+  type GateRates,
+  gateRates,
+} from "./gate-power.js";
+export { gateConfigFor, gateRules } from "./gate-rule.js";
 export { createHashingEmbedder, type EmbedFunction, hashingEmbed } from "./hashing-embedder.js";
 export {
   checkLeakage,
@@ -64,8 +72,20 @@ export { findOppositePhrasings, instructionSignatures, oppositeAction } from "./
 export { planConflictResolution } from "./plan-conflict-resolution.js";
 export { type PlanConsolidationChunksInput, planConsolidationChunks } from "./plan-consolidation-chunks.js";
 export { type LifecyclePolicy, type LifecycleTransition, planLifecycle } from "./plan-lifecycle.js";
+export {
+  type SequentialLook,
+  type SequentialSettings,
+  sequentialLook,
+  sequentialVerdict,
+  type ValidationRound,
+} from "./sequential-gate.js";
 export { createSimilarityIndex, type SimilarityIndex, type SimilarPair } from "./similarity-index.js";
 export type { LifecycleOptions, LifecycleResult } from "./update-lifecycle.js";
 export { isVagueLesson } from "./vague-lesson.js";
-export { defaultValidationSamples } from "./validation-budget.js";
+export {
+  defaultValidationSamples,
+  maxSequentialSamplesPerTask,
+  sequentialPairedSamples,
+  sequentialValidationRounds,
+} from "./validation-budget.js";
 export { countWords, enforceWordLimit } from "./word-limit.js";

@@ -174,7 +174,9 @@ export {
 } from "./schemas/leakage-fingerprints.js";
 export {
   type GateDecision,
+  type GateRule,
   gateDecisionSchema,
+  gateRuleSchema,
   type LibraryRef,
   type LibraryVersion,
   type LibraryVersionState,

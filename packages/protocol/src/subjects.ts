@@ -4,7 +4,7 @@ import { exposureSchema } from "./kernel/exposure-plan.js";
 import { curatorDecide, curatorRestore } from "./online-curator-subjects.js";
 import { experienceIdSchema, experienceSchema, experienceStatusSchema } from "./schemas/experience.js";
 import { leakageFingerprintsDigestSchema } from "./schemas/leakage-fingerprints.js";
-import { gateDecisionSchema } from "./schemas/library-version.js";
+import { gateDecisionSchema, gateRuleSchema } from "./schemas/library-version.js";
 import { operationSchema } from "./schemas/operation.js";
 import {
   clientTokenFieldSchema,
@@ -281,6 +281,38 @@ export const curatorGate = defineSubject(
       .optional()
       .describe(
         "Stage full: the pre-check decision (numbers and verdict) that led to this full validation, as the pre-check call returned it; stored with the final decision, so any curator worker can decide",
+      ),
+    rounds: z
+      .array(
+        z.object({
+          candidate: z.array(z.number().min(0).max(1)),
+          head: z.array(z.number().min(0).max(1)),
+        }),
+      )
+      .optional()
+      .describe(
+        "Sequential gate: the validation so far, one paired sample per task and round (rewards, same task order in both); a non-final answer (details.final false) asks for another round",
+      ),
+    maxRounds: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "Sequential gate: the rounds the validation budget allows; at this many an open test rejects",
+      ),
+    fixedSamplesPerTask: z
+      .number()
+      .int()
+      .positive()
+      .optional()
+      .describe(
+        "Rounds sent to a curator configured with a fixed-sample test (paired-t, none): the samples per task it decides at; fewer get a non-final answer",
+      ),
+    rule: gateRuleSchema
+      .optional()
+      .describe(
+        "The gate rule the run asked for (tfgrpo learn --gate); absent: the curator's configured gate",
       ),
   }),
   gateDecisionSchema,

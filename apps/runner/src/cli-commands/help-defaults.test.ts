@@ -1,5 +1,5 @@
 import { defaultValidationSamples } from "@tfgrpo/curator";
-import { experienceStatusSchema } from "@tfgrpo/protocol";
+import { experienceStatusSchema, gateRuleSchema } from "@tfgrpo/protocol";
 import { defaultRateLimit } from "@tfgrpo/serving";
 import { suiteSplits } from "@tfgrpo/sim";
 import { defaultStudioPort } from "@tfgrpo/studio";
@@ -10,6 +10,7 @@ import * as helpDefaults from "./help-defaults.js";
 it("the help text's values agree with the packages they come from (kept apart so --help loads none of them)", () => {
   expect(helpDefaults.defaultValidationSamples).toBe(defaultValidationSamples);
   expect(helpDefaults.defaultStudioPort).toBe(defaultStudioPort);
+  expect([...helpDefaults.gateRules]).toEqual([...gateRuleSchema.options]);
   expect([...helpDefaults.toolNames]).toEqual([...toolNames]);
   expect([...helpDefaults.suiteSplits]).toEqual([...suiteSplits]);
   expect(helpDefaults.defaultRateLimit).toEqual(defaultRateLimit);

@@ -8,6 +8,9 @@
 /** `@tfgrpo/curator` defaultValidationSamples: samples per validation task of the acceptance gate. */
 export const defaultValidationSamples = 2;
 
+/** `@tfgrpo/protocol` gateRuleSchema.options: the rules `learn --gate` offers (the first is the default). */
+export const gateRules = ["sequential", "paired-t", "paper"] as const;
+
 /** `@tfgrpo/studio` defaultStudioPort. */
 export const defaultStudioPort = 4477;
 

@@ -1,4 +1,4 @@
-import { type Command, InvalidArgumentError } from "commander";
+import { type Command, InvalidArgumentError, Option } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
 import { databaseOption } from "../cli-options/database-option.js";
@@ -10,7 +10,7 @@ import {
   temperature,
 } from "../cli-options/number-arguments.js";
 import { simOption } from "../cli-options/sim-option.js";
-import { defaultValidationSamples } from "./help-defaults.js";
+import { defaultValidationSamples, gateRules } from "./help-defaults.js";
 
 function onConflictChoice(value: string): "revalidate" | "stop" {
   if (value === "revalidate" || value === "stop") return value;
@@ -94,11 +94,22 @@ export function registerLearnCommand(program: Command): void {
       positiveInteger,
     )
     .addOption(databaseOption())
+    .addOption(
+      new Option(
+        "--gate <rule>",
+        "acceptance gate: sequential (validation in rounds until the decision is settled), paired-t (one paired t test at --val-k samples), paper (the paper's keep-unless-worse at --val-k samples, no test) (default: the curator's configured gate, sequential unless its settings say otherwise)",
+      ).choices(gateRules),
+    )
     .option(
       "--val-k <n>",
-      "samples per validation task (at least 3 for tasks without answers, with --no-ground-truth)",
+      "samples per validation task of --gate paired-t and paper (at least 3 for tasks without answers, with --no-ground-truth)",
       positiveInteger,
       defaultValidationSamples,
+    )
+    .option(
+      "--val-max-k <n>",
+      "--gate sequential: the most samples per validation task (default: enough for 120 paired samples, 2 to 32)",
+      positiveInteger,
     )
     .option(
       "--precheck <n>",

@@ -33,6 +33,10 @@ export const learnCommandOptionsSchema = z
     compactTrajectoriesAfter: z.number().int().positive().optional(),
     db: z.string().optional(),
     valK: z.number().int().positive(),
+    /** The acceptance gate's rule (`--gate`). */
+    gate: z.enum(["sequential", "paired-t", "paper"]).optional(),
+    /** `--val-max-k`: the sequential gate's most samples per validation task. */
+    valMaxK: z.number().int().positive().optional(),
     precheck: z.number().int().nonnegative(),
     mode: z.enum(["tools", "direct"]),
     /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */

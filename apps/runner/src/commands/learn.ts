@@ -130,6 +130,8 @@ export async function learn(
         exposureActiveShare: options.exposureActiveShare,
         evalTemperature: options.evalTemperature,
         valK: options.valK,
+        ...(options.gate !== undefined ? { gate: options.gate } : {}),
+        ...(options.valMaxK !== undefined ? { valMaxK: options.valMaxK } : {}),
         precheckSize: options.precheck,
         groundTruth: options.groundTruth ? "required" : "none",
         mode: options.mode,

@@ -102,10 +102,14 @@ export async function evaluateLibraries(options: EvaluateOptions): Promise<Libra
           groundTruth: groundTruth === "none" ? "none" : "required",
         }));
       const group = [...rewarded, ...infrastructureFailures].sort((a, b) => a.attempt - b.attempt);
+      const attemptRewards: (number | null)[] = Array.from({ length: k }, () => null);
+      for (const trajectory of rewarded)
+        if (trajectory.attempt < k) attemptRewards[trajectory.attempt] = trajectory.reward ?? 0;
       return {
         taskId: task.id,
         rewards: group.map((t) => t.reward ?? 0),
         taskLevelRewards: rewarded.map((t) => t.reward ?? 0),
+        attemptRewards,
         infrastructureFailures: infrastructureFailures.length,
         trajectoryIds: group.map((t) => t.id),
       };

@@ -1,5 +1,5 @@
 import { defaultValidationSamples } from "@tfgrpo/curator";
-import { defaultActiveExposureShare } from "@tfgrpo/protocol";
+import { defaultActiveExposureShare, gateRuleSchema } from "@tfgrpo/protocol";
 import { z } from "zod";
 
 export const learnOptionsSchema = z.object({
@@ -64,6 +64,19 @@ export const learnOptionsSchema = z.object({
     .default(defaultValidationSamples)
     .describe(
       "Samples per validation task (the gate's error rates at this budget: bench/gate-error-rates.bench.ts in packages/curator)",
+    ),
+  gate: gateRuleSchema
+    .optional()
+    .describe(
+      "sequential: validation in rounds (one sample per task each), decided as soon as the evidence settles; paired-t: one look at --val-k samples per task; paper: the paper's keep-unless-worse at --val-k samples, no test; absent: the curator's configured gate (sequential by default), validation in rounds",
+    ),
+  valMaxK: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "Sequential gate: the most samples per validation task (default: enough for 120 paired samples, 2 to 32)",
     ),
   precheckSize: z
     .number()

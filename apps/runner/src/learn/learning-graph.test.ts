@@ -2,6 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { decideGate, resolveCuratorConfig } from "@tfgrpo/curator";
 import {
   actorRollout,
   type Bus,
@@ -195,6 +196,25 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
       gateFailures--;
       throw new Error("the curator crashed");
     }
+    if (input.rounds) {
+      // The sequential gate: the curator's real rule decides round by round; only a final decision is stored.
+      const sequential = decideGate({
+        candidateScores: input.candidateScores,
+        headScores: input.headScores,
+        stage: input.stage,
+        config: resolveCuratorConfig().gate,
+        rounds: input.rounds,
+        ...(input.maxRounds === undefined ? {} : { maxRounds: input.maxRounds }),
+      });
+      if (sequential.details?.final !== false)
+        await store.setVersionState(
+          input.domain,
+          input.candidateVersion,
+          sequential.decision === "commit" ? "committed" : "rejected",
+          sequential,
+        );
+      return sequential;
+    }
     const mean = (scores: number[]) => scores.reduce((sum, s) => sum + s, 0) / scores.length;
     const better = mean(input.candidateScores) > mean(input.headScores);
     const decision = options.gate?.(input) ?? (better ? "commit" : "reject");
@@ -290,6 +310,8 @@ function graphOf(
         groupSize: 2,
         concurrency: 4,
         baselineEachRound: false,
+        // Most tests here are about one look at a fixed sample; the sequential gate's rounds have their own.
+        gate: "paired-t",
         ...options,
       }),
       train: trainTasks as Task[],
@@ -320,7 +342,14 @@ async function learn(
   }
 }
 
-const graphOptions = { epochs: 1, batchSize: 4, groupSize: 2, concurrency: 4, baselineEachRound: false };
+const graphOptions = {
+  epochs: 1,
+  batchSize: 4,
+  groupSize: 2,
+  concurrency: 4,
+  baselineEachRound: false,
+  gate: "paired-t",
+};
 
 /** A run as `tfgrpo learn` starts (or resumes) it: the run row, its status and the checkpoints in the store. */
 async function learnRun(world: World, options: Record<string, unknown> = {}, resume = false) {
@@ -413,6 +442,34 @@ describe("the learning graph with scripted roles", () => {
       expect(await runState.get(runStateKeys.gate(1))).toMatchObject({ gate: { decision: "commit" } });
       expect(await runState.list(runStateKeys.step)).toEqual(final.history);
       expect(world.log).toContain("step 1: 4 proposal(s) -> 4 operation(s), candidate v1");
+    } finally {
+      await world.close();
+    }
+  });
+
+  it("sequential gate: validates in rounds of one sample per task and stops once the curator's decision is final", async () => {
+    const world = await startWorld("sequential");
+    try {
+      const final = await learnRun(world, { gate: "sequential" });
+      expect(final.history[0]).toMatchObject({ decision: "commit", candidateScore: 1, headScore: 0 });
+      const requests = world.calls.gateRequests;
+      // 2 validation tasks: a budget of 32 rounds; a candidate right on every sample against a head always wrong
+      // settles within a few.
+      expect(requests.length).toBeGreaterThan(1);
+      expect(requests.length).toBeLessThan(8);
+      requests.forEach((request, index) => {
+        expect(request).toMatchObject({ rule: "sequential", maxRounds: 32, samplesPerTask: index + 1 });
+        expect(request.rounds).toHaveLength(index + 1);
+        expect(request.rounds![index]).toEqual({ candidate: [1, 1], head: [0, 0] });
+      });
+      // Every round ran each version once more on both tasks, nothing twice.
+      const validation = world.calls.rollouts.filter((id) => id.includes("/validation/"));
+      expect(validation).toHaveLength(2 * 2 * requests.length);
+      expect(new Set(validation).size).toBe(validation.length);
+      expect(world.log[0]).toMatch(
+        /^validation: 2 tasks x up to 32 samples \(gate sequential\): the gate can commit a candidate only if it wins by about \d+ points/,
+      );
+      expect(world.log.some((line) => line.includes("gate round 1/32"))).toBe(true);
     } finally {
       await world.close();
     }

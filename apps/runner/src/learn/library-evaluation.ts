@@ -11,6 +11,11 @@ export interface TaskEvaluation {
   rewards: number[];
   /** The rewards of the task-level samples only (infrastructure failures left out): what validation scores use. */
   taskLevelRewards: number[];
+  /**
+   * Per attempt (sample index, the same seed under every library), the reward of a task-level sample; null where the
+   * attempt failed on the infrastructure or is missing. What the sequential gate pairs round by round.
+   */
+  attemptRewards: (number | null)[];
   /** Samples that failed on the infrastructure (`isInfrastructureFailure`). */
   infrastructureFailures: number;
   trajectoryIds: string[];

@@ -10,6 +10,7 @@ import { type OpenCheckpointer, openCheckpointer } from "./open-checkpointer.js"
 import { stepHistory } from "./step-history.js";
 import type { StepRecord } from "./step-record.js";
 import { openTaskPool } from "./task-pool.js";
+import { describeValidationPower } from "./validation-power.js";
 
 export interface LearnData {
   train: string;
@@ -83,6 +84,7 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     domain: learnOptions.domain,
     requireAnswer: learnOptions.groundTruth === "required",
   });
+  if (!resuming) log(describeValidationPower(learnOptions, val));
   const fingerprint = await datasetFingerprint([data.train, data.val]);
   const runId = learnOptions.runId;
   if (resuming) {

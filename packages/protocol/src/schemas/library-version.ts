@@ -2,6 +2,13 @@ import { z } from "zod";
 import { operationSchema } from "./operation.js";
 import { domainSchema } from "./task.js";
 
+/**
+ * The gate rules a run can ask for: sequential (validation in rounds, decided once anytime-valid tests settle it),
+ * paired-t (one look at a fixed sample), paper (the paper's "keep unless worse", ties commit, no test).
+ */
+export const gateRuleSchema = z.enum(["sequential", "paired-t", "paper"]);
+export type GateRule = z.infer<typeof gateRuleSchema>;
+
 export const gateDecisionSchema = z.object({
   decision: z.enum(["commit", "reject", "inconclusive"]),
   candidateScore: z.number().nullable(),

@@ -16,6 +16,10 @@ export interface ValidationScores {
   infrastructureFailures: number;
   /** Samples per task each version was run with. */
   samplesPerTask: number;
+  /** Per version, per task (all tasks, in order), per attempt: the task-level reward, null where there is none. */
+  attemptRewards: (number | null)[][][];
+  /** Whether some task has no answer (then one label pools every sample, and samples cannot be taken in rounds). */
+  pooledLabels: boolean;
 }
 
 /**
@@ -39,10 +43,12 @@ export async function scoreOnValidation(
   tasks: readonly Task[],
   versions: readonly (number | null)[],
   name: "precheck" | "validation",
+  /** Samples per task to run (default `--val-k`); earlier samples of the same tasks and seeds are reused. */
+  samples = options.valK,
 ): Promise<ValidationScores> {
+  const unanswered = validationNeedsPooledLabels(options, tasks);
+  const samplesPerTask = unanswered ? Math.max(samples, minSamplesWithoutAnswers) : samples;
   const bar = progress(`step ${step} ${name}`);
-  const unanswered = options.groundTruth === "none" && tasks.some((task) => task.answer === undefined);
-  const samplesPerTask = unanswered ? Math.max(options.valK, minSamplesWithoutAnswers) : options.valK;
   const evaluations = await evaluateLibraries({
     bus,
     store,
@@ -79,5 +85,15 @@ export async function scoreOnValidation(
     rollouts: all.reduce((sum, t) => sum + t.rewards.length, 0),
     infrastructureFailures: all.reduce((sum, t) => sum + t.infrastructureFailures, 0),
     samplesPerTask,
+    attemptRewards: evaluations.map((e) => e.tasks.map((t) => t.attemptRewards)),
+    pooledLabels: unanswered,
   };
+}
+
+/** A validation without ground truth on a task lacking its answer scores it by one label pooled from all samples. */
+export function validationNeedsPooledLabels(
+  options: { groundTruth: "required" | "none" },
+  tasks: readonly Task[],
+): boolean {
+  return options.groundTruth === "none" && tasks.some((task) => task.answer === undefined);
 }

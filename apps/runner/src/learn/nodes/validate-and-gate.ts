@@ -1,13 +1,16 @@
+import { sequentialValidationRounds } from "@tfgrpo/curator";
 import { curatorGate, type GateDecision, type Task } from "@tfgrpo/protocol";
 import { average } from "../average.js";
 import { runStateKeys } from "../run-state.js";
 import { candidateOnNewHead, rejectedAsStale } from "./head-moved.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
-import { scoreOnValidation } from "./score-on-validation.js";
+import { pairedRounds } from "./paired-rounds.js";
+import { scoreOnValidation, validationNeedsPooledLabels } from "./score-on-validation.js";
 
 /**
  * Held-out validation and the acceptance gate: candidate and head run on the same validation tasks and seeds, and the
- * curator commits the candidate or rejects it on those numbers. An optional cheap pre-check on the first tasks can
+ * curator commits the candidate or rejects it on those numbers. With the sequential gate (the default) validation
+ * comes in rounds, one more paired sample per task each, and stops as soon as the curator's decision is final. An optional cheap pre-check on the first tasks can
  * reject early; only a passed pre-check pays for the full validation, whose request carries the pre-check's decision
  * (the curator keeps nothing between the two calls, so any curator worker can answer either). Infrastructure failures
  * are left out of the scores; a validation with too many of them is `inconclusive` (nothing committed), and past the
@@ -96,17 +99,27 @@ function validateAndGateOnce(deps: LearnDependencies) {
     const candidate = state.candidateVersion!;
     const entry = runStateKeys.gate(state.step);
 
-    let infrastructureFailures = 0;
-    const judge = async (tasks: readonly Task[], stage: "precheck" | "full", precheck?: GateDecision) => {
+    // Per stage: a sequential validation's calls report the failures of all its samples so far.
+    const failures = { precheck: 0, full: 0 };
+    const judge = async (
+      tasks: readonly Task[],
+      stage: "precheck" | "full",
+      look: { precheck?: GateDecision; round?: number; maxRounds?: number } = {},
+    ) => {
       const validation = await scoreOnValidation(
         deps,
         state,
         tasks,
         [candidate, state.headVersion],
         stage === "precheck" ? "precheck" : "validation",
+        look.round,
       );
-      infrastructureFailures += validation.infrastructureFailures;
-      const [candidateScores, headScores] = validation.scores as [number[], number[]];
+      failures[stage] = validation.infrastructureFailures;
+      const sequential =
+        look.round !== undefined ? pairedRounds(validation.attemptRewards, look.round) : null;
+      const [candidateScores, headScores] = sequential
+        ? [sequential.candidateScores, sequential.headScores]
+        : (validation.scores as [number[], number[]]);
       const scores = { candidateScore: average(candidateScores), headScore: average(headScores) };
       const share = validation.rollouts === 0 ? 0 : validation.infrastructureFailures / validation.rollouts;
       const tooMany = share > options.inconclusiveInfraFailureRate;
@@ -142,9 +155,30 @@ function validateAndGateOnce(deps: LearnDependencies) {
         headScores,
         stage,
         samplesPerTask: validation.samplesPerTask,
-        ...(precheck ? { precheck } : {}),
+        ...(options.gate ? { rule: options.gate } : {}),
+        ...(sequential ? { fixedSamplesPerTask: options.valK } : {}),
+        ...(sequential ? { rounds: sequential.rounds } : {}),
+        ...(look.maxRounds !== undefined ? { maxRounds: look.maxRounds } : {}),
+        ...(look.precheck ? { precheck: look.precheck } : {}),
       });
       return { gate: decision, ...scores };
+    };
+    /**
+     * The full validation: one look at `--val-k` samples per task (`--gate paired-t` or `paper`), or rounds of one
+     * more sample per task each, the curator deciding after every round until the evidence settles or the budget
+     * ends (a curator configured with a fixed-sample rule decides at `--val-k` rounds).
+     */
+    const fullValidation = async (precheck: GateDecision | undefined) => {
+      const fixed = options.gate === "paired-t" || options.gate === "paper";
+      if (fixed || validationNeedsPooledLabels(options, val))
+        return judge(val, "full", { ...(precheck ? { precheck } : {}) });
+      // Without --gate the curator's configured rule decides: a fixed-sample one at --val-k rounds.
+      const maxRounds = Math.max(sequentialValidationRounds(val.length, options.valMaxK), options.valK);
+      for (let round = 1; ; round++) {
+        const result = await judge(val, "full", { ...(precheck ? { precheck } : {}), round, maxRounds });
+        if (result.gate.details?.final !== false || round >= maxRounds) return result;
+        log(`step ${state.step}: gate round ${round}/${maxRounds}: ${result.gate.reason}`);
+      }
     };
 
     let decision: GateDecision | null = null;
@@ -155,7 +189,7 @@ function validateAndGateOnce(deps: LearnDependencies) {
     let candidateScore = decision?.candidateScore ?? null;
     let headScore = decision?.headScore ?? null;
     if (!decision || decision.decision === "commit") {
-      const full = await judge(val, "full", decision ?? undefined);
+      const full = await fullValidation(decision ?? undefined);
       decision = full.gate;
       candidateScore = full.candidateScore;
       headScore = full.headScore;
@@ -168,7 +202,7 @@ function validateAndGateOnce(deps: LearnDependencies) {
       gate: decision,
       candidateScore: candidateScore ?? 0,
       headScore: headScore ?? 0,
-      infrastructureFailures,
+      infrastructureFailures: failures.precheck + failures.full,
     };
     await runState.put(entry, outcome);
     return {
