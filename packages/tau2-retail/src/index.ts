@@ -33,6 +33,7 @@ export {
   toRetailTask,
   userScenarioOf,
 } from "./retail-task.js";
+export { applyStateChanges, type StateChange } from "./reward/apply-state-changes.js";
 export { canonicalJson, stateHash } from "./reward/canonical-json.js";
 export { type GoldReplay, replayGold } from "./reward/gold-state.js";
 export {
@@ -41,6 +42,11 @@ export {
   type RetailRewardInput,
   type RetailRewardResult,
 } from "./reward/retail-reward.js";
+export {
+  createRetailTrajectoryReward,
+  type RetailTrajectoryReward,
+  type RetailTrajectoryView,
+} from "./reward/trajectory-reward.js";
 export { calculate } from "./tools/calculate.js";
 export { callRetailTool, isRetailWriteTool, type RetailToolOutcome } from "./tools/call-retail-tool.js";
 export {

@@ -3,8 +3,11 @@ import { copyRetailDb } from "../retail-db.js";
 import { realRetailDb, realTau2Task } from "../retail-fixture.test-support.js";
 import { retailGoldOf, toRetailTask } from "../retail-task.js";
 import { callRetailTool } from "../tools/call-retail-tool.js";
+import { applyStateChanges, type StateChange } from "./apply-state-changes.js";
+import { stateHash } from "./canonical-json.js";
 import { replayGold } from "./gold-state.js";
 import { communicated, createRetailReward } from "./retail-reward.js";
+import { createRetailTrajectoryReward } from "./trajectory-reward.js";
 
 const reward = createRetailReward();
 
@@ -84,5 +87,53 @@ describe("the τ² reward rule on real tasks", () => {
     expect(communicated("8276.23", ["The total refund is $8,276.23."])).toBe(true);
     expect(communicated("Mastercard", ["paid with your MASTERCARD"])).toBe(true);
     expect(communicated("481.50", ["it costs 481.5"])).toBe(false);
+  });
+});
+
+describe("the rule over a trajectory", () => {
+  // The same diff tfgrpo's trajectories store (objects key by key, arrays index by index), written here so the
+  // test does not depend on the actor package.
+  const diff = (before: unknown, after: unknown, path = ""): StateChange[] => {
+    const isObject = (v: unknown): v is Record<string, unknown> =>
+      typeof v === "object" && v !== null && !Array.isArray(v);
+    if (isObject(before) && isObject(after)) {
+      return [...new Set([...Object.keys(before), ...Object.keys(after)])].sort().flatMap((key) => {
+        const here = `${path}/${key.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+        if (!(key in after)) return [{ path: here, op: "remove" as const, before: before[key] }];
+        if (!(key in before)) return [{ path: here, op: "add" as const, after: after[key] }];
+        return diff(before[key], after[key], here);
+      });
+    }
+    if (Array.isArray(before) && Array.isArray(after)) {
+      const out: StateChange[] = [];
+      const shared = Math.min(before.length, after.length);
+      for (let i = 0; i < shared; i++) out.push(...diff(before[i], after[i], `${path}/${i}`));
+      for (let i = shared; i < after.length; i++)
+        out.push({ path: `${path}/${i}`, op: "add", after: after[i] });
+      for (let i = before.length - 1; i >= shared; i--)
+        out.push({ path: `${path}/${i}`, op: "remove", before: before[i] });
+      return out;
+    }
+    return JSON.stringify(before) === JSON.stringify(after) ? [] : [{ path, op: "replace", before, after }];
+  };
+
+  it("rebuilds the final database from the stored diff when the state itself was too large to keep", () => {
+    const task = toRetailTask(realTau2Task("16"));
+    const gold = retailGoldOf(task);
+    const final = attempt(gold.actions);
+    const changes = diff(realRetailDb(), final);
+    expect(changes.length).toBeGreaterThan(3);
+    expect(stateHash(applyStateChanges(realRetailDb(), changes))).toBe(stateHash(final));
+    const rule = createRetailTrajectoryReward(realRetailDb());
+    const told = { role: "assistant", content: "Your total refund is $8,276.23." };
+    expect(rule(task, null, { messages: [told], environment: { diff: changes } })).toMatchObject({
+      reward: 1,
+    });
+    expect(rule(task, null, { messages: [], environment: { diff: changes } })).toEqual({
+      reward: 0,
+      reason: "not told: 8276.23",
+    });
+    expect(rule(task, null, { messages: [told], environment: { diff: changes.slice(1) } }).reward).toBe(0);
+    expect(rule(task, null, { messages: [told] }).reason).toMatch(/no environment record/);
   });
 });
