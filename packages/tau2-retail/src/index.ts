@@ -34,7 +34,7 @@ export {
   userScenarioOf,
 } from "./retail-task.js";
 export { applyStateChanges, type StateChange } from "./reward/apply-state-changes.js";
-export { canonicalJson, stateHash } from "./reward/canonical-json.js";
+export { canonicalJson, sameJson, stateHash } from "./reward/canonical-json.js";
 export { type GoldReplay, replayGold } from "./reward/gold-state.js";
 export {
   communicated,

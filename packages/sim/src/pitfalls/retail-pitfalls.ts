@@ -123,10 +123,10 @@ export const transferScope = retail("transfer-scope", "transferring an in-scope 
 });
 
 export const exactFigures = retail("exact-figures", "telling the customer rounded or no figures", {
-  topic: ["FIGURE", "EXACTFIG", "ROUNDFIG"],
+  topic: ["FIGURE", "FIGEXACT", "FIGROUND"],
   context: ["customer", "tell", "report", "refund"],
-  helpful: ["EXACTFIG", "USE EXACTFIG", "EXCLUDE ROUNDFIG", "?EXACTFIG"],
-  harmful: ["ROUNDFIG", "USE ROUNDFIG", "?ROUNDFIG"],
+  helpful: ["FIGEXACT", "USE FIGEXACT", "EXCLUDE FIGROUND", "?FIGEXACT"],
+  harmful: ["FIGROUND", "USE FIGROUND", "?FIGROUND"],
 });
 
 export const retailPitfalls: readonly Pitfall[] = [

@@ -14,7 +14,7 @@ import {
   refundDestination,
   transferScope,
 } from "../pitfalls/retail-pitfalls.js";
-import type { RetailGoldCall, RetailInstance } from "../suites/retail-tasks.js";
+import { paymentMethodsForOrder, type RetailGoldCall, type RetailInstance } from "../suites/retail-tasks.js";
 import type { ExperienceLine } from "../text/experience-lines.js";
 
 /**
@@ -102,27 +102,19 @@ const parse = (text: string | null): unknown => {
   }
 };
 
-/** From the tool results so far: the customer's payment method ids and each order's item -> product ids. */
+/** From the tool results so far: each order's item -> product ids. */
 function seen(exchanges: readonly Exchange[]) {
-  const paymentMethods: string[] = [];
   const products = new Map<string, string>();
   for (const exchange of exchanges) {
     const value = parse(exchange.output) as Record<string, unknown> | undefined;
     if (!value || typeof value !== "object") continue;
-    if (
-      exchange.name === "get_user_details" &&
-      value.payment_methods &&
-      typeof value.payment_methods === "object"
-    ) {
-      paymentMethods.push(...Object.keys(value.payment_methods as object));
-    }
     if (exchange.name === "get_order_details" && Array.isArray(value.items)) {
       for (const item of value.items as { item_id?: string; product_id?: string }[]) {
         if (item.item_id && item.product_id) products.set(item.item_id, item.product_id);
       }
     }
   }
-  return { paymentMethods, products };
+  return { products };
 }
 
 function describe(call: RetailGoldCall): string {
@@ -198,10 +190,12 @@ export function respondRetail(
     (a) => typeof a.arguments.payment_method_id === "string" && a.name !== "modify_pending_order_payment",
   );
   const otherMethod = paid
-    ? known.paymentMethods.find((id) => id !== paid.arguments.payment_method_id)
+    ? paymentMethodsForOrder(String(paid.arguments.order_id)).find(
+        (id) => id !== paid.arguments.payment_method_id,
+      )
     : undefined;
   // Whether it would fall is drawn whatever the conversation has shown, so the draw never depends on timing.
-  const fallenRefund = paid !== undefined && falls(refundDestination);
+  const fallenRefund = paid !== undefined && otherMethod !== undefined && falls(refundDestination);
   const cancel = writes.find((a) => a.name === "cancel_pending_order");
   const fallenReason = cancel !== undefined && falls(cancelReason);
   const fallenFigures = instance.communicate.length > 0 && falls(exactFigures);

@@ -33,7 +33,7 @@ export function runRetailConversation(
   model: SimModel,
   task: Tau2Task,
   initial: RetailDb,
-  options: { experiences?: readonly string[]; seed?: number; maxTurns?: number } = {},
+  options: { experiences?: readonly string[]; seed?: number; maxTurns?: number; score?: boolean } = {},
 ): ConversationResult {
   const tfgrpoTask = toRetailTask(task);
   const scenario = tfgrpoTask.meta!.userScenario as string;
@@ -80,6 +80,7 @@ export function runRetailConversation(
     user.push({ role: "user", content: text });
     ended = userSays();
   }
+  if (options.score === false) return result;
   result.reward = reward({
     initial,
     gold: retailGoldOf(tfgrpoTask),

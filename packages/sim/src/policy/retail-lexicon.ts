@@ -152,6 +152,9 @@ export const retailLexicon: Readonly<Record<string, readonly string[]>> = {
     "other details",
     "switch to",
     "retry with other details",
+    "before giving up",
+    "not the end",
+    "the other one",
   ],
   GIVEUP: [
     "give up",
@@ -182,16 +185,8 @@ export const retailLexicon: Readonly<Record<string, readonly string[]>> = {
     "work through them",
   ],
   COMPLEX: ["complicated", "complex", "more than one order", "several requests", "multi-step"],
-  EXACTFIG: [
-    "exact figures",
-    "exactly",
-    "exact value",
-    "exact number",
-    "precise numbers",
-    "to the cent",
-    "precise",
-  ],
-  ROUNDFIG: ["round", "rough estimate", "approximate", "approximate figures", "about 54", "estimate"],
+  FIGEXACT: ["exact figures", "precise numbers", "precise figures", "to the cent", "exact amount"],
+  FIGROUND: ["round", "rough estimate", "approximate", "approximate figures", "about 54", "estimate"],
   FIGURE: [
     "amount",
     "amounts",

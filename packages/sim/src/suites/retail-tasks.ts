@@ -42,6 +42,29 @@ interface RawTask {
 }
 
 let registry: Map<string, RetailInstance[]> | undefined;
+let paymentMethods: Map<string, string[]> | undefined;
+
+/**
+ * The payment method ids of the customer who placed `orderId`, from the world's database (db.json beside the tasks):
+ * what a customer would list if asked, and what a careless agent picks from.
+ */
+export function paymentMethodsForOrder(orderId: string): string[] {
+  if (!paymentMethods) {
+    paymentMethods = new Map();
+    const file = tasksFile();
+    const db = file ? file.replace(/tasks\.json$/, "db.json") : null;
+    if (db && existsSync(db)) {
+      const data = JSON.parse(readFileSync(db, "utf8")) as {
+        users: Record<string, { payment_methods: Record<string, unknown> }>;
+        orders: Record<string, { user_id: string }>;
+      };
+      for (const [id, order] of Object.entries(data.orders)) {
+        paymentMethods.set(id, Object.keys(data.users[order.user_id]?.payment_methods ?? {}));
+      }
+    }
+  }
+  return paymentMethods.get(orderId) ?? [];
+}
 
 function load(): Map<string, RetailInstance[]> {
   const byOpening = new Map<string, RetailInstance[]>();

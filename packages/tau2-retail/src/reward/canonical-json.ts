@@ -13,3 +13,22 @@ export function canonicalJson(value: unknown): string {
 }
 
 export const stateHash = (value: unknown) => createHash("sha256").update(canonicalJson(value)).digest("hex");
+
+/**
+ * Equal as JSON (key order and undefined fields aside), with shared objects taken as equal at once: states that are
+ * copy-on-write copies of one database compare in the time it takes to walk their maps.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== "object" || typeof b !== "object" || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    return a.every((value, index) => sameJson(value, b[index]));
+  }
+  const left = a as Record<string, unknown>;
+  const right = b as Record<string, unknown>;
+  const keys = (o: Record<string, unknown>) => Object.keys(o).filter((key) => o[key] !== undefined);
+  const leftKeys = keys(left);
+  if (leftKeys.length !== keys(right).length) return false;
+  return leftKeys.every((key) => key in right && sameJson(left[key], right[key]));
+}

@@ -1,6 +1,6 @@
 import type { RetailDb } from "../retail-db.js";
 import type { RetailGold } from "../retail-task.js";
-import { stateHash } from "./canonical-json.js";
+import { sameJson } from "./canonical-json.js";
 import { replayGold } from "./gold-state.js";
 
 export interface RetailRewardInput {
@@ -19,8 +19,6 @@ export interface RetailRewardResult {
   dbMatch: boolean;
   /** communicate_info strings the agent never told the user. */
   missingInfo: string[];
-  goldHash: string;
-  finalHash: string;
 }
 
 /** τ²'s test for a communicated fact: the string, case-folded, inside one agent message with its commas removed. */
@@ -30,34 +28,32 @@ export function communicated(info: string, agentMessages: readonly string[]): bo
 }
 
 /**
- * Memoises gold states by (initial database object, gold calls): G attempts of a task share one replay.
- * Bounded: the oldest entries go first.
+ * Memoises gold states by (initial database object, gold calls): G attempts of a task share one replay (a
+ * copy-on-write state: only the records the gold calls wrote are its own). Bounded: the oldest entries go first.
  */
 export function createRetailReward(options: { cacheSize?: number } = {}) {
   const cacheSize = options.cacheSize ?? 256;
-  const hashes = new WeakMap<RetailDb, Map<string, string>>();
-  const goldHashOf = (initial: RetailDb, gold: RetailGold) => {
-    let byGold = hashes.get(initial);
+  const states = new WeakMap<RetailDb, Map<string, RetailDb>>();
+  const goldStateOf = (initial: RetailDb, gold: RetailGold) => {
+    let byGold = states.get(initial);
     if (!byGold) {
       byGold = new Map();
-      hashes.set(initial, byGold);
+      states.set(initial, byGold);
     }
     const key = JSON.stringify(gold.actions);
-    let hash = byGold.get(key);
-    if (hash === undefined) {
-      hash = stateHash(replayGold(initial, gold.actions).state);
+    let state = byGold.get(key);
+    if (state === undefined) {
+      state = replayGold(initial, gold.actions).state;
       if (byGold.size >= cacheSize) byGold.delete(byGold.keys().next().value!);
-      byGold.set(key, hash);
+      byGold.set(key, state);
     }
-    return hash;
+    return state;
   };
   return (input: RetailRewardInput): RetailRewardResult => {
-    const goldHash = goldHashOf(input.initial, input.gold);
-    const finalHash = stateHash(input.final);
-    const dbMatch = goldHash === finalHash;
+    const dbMatch = sameJson(goldStateOf(input.initial, input.gold), input.final);
     const missingInfo = input.gold.communicate_info.filter(
       (info) => !communicated(info, input.agentMessages),
     );
-    return { reward: dbMatch && missingInfo.length === 0 ? 1 : 0, dbMatch, missingInfo, goldHash, finalHash };
+    return { reward: dbMatch && missingInfo.length === 0 ? 1 : 0, dbMatch, missingInfo };
   };
 }

@@ -61,7 +61,11 @@ describe("retail tools on the real database", () => {
       reason: "ordered by mistake",
     });
     expect(outcome.ok).toBe(true);
-    expect(method.balance).toBeCloseTo(balance + order.payment_history[0]!.amount, 2);
+    // Read again: a write replaces the record with the copy's own (copy-on-write), the original stays as it was.
+    const after = db.users[order.user_id]!.payment_methods[order.payment_history[0]!.payment_method_id]!;
+    expect(after.balance).toBeCloseTo(balance + order.payment_history[0]!.amount, 2);
+    expect(method.balance).toBe(balance);
+    expect(realRetailDb().orders[orderId]!.status).toBe("pending");
   });
 
   it("modify items is callable once: the order becomes 'pending (item modified)' and a second call is refused", () => {

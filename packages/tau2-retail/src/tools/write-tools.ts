@@ -1,4 +1,11 @@
-import type { RetailAddress, RetailDb, RetailOrder, RetailUser } from "../retail-db.js";
+import {
+  type RetailAddress,
+  type RetailDb,
+  type RetailOrder,
+  type RetailUser,
+  writableOrder,
+  writableUser,
+} from "../retail-db.js";
 import {
   countsHeld,
   isGiftCard,
@@ -21,7 +28,9 @@ export function cancelPendingOrder(db: RetailDb, args: { order_id: string; reaso
   const order = orderOf(db, args.order_id, tool);
   if (order.status !== "pending") throw retailToolError("Non-pending order cannot be cancelled", tool);
   if (!cancelReasons.has(args.reason)) throw retailToolError("Invalid reason", tool);
-  const refunds = order.payment_history.map((payment) => {
+  const target = writableOrder(db, args.order_id);
+  writableUser(db, order.user_id);
+  const refunds = target.payment_history.map((payment) => {
     const method = paymentMethodOf(db, order.user_id, payment.payment_method_id, tool);
     // A gift card gets its money back at once; other methods in 5-7 days (outside the database).
     if (isGiftCard(method)) method.balance = round2((method.balance ?? 0) + payment.amount);
@@ -31,10 +40,10 @@ export function cancelPendingOrder(db: RetailDb, args: { order_id: string; reaso
       payment_method_id: payment.payment_method_id,
     };
   });
-  order.status = "cancelled";
-  order.cancel_reason = args.reason;
-  order.payment_history.push(...refunds);
-  return order;
+  target.status = "cancelled";
+  target.cancel_reason = args.reason;
+  target.payment_history.push(...refunds);
+  return target;
 }
 
 interface SwapArgs {
@@ -77,12 +86,13 @@ export function exchangeDeliveredOrderItems(db: RetailDb, args: SwapArgs): Retai
   if (isGiftCard(method) && (method.balance ?? 0) < difference) {
     throw retailToolError("Insufficient gift card balance to pay for the price difference", tool);
   }
-  order.status = "exchange requested";
-  order.exchange_items = [...args.item_ids].sort();
-  order.exchange_new_items = [...args.new_item_ids].sort();
-  order.exchange_payment_method_id = args.payment_method_id;
-  order.exchange_price_difference = difference;
-  return order;
+  const target = writableOrder(db, args.order_id);
+  target.status = "exchange requested";
+  target.exchange_items = [...args.item_ids].sort();
+  target.exchange_new_items = [...args.new_item_ids].sort();
+  target.exchange_payment_method_id = args.payment_method_id;
+  target.exchange_price_difference = difference;
+  return target;
 }
 
 export function modifyPendingOrderItems(db: RetailDb, args: SwapArgs): RetailOrder {
@@ -101,24 +111,28 @@ export function modifyPendingOrderItems(db: RetailDb, args: SwapArgs): RetailOrd
   if (isGiftCard(method) && (method.balance ?? 0) < difference) {
     throw retailToolError("Insufficient gift card balance to pay for the new item", tool);
   }
-  order.payment_history.push({
+  const target = writableOrder(db, args.order_id);
+  target.payment_history.push({
     transaction_type: difference > 0 ? "payment" : "refund",
     amount: Math.abs(difference),
     payment_method_id: args.payment_method_id,
   });
-  if (isGiftCard(method)) method.balance = round2((method.balance ?? 0) - difference);
+  if (isGiftCard(method)) {
+    const own = writableUser(db, order.user_id).payment_methods[args.payment_method_id]!;
+    own.balance = round2((own.balance ?? 0) - difference);
+  }
   args.item_ids.forEach((itemId, index) => {
     const newItemId = args.new_item_ids[index]!;
     // The first item still holding the old id: a repeated id swaps the next copy.
-    const item = order.items.find((candidate) => candidate.item_id === itemId)!;
+    const item = target.items.find((candidate) => candidate.item_id === itemId)!;
     item.item_id = newItemId;
     // Kept on purpose: τ² gives every modified item the price and options of the LAST new variant it validated
     // (a loop variable that outlives its loop). The gold states carry that effect, so matching them needs it too.
     item.price = lastVariant!.price;
     item.options = { ...lastVariant!.options };
   });
-  order.status = "pending (item modified)";
-  return order;
+  target.status = "pending (item modified)";
+  return target;
 }
 
 interface AddressArgs extends RetailAddress {}
@@ -140,8 +154,9 @@ export function modifyPendingOrderAddress(
   const order = orderOf(db, args.order_id, tool);
   // Loose: any status containing "pending", so an order whose items were modified can still change address.
   if (!order.status.includes("pending")) throw retailToolError("Non-pending order cannot be modified", tool);
-  order.address = addressFrom(args);
-  return order;
+  const target = writableOrder(db, args.order_id);
+  target.address = addressFrom(args);
+  return target;
 }
 
 export function modifyPendingOrderPayment(
@@ -163,18 +178,26 @@ export function modifyPendingOrderPayment(
   if (isGiftCard(method) && (method.balance ?? 0) < amount) {
     throw retailToolError("Insufficient gift card balance to pay for the order", tool);
   }
-  order.payment_history.push(
+  const target = writableOrder(db, args.order_id);
+  target.payment_history.push(
     { transaction_type: "payment", amount, payment_method_id: args.payment_method_id },
     { transaction_type: "refund", amount, payment_method_id: first.payment_method_id },
   );
-  if (isGiftCard(method)) method.balance = round2((method.balance ?? 0) - amount);
   const old = paymentMethodOf(db, order.user_id, first.payment_method_id, tool);
-  if (isGiftCard(old)) old.balance = round2((old.balance ?? 0) + amount);
-  return order;
+  if (isGiftCard(method) || isGiftCard(old)) {
+    const methods = writableUser(db, order.user_id).payment_methods;
+    if (isGiftCard(method)) methods[args.payment_method_id]!.balance = round2((method.balance ?? 0) - amount);
+    if (isGiftCard(old)) {
+      const own = methods[first.payment_method_id]!;
+      own.balance = round2((own.balance ?? 0) + amount);
+    }
+  }
+  return target;
 }
 
 export function modifyUserAddress(db: RetailDb, args: AddressArgs & { user_id: string }): RetailUser {
-  const user = userOf(db, args.user_id, "modify_user_address");
+  userOf(db, args.user_id, "modify_user_address");
+  const user = writableUser(db, args.user_id);
   user.address = addressFrom(args);
   return user;
 }
@@ -191,8 +214,9 @@ export function returnDeliveredOrderItems(
     throw retailToolError("Payment method should be the original payment method", tool);
   }
   if (countsHeld(order, args.item_ids) !== undefined) throw retailToolError("Some item not found", tool);
-  order.status = "return requested";
-  order.return_items = [...args.item_ids].sort();
-  order.return_payment_method_id = args.payment_method_id;
-  return order;
+  const target = writableOrder(db, args.order_id);
+  target.status = "return requested";
+  target.return_items = [...args.item_ids].sort();
+  target.return_payment_method_id = args.payment_method_id;
+  return target;
 }
