@@ -7,6 +7,8 @@ import type { Finding } from "./finding.js";
 import { asksScope, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import { type Draw, writeVague } from "./lesson-writer.js";
+import { isRetailSummary, retailOperations } from "./retail-lessons.js";
+import { isRetailTrajectory, writeRetailSummary } from "./retail-review.js";
 import { readAttempts } from "./summary-reading.js";
 import { writeSummary } from "./summary-writer.js";
 import { readTrajectory } from "./trajectory-evidence.js";
@@ -36,6 +38,12 @@ export function createSimCritic(options: SimCriticOptions) {
   const { seed, noise } = options;
 
   function summarize(prompt: string): string {
+    const trajectory = between(prompt, "trajectory") ?? "";
+    const groundTruth = between(prompt, "groundtruth");
+    // A conversation over store tools is reviewed against the reference calls of its ground truth.
+    if (isRetailTrajectory(trajectory, groundTruth)) {
+      return writeRetailSummary(trajectory, between(prompt, "evaluation") ?? "", groundTruth);
+    }
     return writeSummary({
       evidence: readTrajectory(between(prompt, "trajectory") ?? ""),
       evaluation: between(prompt, "evaluation") ?? "",
@@ -60,6 +68,9 @@ export function createSimCritic(options: SimCriticOptions) {
 
     const groupKey = hashParts(...attempts.map((a) => `${a.reward}|${a.summary}`));
     const draw: Draw = (label, ...extra) => unitFrom("critic", seed, label, problem, groupKey, ...extra);
+    if (attempts.every((a) => isRetailSummary(a.summary))) {
+      return { operations: retailOperations(attempts, draw, maxOperations), findings: [], single };
+    }
     const analysis = analyseGroup(problem, attempts);
     const operations: TracedOperation[] = [];
     for (const finding of analysis.findings) {

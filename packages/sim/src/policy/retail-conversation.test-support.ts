@@ -21,6 +21,10 @@ export interface ConversationResult {
   agentMessages: string[];
   userMessages: string[];
   final: RetailDb;
+  /** The attempt as packages/critic renders a trajectory for the critic (Problem / Step / Tool call / User). */
+  rendered: string;
+  /** The ground truth the critic gets (the task's answer: the gold calls and facts). */
+  groundTruth: string;
 }
 
 const tools = retailToolSpecs.map((tool) => ({
@@ -49,12 +53,24 @@ export function runRetailConversation(
     { role: "system", content: `Play the user.\n<scenario>\n${scenario}\n</scenario>` },
     { role: "user", content: greeting },
   ];
-  const result: ConversationResult = { reward: 0, calls: [], agentMessages: [], userMessages: [], final: db };
+  const result: ConversationResult = {
+    reward: 0,
+    calls: [],
+    agentMessages: [],
+    userMessages: [],
+    final: db,
+    rendered: "",
+    groundTruth: tfgrpoTask.answer ?? "",
+  };
+  const lines: string[] = [`Experiences shown to the agent: ${experiences ? "" : "none"}`, experiences];
+  let step = 0;
   const userSays = () => {
     const reply = model.complete({ model: "sim-user", messages: user }).content ?? "";
     user.push({ role: "assistant", content: reply });
     result.userMessages.push(reply);
-    agent.push({ role: "user", content: reply.replace("###STOP###", "").trim() || reply });
+    const heard = reply.replace("###STOP###", "").trim() || reply;
+    agent.push({ role: "user", content: heard });
+    lines.push("", result.userMessages.length === 1 ? "Problem:" : "User:", heard);
     return reply.includes("###STOP###");
   };
   let ended = userSays();
@@ -71,15 +87,24 @@ export function runRetailConversation(
       });
       const outcome = callRetailTool(db, call.name, JSON.parse(call.arguments));
       result.calls.push({ name: call.name, arguments: call.arguments, output: outcome.text });
+      lines.push(
+        "",
+        `Step ${++step} (assistant):`,
+        `Tool call ${call.name}:`,
+        `Arguments: ${call.arguments}`,
+      );
+      lines.push("Output:", outcome.text.slice(0, 3000));
       agent.push({ role: "tool", tool_call_id: call.id, content: outcome.text });
       continue;
     }
     const text = answer.content ?? "";
     agent.push({ role: "assistant", content: text });
     result.agentMessages.push(text);
+    lines.push("", `Step ${++step} (assistant):`, text);
     user.push({ role: "user", content: text });
     ended = userSays();
   }
+  result.rendered = lines.join("\n");
   if (options.score === false) return result;
   result.reward = reward({
     initial,
