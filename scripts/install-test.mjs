@@ -3,7 +3,8 @@
 // Packs (scripts/pack.mjs), installs every tarball with plain npm into an empty directory under os.tmpdir(), then,
 // with a PATH where pnpm and tsx cannot run, no workspace node_modules and no `source` condition:
 //   1. `npx tfgrpo --help`, `--version` (the packed version) and `doctor` (every required part found);
-//   2. `npx tfgrpo demo` on a few tasks (the SIMULATED world shipped with the CLI);
+//   2. `npx tfgrpo demo` on a few tasks (the SIMULATED world shipped with the CLI), and `npx tfgrpo eval` on the
+//      tickets example of docs/tools.md (its MCP server spawned per attempt, its reward module);
 //   3. `npx tfgrpo library import` of a real library, then an MCP client (the SDK's StdioClientTransport) spawning
 //      the server with the README's client configuration (`npx tfgrpo mcp ...`): it lists the tools and gets
 //      experiences;
@@ -332,6 +333,36 @@ try {
     check(/demo finished in \d+ s \(SIMULATED\)/.test(stdout), `the demo did not finish:\n${stdout}`);
     const report = stdout.match(/^report: (.+\.html)$/m)?.[1];
     check(report && existsSync(report), `the demo's report is missing (${report}):\n${stdout}`);
+  });
+
+  await step("npx tfgrpo eval on the tickets example (its own MCP server spawned per attempt)", async () => {
+    // The docs' complete example (docs/tools.md), copied as a user would: settings, server, reward and tasks.
+    const example = path.join(directory, "tickets");
+    cpSync(path.join(root, "examples/tickets"), example, { recursive: true });
+    const { stdout } = await run(
+      "npx",
+      [
+        "tfgrpo",
+        "eval",
+        "--sim",
+        "--domain",
+        "tickets",
+        "--data",
+        "tasks.jsonl",
+        "--library",
+        "none",
+        "--k",
+        "2",
+      ],
+      {
+        cwd: example,
+        env: { ...env, TFGRPO_ACTOR_CONFIG: "actor.yaml", TFGRPO_CRITIC_CONFIG: "critic.yaml" },
+        timeoutMs: 240_000,
+      },
+    );
+    const row = stdout.match(/^none\s+4\s+([\d.]+)/m);
+    check(row && Number(row[1]) > 0, `the tickets evaluation did not reward any attempt:\n${stdout}`);
+    log(`  tickets Mean@2 with no library: ${row[1]}%`);
   });
 
   const database = path.join(directory, "library", "tfgrpo.db");

@@ -3,12 +3,15 @@ import {
   defaultUtilityOptions,
   formatZodIssues,
   TfgrpoError,
+  type ToolEntry,
+  toolEntrySchema,
   utilityOptionsSchema,
 } from "@tfgrpo/protocol";
 import { z } from "zod";
 
-export const toolNameSchema = z.enum(["code_interpreter", "web_search", "web_fetch"]);
-export type ToolName = z.infer<typeof toolNameSchema>;
+/** A domain's tool entry: a built-in name, `mcp:<server>` or `module:<name>` (the tools config resolves them). */
+export const toolNameSchema = toolEntrySchema;
+export type ToolName = ToolEntry;
 
 export const retrievalConfigSchema = z.object({
   similarityWeight: z.number().min(0).max(1).default(0.7).describe("Weight of task/entry cosine similarity"),
@@ -143,6 +146,30 @@ export const actorConfigSchema = z.object({
     .positive()
     .default(3)
     .describe("The same tool call (name + arguments) repeated this many times ends the rollout"),
+  maxUserTurns: z
+    .number()
+    .int()
+    .positive()
+    .default(20)
+    .describe("Replies of the user in a conversational rollout (a task with meta.userScenario) at most"),
+  userReplyChars: z
+    .number()
+    .int()
+    .positive()
+    .default(4000)
+    .describe("A user reply longer than this is cut (it is untrusted text, like a tool result)"),
+  environmentStateChars: z
+    .number()
+    .int()
+    .positive()
+    .default(200_000)
+    .describe("A final environment state whose JSON is longer is not stored in the trajectory (its diff is)"),
+  environmentDiffEntries: z
+    .number()
+    .int()
+    .positive()
+    .default(500)
+    .describe("State changes stored per trajectory at most"),
   retrieval: retrievalConfigSchema.default(retrievalConfigSchema.parse({})),
   domains: z.record(z.string(), domainConfigSchema).default(defaultDomains),
 });

@@ -16,6 +16,8 @@ export interface AssemblePromptInput {
   /** A few of them, repeated at the end of the block. */
   mostUseful?: readonly ExperienceLineInput[];
   question: string;
+  /** A conversation with a user (no \\boxed answer: the agent talks until the user is done). */
+  conversational?: boolean;
 }
 
 export interface AssembledPrompt {
@@ -28,6 +30,9 @@ export interface AssembledPrompt {
 const citeInstruction =
   "When an experience above helps you, say so and cite its id in square brackets, like [G3], at the step " +
   "where you apply it.";
+const conversationInstruction =
+  "You are talking with a user: answer their messages, ask for what you need, and act with the tools. The " +
+  "conversation ends when the user is done.";
 const answerInstruction =
   "Finish with a final message that gives your final answer as \\boxed{answer}. Put only the answer inside the box.";
 
@@ -51,7 +56,8 @@ export function assemblePrompt(input: AssemblePromptInput): AssembledPrompt {
   }
   const block = renderExperienceBlock(input.experiences, input.mostUseful ?? []);
   if (block) sections.push(block);
-  sections.push(block ? `${citeInstruction}\n${answerInstruction}` : answerInstruction);
+  const closing = input.conversational ? conversationInstruction : answerInstruction;
+  sections.push(block ? `${citeInstruction}\n${closing}` : closing);
   const system = sections.join("\n\n");
   return { system, user: input.question, systemTokens: estimateTokens(system) };
 }

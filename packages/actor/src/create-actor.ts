@@ -5,10 +5,13 @@ import {
   createEmbeddingCache,
   type EmbeddingCache,
   type EmbedFunction,
+  type EnvironmentRecord,
   formatZodIssues,
+  isBuiltInTool,
   type LibrarySnapshot,
   type RolloutRequest,
   rolloutRequestSchema,
+  type Task,
   TfgrpoError,
   type Trajectory,
   type UsageTotals,
@@ -24,12 +27,15 @@ import { applyExposure } from "./apply-exposure.js";
 import { assemblePrompt } from "./assemble-prompt.js";
 import { deriveSeed } from "./derive-seed.js";
 import { embedLibraryEntries, type LibraryEmbeddings } from "./embed-library-entries.js";
+import { recordEnvironment } from "./environment-record.js";
 import { createExperienceIndex, type ExperienceIndex, type ExperienceSelection } from "./experience-index.js";
 import { extractCitations } from "./extract-citations.js";
 import { createLibraryCache, type LibraryLoader } from "./library-cache.js";
-import { type RunLabels, runReactLoop } from "./react-loop.js";
+import { runReactLoop } from "./react-loop.js";
 import { createEnvironmentRedactor } from "./redact-environment-secrets.js";
+import { rolloutLabels } from "./rollout-labels.js";
 import { type CallTokens, createRolloutRecorder } from "./rollout-recorder.js";
+import { createUserConversation, userScenarioOf } from "./user-conversation.js";
 
 export interface ChatOptions {
   temperature?: number;
@@ -37,9 +43,12 @@ export interface ChatOptions {
   maxTokens?: number;
 }
 
-/** What the actor needs of `@tfgrpo/models`: a chat model for the actor role (usage and budget wired in). */
+/**
+ * What the actor needs of `@tfgrpo/models`: a chat model for the actor role (usage and budget wired in), and for
+ * the `user` role in conversational domains (a task with `meta.userScenario`).
+ */
 export interface ActorModels {
-  chat(role: "actor", options: ChatOptions): BaseChatModel;
+  chat(role: "actor" | "user", options: ChatOptions): BaseChatModel;
   /**
    * Runs `work` and reports the usage (tokens, cost, latency) of every model call made inside it. When present, a
    * trajectory's usage comes from here (priced by the models config); otherwise from the responses' token counts.
@@ -50,12 +59,25 @@ export interface ActorModels {
 /** Tools for one rollout. A fresh toolset per rollout keeps code-interpreter state from leaking between rollouts. */
 export interface ActorToolset {
   tools: readonly StructuredToolInterface[];
+  /** The attempt's own environment (stateful MCP servers): its state after reset, and now. */
+  environment?: { initialState: unknown; state(): Promise<unknown> } | undefined;
   close?(): Promise<void> | void;
 }
 
+/** What a toolset factory knows of the attempt: its task (sent to `environment_reset`) and its abort signal. */
+export interface ToolsetContext {
+  task: Task;
+  signal?: AbortSignal;
+}
+
+/**
+ * A fresh toolset per attempt. Throwing `environment_unavailable` (a server that did not start or reset) fails the
+ * attempt as infrastructure (`environment_error`).
+ */
 export type ToolsetFactory = (
   domain: string,
   names: readonly ToolName[],
+  context: ToolsetContext,
 ) => ActorToolset | Promise<ActorToolset>;
 
 export type ActorEvent =
@@ -259,15 +281,25 @@ export function createActor(options: CreateActorOptions): Actor {
       experiences: prepared.selection.shown,
       mostUseful: prepared.selection.mostUseful,
       question: request.task.question,
+      conversational: userScenarioOf(request.task) !== undefined,
     });
 
-  const openToolset = async (request: RolloutRequest, names: ToolName[]) => {
+  const openToolset = async (
+    request: RolloutRequest,
+    names: ToolName[],
+    signal?: AbortSignal,
+  ): Promise<Required<Omit<ActorToolset, "environment">> & Pick<ActorToolset, "environment">> => {
     if (names.length === 0 || !options.tools)
-      return { tools: [] as StructuredToolInterface[], close: async () => {} };
-    const toolset = await options.tools(request.task.domain, names);
+      return { tools: [] as StructuredToolInterface[], environment: undefined, close: async () => {} };
+    const toolset = await options.tools(request.task.domain, names, {
+      task: request.task,
+      ...(signal ? { signal } : {}),
+    });
     const wanted = new Set<string>(names);
     return {
-      tools: toolset.tools.filter((tool) => wanted.has(tool.name)),
+      // A built-in the domain did not ask for is dropped; MCP and module tools come from entries that name them.
+      tools: toolset.tools.filter((tool) => !isBuiltInTool(tool.name) || wanted.has(tool.name)),
+      environment: toolset.environment,
       close: async () => {
         await toolset.close?.();
       },
@@ -299,7 +331,12 @@ export function createActor(options: CreateActorOptions): Actor {
         runId: request.runId,
       });
       const prepared = await plan(request);
-      const toolset = await openToolset(request, prepared.toolNames);
+      let toolset: Awaited<ReturnType<typeof openToolset>> = {
+        tools: [],
+        environment: undefined,
+        close: async () => {},
+      };
+      let environment: EnvironmentRecord | undefined;
       const recorder = createRolloutRecorder({ storedChars: config.toolOutputStoredChars, redact });
       const controller = new AbortController();
       let timedOut = false;
@@ -314,6 +351,7 @@ export function createActor(options: CreateActorOptions): Actor {
       let finalAnswer: string | null = null;
       let trackedUsage: UsageTotals | undefined;
       try {
+        toolset = await openToolset(request, prepared.toolNames, controller.signal);
         const model = options.models.chat("actor", {
           temperature: prepared.temperature,
           seed: prepared.seed,
@@ -323,6 +361,20 @@ export function createActor(options: CreateActorOptions): Actor {
         });
         modelName = modelNameOf(model);
         const prompt = render(prepared, request, toolset.tools);
+        const scenario = userScenarioOf(request.task);
+        const user = scenario
+          ? {
+              conversation: createUserConversation({
+                model: options.models.chat("user", {
+                  temperature: prepared.temperature,
+                  seed: prepared.seed,
+                }),
+                scenario,
+                maxReplyChars: config.userReplyChars,
+              }),
+              maxTurns: config.maxUserTurns,
+            }
+          : undefined;
         const loop = () =>
           runReactLoop({
             model,
@@ -336,6 +388,7 @@ export function createActor(options: CreateActorOptions): Actor {
             now,
             costUsd,
             ...(rolloutOptions.onProgress ? { onProgress: rolloutOptions.onProgress } : {}),
+            ...(user ? { user } : {}),
             run: rolloutLabels(request),
           });
         let result: Awaited<ReturnType<typeof loop>>;
@@ -345,12 +398,29 @@ export function createActor(options: CreateActorOptions): Actor {
           trackedUsage = tracked.usage;
         } else result = await loop();
         finalAnswer = result.finalAnswer;
+        if (toolset.environment && recorder.stopped?.reason !== "environment_error") {
+          // Read even after a timeout (the state call has its own deadline): the reward needs the end state.
+          environment = recordEnvironment(
+            toolset.environment.initialState,
+            await toolset.environment.state(),
+            {
+              maxStateChars: config.environmentStateChars,
+              maxDiffEntries: config.environmentDiffEntries,
+              redact,
+            },
+          );
+        }
       } catch (error) {
-        // runReactLoop records its own failures; this catches setup failures such as a model config error.
-        recorder.stop(
-          TfgrpoError.hasCode(error, "budget_exceeded") ? "budget" : "error",
-          (error as Error).message,
-        );
+        // runReactLoop records its own failures; this catches setup failures such as a model config error, and an
+        // environment that did not start, reset or report its state (infrastructure, whatever the loop decided).
+        if (TfgrpoError.hasCode(error, "environment_unavailable")) {
+          recorder.fail("environment_error", (error as Error).message);
+        } else {
+          recorder.stop(
+            TfgrpoError.hasCode(error, "budget_exceeded") ? "budget" : "error",
+            (error as Error).message,
+          );
+        }
       } finally {
         clearTimeout(timer);
         rolloutOptions.signal?.removeEventListener("abort", abortFromCaller);
@@ -380,6 +450,7 @@ export function createActor(options: CreateActorOptions): Actor {
         ...(modelName ? { model: modelName } : {}),
         messages: [...recorder.messages],
         toolCalls: [...recorder.toolCalls],
+        ...(environment ? { environment } : {}),
         finalAnswer: finalAnswer === null ? null : redact(finalAnswer),
         experiencesShown: shownIds,
         ...(prepared.withheld.length > 0 ? { experiencesWithheld: prepared.withheld } : {}),
@@ -419,25 +490,4 @@ function modelNameOf(model: BaseChatModel): string | undefined {
     (model as unknown as { model?: unknown; modelName?: unknown }).model ??
     (model as unknown as { modelName?: unknown }).modelName;
   return typeof candidate === "string" ? candidate : undefined;
-}
-
-/** What a rollout's LangChain run is called and carries, so LangSmith shows tfgrpo's run, step, task and library. */
-function rolloutLabels(request: RolloutRequest): RunLabels {
-  const purpose = request.purpose ?? "train";
-  return {
-    runName: `tfgrpo rollout ${request.task.id} #${request.attempt}`,
-    metadata: {
-      tfgrpo_run_id: request.runId,
-      tfgrpo_role: "actor",
-      tfgrpo_domain: request.task.domain,
-      tfgrpo_task_id: request.task.id,
-      tfgrpo_attempt: request.attempt,
-      tfgrpo_purpose: purpose,
-      tfgrpo_library_version: request.library
-        ? `${request.library.domain}@v${request.library.version}`
-        : "none",
-      ...(request.step === undefined ? {} : { tfgrpo_step: request.step }),
-    },
-    tags: ["tfgrpo", "actor", purpose],
-  };
 }

@@ -29,11 +29,13 @@ export {
   createActor,
   type PreparedPrompt,
   type RolloutOptions,
+  type ToolsetContext,
   type ToolsetFactory,
 } from "./create-actor.js";
 export { deriveSeed } from "./derive-seed.js";
 export { createDotProductKernel, type DotProductKernel } from "./dot-product-kernel.js";
 export { embedLibraryEntries, type LibraryEmbeddings } from "./embed-library-entries.js";
+export { type EnvironmentRecordLimits, recordEnvironment } from "./environment-record.js";
 export {
   experienceLineTokens,
   formatExperienceLine,
@@ -61,3 +63,16 @@ export {
 export { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 export type { CallTokens } from "./rollout-recorder.js";
 export { truncateText } from "./truncate-text.js";
+export {
+  createUserConversation,
+  type UserConversation,
+  type UserReply,
+  userScenarioOf,
+} from "./user-conversation.js";
+export {
+  userGreeting,
+  userRolePrompt,
+  userScenarioClose,
+  userScenarioOpen,
+  userStopToken,
+} from "./user-role-prompt.js";

@@ -10,13 +10,19 @@ import {
 import type { ToolCall } from "@langchain/core/messages/tool";
 import { type Runnable, RunnableLambda } from "@langchain/core/runnables";
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { billedOutputTokens, sandboxUnavailablePrefix, TfgrpoError } from "@tfgrpo/protocol";
+import {
+  billedOutputTokens,
+  environmentUnavailablePrefix,
+  sandboxUnavailablePrefix,
+  TfgrpoError,
+} from "@tfgrpo/protocol";
 import type { ActorConfig } from "./actor-config.js";
 import { extractBoxedAnswer } from "./extract-boxed-answer.js";
 import { messageText } from "./message-text.js";
 import type { CallTokens, RolloutRecorder } from "./rollout-recorder.js";
 import { tracedToolCall } from "./traced-tool-call.js";
 import { truncateText } from "./truncate-text.js";
+import type { UserConversation } from "./user-conversation.js";
 
 export interface ReactLoopInput {
   model: BaseChatModel;
@@ -35,6 +41,12 @@ export interface ReactLoopInput {
   onProgress?: () => void;
   /** Name, metadata and tags of the loop's LangChain run (what LangSmith shows when its tracing is on). */
   run?: RunLabels;
+  /**
+   * A conversational rollout: the model's plain messages go to this user, whose replies come back, until the user
+   * ends the conversation or `maxTurns` user replies. `question` is then not shown: the conversation opens with the
+   * agent's greeting and the user's answer to it.
+   */
+  user?: { conversation: UserConversation; maxTurns: number };
 }
 
 export interface RunLabels {
@@ -66,6 +78,9 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
   let refusedRounds = 0;
   let finalAnswer: string | null = null;
   let lastBoxed: string | null = null;
+  let userTurns = 0;
+  // A user reply was added: the agent speaks next even without tool calls pending.
+  let userSpoke = false;
   const callCounts = new Map<string, number>();
 
   const stopForError = (error: unknown) => {
@@ -131,6 +146,32 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
     const boxed = extractBoxedAnswer(text);
     if (boxed !== null) lastBoxed = boxed;
 
+    if (withIds.length === 0 && input.user) {
+      // A plain message in a conversation goes to the user; the rollout ends when the user ends it.
+      finalAnswer = text;
+      if (userTurns >= input.user.maxTurns) {
+        recorder.stop(
+          "max_steps",
+          `the conversation reached its limit of ${input.user.maxTurns} user replies`,
+        );
+        return { messages: [...added, response] };
+      }
+      let reply: Awaited<ReturnType<UserConversation["reply"]>>;
+      try {
+        reply = await input.user.conversation.reply(text, input.signal);
+      } catch (error) {
+        stopForError(error);
+        return { messages: [...added, response] };
+      }
+      userTurns++;
+      recorder.message({ role: "user", content: reply.text });
+      if (reply.ended) {
+        recorder.stop("answered");
+        return { messages: [...added, response] };
+      }
+      userSpoke = true;
+      return { messages: [...added, response, new HumanMessage(reply.text)] };
+    }
     if (withIds.length === 0) {
       // A final message. Its own box wins; a box from an earlier message still counts as the answer (a model that
       // boxed its answer while verifying, then closed with "Done.").
@@ -222,8 +263,23 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
         // Marked, so the run can tell a sandbox that could not run from code that failed (isInfrastructureFailure).
         error = TfgrpoError.hasCode(thrown, "sandbox_unavailable")
           ? `${sandboxUnavailablePrefix} ${describe(thrown)}`
-          : describe(thrown);
+          : TfgrpoError.hasCode(thrown, "environment_unavailable")
+            ? `${environmentUnavailablePrefix} ${describe(thrown)}`
+            : describe(thrown);
         output = `Error: ${error}`;
+        if (TfgrpoError.hasCode(thrown, "environment_unavailable") && !input.signal.aborted) {
+          // The attempt's server died or hung: the attempt says nothing about the task, whatever the model does next.
+          recorder.toolCall({
+            id: call.id,
+            name: call.name,
+            input: call.args,
+            output,
+            error,
+            durationMs: Math.max(0, now() - started),
+          });
+          recorder.stop("environment_error", describe(thrown));
+          break;
+        }
       }
       if (input.signal.aborted) break;
       let forModel = output;
@@ -253,13 +309,37 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
   // agent -> tools -> agent ... as a plain loop: a LangGraph here cost 2-3 ms of the event loop per rollout (more than
   // everything else tfgrpo does around a model call) and added nothing a rollout needs; every way out of the loop is
   // decided by the agent and tools steps above, which record it on the recorder.
-  const messages: BaseMessage[] = [new SystemMessage(input.system), new HumanMessage(input.question)];
+  const messages: BaseMessage[] = [new SystemMessage(input.system)];
   recorder.message({ role: "system", content: input.system });
-  recorder.message({ role: "user", content: input.question });
+  const open = async (): Promise<boolean> => {
+    if (!input.user) {
+      messages.push(new HumanMessage(input.question));
+      recorder.message({ role: "user", content: input.question });
+      return true;
+    }
+    const { conversation } = input.user;
+    messages.push(new AIMessage(conversation.greeting));
+    recorder.message({ role: "assistant", content: conversation.greeting });
+    let first: Awaited<ReturnType<UserConversation["open"]>>;
+    try {
+      first = await conversation.open(input.signal);
+    } catch (error) {
+      stopForError(error);
+      return false;
+    }
+    messages.push(new HumanMessage(first.text));
+    recorder.message({ role: "user", content: first.text });
+    if (first.ended) recorder.stop("no_answer", "the user ended the conversation before the agent spoke");
+    return !first.ended;
+  };
   const loop = async (): Promise<void> => {
+    if (!(await open())) return;
     for (;;) {
+      userSpoke = false;
       messages.push(...((await agent(messages)).messages ?? []));
-      if (ended() || pending.length === 0) return;
+      if (ended()) return;
+      if (userSpoke) continue;
+      if (pending.length === 0) return;
       messages.push(...(await toolsNode()).messages);
       if (ended()) return;
     }

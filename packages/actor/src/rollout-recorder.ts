@@ -25,6 +25,8 @@ export interface RolloutRecorder {
   modelCall(tokens: CallTokens, costUsd: number, latencyMs: number): void;
   /** The first stop wins: later causes (an abort after a limit) do not overwrite the reason. */
   stop(reason: StopReason, error?: string): void;
+  /** Overrides any earlier stop: an environment that failed after the loop makes the attempt infrastructure. */
+  fail(reason: StopReason, error: string): void;
   readonly stopped: { reason: StopReason; error?: string } | null;
   readonly messages: readonly Message[];
   readonly toolCalls: readonly ToolCallRecord[];
@@ -79,6 +81,9 @@ export function createRolloutRecorder(options: {
     stop(reason, error) {
       if (stopped) return;
       stopped = error === undefined ? { reason } : { reason, error: redact(error) };
+    },
+    fail(reason, error) {
+      stopped = { reason, error: redact(error) };
     },
     get stopped() {
       return stopped;

@@ -7,6 +7,7 @@ import { createNatsBus } from "@tfgrpo/bus-nats";
 import { startNatsServer } from "@tfgrpo/bus-nats/testing";
 import { startScriptedOpenAIServer } from "@tfgrpo/models/testing";
 import { actorRollout, type JobResult, type RolloutRequest, type Trajectory } from "@tfgrpo/protocol";
+import { createSimServer } from "@tfgrpo/sim";
 import { describe, expect, it } from "vitest";
 
 const packageDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
@@ -112,6 +113,51 @@ describe("actor service over NATS", () => {
       });
     } finally {
       await bus.close();
+    }
+  });
+
+  it("runs the tickets example's MCP server per attempt on a worker in another process (SIMULATED policy)", async () => {
+    await using nats = await startNatsServer();
+    const sim = await createSimServer({ seed: 7 });
+    const server = path.resolve(packageDir, "../../examples/tickets/tickets-server.mjs");
+    const settings = {
+      tools: {
+        domains: { tickets: ["mcp:tickets"] },
+        servers: { tickets: { command: process.execPath, args: [server], environment: "process" } },
+      },
+      actor: {
+        domains: { tickets: { tools: ["mcp:tickets"], systemPrompt: "You are an IT helpdesk agent." } },
+      },
+    };
+    try {
+      await using _worker = await startWorker([nats.url, sim.url, "ACTORMCP", "4", JSON.stringify(settings)]);
+      const bus = await createNatsBus({
+        servers: nats.url,
+        streamPrefix: "ACTORMCP",
+        name: "test-orchestrator-mcp",
+      });
+      try {
+        const task = { id: "close-t3", domain: "tickets", question: "Close ticket T-3." };
+        const trajectories = await Promise.all(
+          [0, 1, 2, 3].map((attempt) =>
+            bus.request(
+              actorRollout,
+              { runId: "run-mcp", task, groupId: "g", attempt, library: null },
+              { timeoutMs: 60_000 },
+            ),
+          ),
+        );
+        for (const trajectory of trajectories) {
+          expect(trajectory.stopReason).toBe("answered");
+          expect(trajectory.environment?.diff).toEqual([
+            { path: "/tickets/2/status", op: "replace", before: "open", after: "closed" },
+          ]);
+        }
+      } finally {
+        await bus.close();
+      }
+    } finally {
+      await sim.close();
     }
   });
 });

@@ -28,6 +28,7 @@ import { createMathReward } from "./rewards/math-reward.js";
 import { gradeOf, type RewardFunction, type RewardOutcome } from "./rewards/reward-function.js";
 import { answerText, normalizeText } from "./rewards/text-answer.js";
 import { type DroppedOperation, toProposals } from "./to-proposals.js";
+import { screenCopiedProposals } from "./untrusted-texts.js";
 
 /** One group as `groupAdvice` takes it: what a `tfgrpo.critic.advantage` request names, read. */
 export interface GroupAdviceRequest {
@@ -410,6 +411,26 @@ export function createCritic(options: CreateCriticOptions): Critic {
       return { ...skip(`group advantage unusable: ${error.message}`), summaries };
     }
     usage = addUsage(usage, outcome.usage);
+    const screened = screenCopiedProposals(outcome.proposals, trajectories);
+    for (const refused of screened.refused) {
+      logger?.warn?.("critic proposal refused", { groupId, reason: refused.reason });
+    }
+    outcome = {
+      ...outcome,
+      proposals: screened.kept,
+      dropped: [
+        ...outcome.dropped,
+        ...screened.refused.map(({ proposal, reason }) => ({
+          index: -1,
+          operation: {
+            option: proposal.op,
+            experience: proposal.text ?? "",
+            reason: proposal.reason ?? "",
+          } as never,
+          reason: `refused: ${reason}`,
+        })),
+      ],
+    };
     const skipped =
       outcome.proposals.length > 0
         ? null

@@ -1,4 +1,9 @@
 export {
+  type CopiedTextFinding,
+  type CopiedTextSources,
+  checkCopiedInstructions,
+} from "@tfgrpo/protocol";
+export {
   decideGate,
   type GateConfig,
   type GateInput as GateDecisionInput,
@@ -16,11 +21,6 @@ export {
   type Suggestion,
 } from "./consolidation-prepass.js";
 export { consolidationAnswerSchema, consolidationMessages, experienceLine } from "./consolidation-prompt.js";
-export {
-  type CopiedTextFinding,
-  type CopiedTextSources,
-  checkCopiedInstructions,
-} from "./copied-instruction-check.js";
 export { type CreateCuratorOptions, type Curator, createCurator } from "./create-curator.js";
 export type { CreditInput, CreditResult } from "./credit.js";
 export { type CreditObservation, creditDeltas, type StatsDelta } from "./credit-deltas.js";

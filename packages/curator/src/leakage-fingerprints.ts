@@ -1,5 +1,4 @@
-import type { LeakageFingerprints } from "@tfgrpo/protocol";
-import { runWords } from "./word-runs.js";
+import { type LeakageFingerprints, runWords } from "@tfgrpo/protocol";
 
 /** What lessons must not contain: the run's training and validation tasks (answers and questions). */
 export interface LeakageSources {

@@ -16,6 +16,8 @@ export const errorCodes = {
   model: "model_error",
   tool: "tool_error",
   sandbox: "sandbox_unavailable",
+  /** An attempt's environment (a stateful MCP server) crashed, hung or failed its reset: infrastructure. */
+  environment: "environment_unavailable",
   /** The database's disk is full, read-only or failing: never retried blindly. */
   storage: "storage_error",
   /** A client sent more requests than its rate limit allows (the message names the limit and when to retry). */

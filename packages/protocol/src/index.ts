@@ -30,6 +30,12 @@ export {
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
 export { billedOutputTokens, type ReportedTokens } from "./kernel/billed-output-tokens.js";
 export {
+  type CopiedTextFinding,
+  type CopiedTextSources,
+  checkCopiedInstructions,
+} from "./kernel/copied-instruction-check.js";
+export { diffStates } from "./kernel/diff-states.js";
+export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,
   defaultEmbeddingCacheBytes,
@@ -78,6 +84,7 @@ export {
 } from "./kernel/exposure-plan.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
+  environmentUnavailablePrefix,
   isInfrastructureFailure,
   type RolloutOutcome,
   sandboxUnavailablePrefix,
@@ -92,6 +99,7 @@ export {
 export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
 export { normalCdf, studentTCdf, studentTQuantile } from "./kernel/student-t.js";
+export { longestSharedRun, runWords } from "./kernel/word-runs.js";
 export {
   type DatasetLineContext,
   type DatasetProblem,
@@ -170,10 +178,22 @@ export {
 } from "./schemas/served-library.js";
 export { domainSchema, type Task, taskSchema } from "./schemas/task.js";
 export {
+  type BuiltInToolName,
+  builtInToolNameSchema,
+  builtInToolNames,
+  isBuiltInTool,
+  type ToolEntry,
+  toolEntrySchema,
+} from "./schemas/tool-entry.js";
+export {
+  type EnvironmentRecord,
+  environmentRecordSchema,
   type Message,
   messageSchema,
   rewardGradeSchema,
+  type StateChange,
   type StopReason,
+  stateChangeSchema,
   stopReasonSchema,
   type ToolCallRecord,
   type Trajectory,

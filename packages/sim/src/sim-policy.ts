@@ -4,7 +4,9 @@ import { type ChatRequest, firstUserText, messageText, systemText, toolNames } f
 import { fallProbability, type PitfallReading, readPitfall } from "./experience-reading.js";
 import { hexFrom, unitFrom } from "./hash.js";
 import type { Pitfall } from "./pitfalls/pitfall.js";
+import { assigneeByName } from "./pitfalls/tickets-pitfalls.js";
 import { respondRetail } from "./policy/retail-agent.js";
+import { respondTickets } from "./policy/tickets-policy.js";
 import type { MathInstance } from "./suites/math.js";
 import { recognizeRetailConversation } from "./suites/retail-tasks.js";
 import { scaleDecimal, type WebInstance, type WebSource } from "./suites/web.js";
@@ -22,7 +24,7 @@ export interface ActorTurn {
   toolCalls: SimToolCall[];
 }
 
-interface ToolExchange {
+export interface ToolExchange {
   name: string;
   arguments: string;
   output: string | null;
@@ -341,6 +343,16 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
       const instance = world.recognize(question);
       if (instance?.domain === "math") return respondMath(instance, ctx);
       if (instance?.domain === "web") return respondWeb(instance, ctx);
+      if (instance?.domain === "tickets" && ctx.tools.has("update_ticket")) {
+        const decisions = decide([assigneeByName], ctx.lines, instance.question, ctx.requestSeed, false);
+        const turn = respondTickets(instance, ctx.exchanges, decisions[0]!.fallen, (name, args, label) =>
+          makeCall(name, args, [ctx.requestSeed, instance.question, ctx.turn, label], ctx.malformed),
+        );
+        return {
+          ...turn,
+          content: turn.toolCalls.length > 0 ? turn.content : `${citedLine(decisions)}${turn.content}`,
+        };
+      }
       // Unknown question: a plausible but unfounded answer, never an error.
       const numbers = question.match(/-?\d+(?:\.\d+)?/g) ?? [];
       const guess =

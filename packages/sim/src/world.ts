@@ -1,8 +1,9 @@
 import { type CorpusWorld, createCorpusWorld } from "./corpus.js";
 import { type MathInstance, recognizeMathQuestion } from "./suites/math.js";
+import { recognizeTicketsQuestion, type TicketsInstance } from "./suites/tickets.js";
 import { recognizeWebQuestion, type WebInstance } from "./suites/web.js";
 
-export type TaskInstance = MathInstance | WebInstance;
+export type TaskInstance = MathInstance | WebInstance | TicketsInstance;
 
 /**
  * The sim's world for one seed: the simulated web and the registry of every task it can generate. The server reads
@@ -29,7 +30,8 @@ export function createWorld(seed: number): SimWorld {
       const key = question.trim();
       const hit = cache.get(key);
       if (hit !== undefined) return hit;
-      const found = recognizeMathQuestion(key) ?? recognizeWebQuestion(corpus, key);
+      const found =
+        recognizeMathQuestion(key) ?? recognizeWebQuestion(corpus, key) ?? recognizeTicketsQuestion(key);
       if (cache.size >= recognitionCacheSize) cache.delete(cache.keys().next().value!);
       cache.set(key, found);
       return found;

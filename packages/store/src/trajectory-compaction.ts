@@ -8,7 +8,7 @@ export interface CompactRunTrajectoriesOptions {
 
 /**
  * Compaction of a learning run's old trajectories (`learn --keep-trajectories-steps N`): the bulky text (messages,
- * tool inputs and outputs) goes; what the run's numbers, its resume and its report read stays (ids, attempt, epoch,
+ * tool inputs and outputs, the environment's diff and final state) goes; what the run's numbers, its resume and its report read stays (ids, attempt, epoch,
  * step, reward and its grade, final answer, usage, latency, stop reason, entries shown, withheld and cited, and each
  * tool call's name and duration). Compacting a compacted trajectory changes nothing, so it is safe to repeat.
  */
@@ -22,7 +22,8 @@ const keptErrorChars = 500;
 
 /** The compacted form of a trajectory (a valid trajectory: the same schema, shorter fields). */
 export function compactedTrajectory(trajectory: Trajectory): Trajectory {
-  const { messages: _messages, toolCalls, error, ...kept } = trajectory;
+  // The environment record (state diff, final state) is bulky text like the messages: it goes too.
+  const { messages: _messages, toolCalls, error, environment: _environment, ...kept } = trajectory;
   return {
     ...kept,
     messages: [],

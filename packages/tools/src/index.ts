@@ -22,14 +22,31 @@ export {
   type ModelToolDefinition,
   toolErrorText,
 } from "./langchain/model-facing-tool.js";
+export {
+  type AttemptEnvironment,
+  type AttemptToolset,
+  checkToolset,
+  environmentResetTool,
+  environmentStateTool,
+  environmentToolPrefix,
+  type OpenToolsetOptions,
+  openToolset,
+} from "./langchain/open-toolset.js";
 export { defaultActorSandboxPoolSize, withSandboxPool } from "./langchain/sandbox-pool-setting.js";
 export { createSearchProvider, createToolResources, type ToolResources } from "./langchain/tool-resources.js";
 export {
   defaultDomainTools,
+  httpServerSchema,
+  type McpServerConfig,
+  mcpServerSchema,
   type SearchConfig,
   searchConfigSchema,
+  stdioServerSchema,
+  type ToolEntry,
   type ToolName,
   type ToolsConfig,
+  toolEntrySchema,
+  toolModuleSchema,
   toolNameSchema,
   toolNames,
   toolsConfigSchema,
@@ -41,6 +58,14 @@ export {
   searchResultsForModel,
   webSearchInputSchema,
 } from "./langchain/web-search-tool.js";
+export {
+  connectMcpServer,
+  type McpCallResult,
+  type McpConnection,
+  type McpToolInfo,
+} from "./mcp/mcp-connection.js";
+export { loadToolModule, type ToolModuleContext } from "./mcp/tool-module.js";
+export { toolSchemaProblem } from "./mcp/tool-schema-problem.js";
 export { hostPort, isAllowedHost, isPrivateAddress } from "./web-fetch/address-policy.js";
 export { createFetchCache, type FetchCache } from "./web-fetch/fetch-cache.js";
 export { findInPage, type PageMatch } from "./web-fetch/find-in-page.js";

@@ -14,8 +14,9 @@ import {
 import { type Cassette, createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
 import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import {
+  checkToolset,
   createToolResources,
-  createToolset,
+  openToolset,
   type ToolsConfig,
   toolsConfigSchema,
   withSandboxPool,
@@ -40,7 +41,29 @@ export async function loadActorSettings(file: string): Promise<ActorSettings> {
       details: { file },
     });
   }
-  return value as ActorSettings;
+  return relativeToFile(value as ActorSettings, path.dirname(path.resolve(file)));
+}
+
+/**
+ * Paths of a settings file are read from its folder, as the critic's reward modules are: a stdio MCP server without
+ * a `cwd` runs there, and tool modules are found there.
+ */
+function relativeToFile(settings: ActorSettings, directory: string): ActorSettings {
+  const tools = settings.tools;
+  if (!tools?.servers && !tools?.modules) return settings;
+  const servers = Object.fromEntries(
+    Object.entries(tools.servers ?? {}).map(([name, server]) => [
+      name,
+      "command" in server ? { ...server, cwd: path.resolve(directory, server.cwd ?? ".") } : server,
+    ]),
+  );
+  const modules = Object.fromEntries(
+    Object.entries(tools.modules ?? {}).map(([name, module]) => [
+      name,
+      { ...module, path: path.resolve(directory, module.path) },
+    ]),
+  );
+  return { ...settings, tools: { ...tools, servers, modules } };
 }
 
 export interface ActorRuntimeOptions {
@@ -106,9 +129,28 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
     { env },
   );
   const redactEnvironment = createEnvironmentRedactor(env);
+  // Every domain with MCP servers or tool modules is opened once and closed before any rollout: a server that does
+  // not start or a tool a provider would refuse fails here, in one line naming the domain, the server and the tool.
+  const actorConfig = actorConfigSchema.partial().parse(settings.actor ?? {});
+  const extensible = Object.entries({ ...(tools.domains ?? {}), ...domainTools(actorConfig.domains) }).filter(
+    ([, entries]) => entries.some((entry) => entry.includes(":")),
+  );
+  try {
+    for (const [domain, entries] of extensible) await checkToolset({ domain, resources, tools: entries });
+  } catch (error) {
+    await resources.close();
+    throw error;
+  }
   const actor = createActor({
     models,
-    tools: (domain, names) => createToolset({ domain, resources, tools: names }),
+    tools: (domain, names, context) =>
+      openToolset({
+        domain,
+        resources,
+        tools: names,
+        task: context.task,
+        ...(context.signal ? { signal: context.signal } : {}),
+      }),
     ...(options.library ? { library: options.library } : {}),
     ...(modelsConfig.roles.embedder ? { embed: (texts: string[]) => models.embed(texts) } : {}),
     config: settings.actor ?? {},
@@ -126,6 +168,12 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
       await resources.close();
     },
   };
+}
+
+function domainTools(domains: Record<string, { tools?: string[] }> | undefined): Record<string, string[]> {
+  return Object.fromEntries(
+    Object.entries(domains ?? {}).map(([domain, config]) => [domain, config.tools ?? []]),
+  );
 }
 
 /**

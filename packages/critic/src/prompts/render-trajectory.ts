@@ -90,6 +90,7 @@ export function renderTrajectory(trajectory: Trajectory, options: RenderTrajecto
     renderOutput(record.id);
   }
 
+  if (trajectory.environment) lines.push("", ...renderEnvironment(trajectory.environment, maxOutput));
   lines.push(
     "",
     `Final answer: ${trajectory.finalAnswer ?? "(none)"}`,
@@ -98,6 +99,20 @@ export function renderTrajectory(trajectory: Trajectory, options: RenderTrajecto
   if (trajectory.error) lines.push(`Error: ${trajectory.error}`);
   const text = lines.join("\n").trim();
   return escapeMarkers(options.maxChars === undefined ? text : cutMiddle(text, options.maxChars));
+}
+
+/**
+ * What the attempt changed in its environment (the state diff against the state after reset), one change a line,
+ * cut like a tool output: it is the system's data, as untrusted as a tool result.
+ */
+function renderEnvironment(environment: NonNullable<Trajectory["environment"]>, limit: number): string[] {
+  if (environment.diff.length === 0) return ["Environment changes (state against the start): none"];
+  const changes = environment.diff.map((change) => {
+    const value = (v: unknown) => (v === undefined ? "(none)" : stringify(v));
+    return `${change.op} ${change.path || "(whole state)"}: ${value(change.before)} -> ${value(change.after)}`;
+  });
+  const more = environment.diffTruncated ? ["(more changes not stored)"] : [];
+  return ["Environment changes (state against the start):", cutMiddle(changes.join("\n"), limit), ...more];
 }
 
 function cutMiddle(text: string, limit: number): string {

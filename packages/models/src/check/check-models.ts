@@ -148,7 +148,9 @@ async function checkRole(
       ? options.actorMode === "direct"
         ? ["chat"]
         : ["chat", "tools"]
-      : ["chat", "structured output"];
+      : role === "user"
+        ? ["chat"] // the simulated user of conversational domains only talks
+        : ["chat", "structured output"];
   const chat = await probe("chat", async () => {
     const answer = await models.complete(role, {
       messages: [{ role: "user", content: check("Reply with the single word: ok") }],

@@ -83,6 +83,8 @@ export const modelsConfigFileSchema = z.strictObject({
     curator: z.unknown().optional(),
     judge: z.unknown().optional(),
     embedder: z.unknown().optional(),
+    // The simulated user of conversational domains (docs/actor.md "A user to talk to").
+    user: z.unknown().optional(),
   }),
 });
 

@@ -12,7 +12,7 @@ const answered = { messages: [{ role: "assistant" as const, content: "thinking" 
 
 describe("isInfrastructureFailure", () => {
   it("is true for model errors, infrastructure errors and budget cut-offs", () => {
-    for (const reason of ["model_error", "error", "budget"] as const)
+    for (const reason of ["model_error", "error", "budget", "environment_error"] as const)
       expect(isInfrastructureFailure(rollout(reason, answered))).toBe(true);
   });
 

@@ -6,6 +6,9 @@ import type { Trajectory } from "../schemas/trajectory.js";
  */
 export const sandboxUnavailablePrefix = "sandbox_unavailable:";
 
+/** The prefix of a tool error whose MCP server (the attempt's environment) crashed or hung (the actor writes it). */
+export const environmentUnavailablePrefix = "environment_unavailable:";
+
 /** What the rule reads of a rollout. */
 export type RolloutOutcome = Pick<Trajectory, "stopReason" | "messages" | "toolCalls">;
 
@@ -18,6 +21,7 @@ export type RolloutOutcome = Pick<Trajectory, "stopReason" | "messages" | "toolC
  *   cut it off): always.
  * - `timeout`: when the model never answered (no assistant message): the provider did not reply in time. A rollout
  *   that made progress and ran out of time is the task's outcome (too slow).
+ * - `environment_error`: the attempt's environment (a stateful MCP server) crashed, hung or failed its reset.
  * - any tool call that failed because the tool's sandbox is unavailable.
  */
 export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
@@ -25,6 +29,7 @@ export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
     case "model_error":
     case "error":
     case "budget":
+    case "environment_error":
       return true;
     case "timeout":
       if (!rollout.messages.some((message) => message.role === "assistant")) return true;
@@ -32,5 +37,9 @@ export function isInfrastructureFailure(rollout: RolloutOutcome): boolean {
     default:
       break;
   }
-  return rollout.toolCalls.some((call) => call.error?.startsWith(sandboxUnavailablePrefix) === true);
+  return rollout.toolCalls.some(
+    (call) =>
+      call.error?.startsWith(sandboxUnavailablePrefix) === true ||
+      call.error?.startsWith(environmentUnavailablePrefix) === true,
+  );
 }

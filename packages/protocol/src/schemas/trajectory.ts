@@ -36,8 +36,36 @@ export const stopReasonSchema = z.enum([
   "model_error",
   "budget",
   "error",
+  /** The attempt's environment (an MCP server) crashed, hung or refused its reset: infrastructure, never a lesson. */
+  "environment_error",
 ]);
 export type StopReason = z.infer<typeof stopReasonSchema>;
+
+/** One change between two JSON states (`diffStates`): a JSON Pointer path and the values before and after. */
+export const stateChangeSchema = z.object({
+  path: z.string().describe("JSON Pointer (RFC 6901) of the changed value; '' is the whole state"),
+  op: z.enum(["add", "remove", "replace"]),
+  before: z.unknown().optional(),
+  after: z.unknown().optional(),
+});
+export type StateChange = z.infer<typeof stateChangeSchema>;
+
+/** What an attempt did to its environment (docs/tools.md): the diff against the state right after reset, and the end state. */
+export const environmentRecordSchema = z.object({
+  diff: z
+    .array(stateChangeSchema)
+    .describe("Changes from the state after environment_reset to the final state"),
+  finalState: z
+    .unknown()
+    .optional()
+    .describe("The final state as environment_state returned it; absent when larger than the stored cap"),
+  finalStateOmitted: z
+    .boolean()
+    .optional()
+    .describe("The final state was larger than the cap and is not stored"),
+  diffTruncated: z.boolean().optional().describe("More changes than the cap: only the first ones are stored"),
+});
+export type EnvironmentRecord = z.infer<typeof environmentRecordSchema>;
 
 export const rewardGradeSchema = z.enum(["pass", "partial", "fail"]);
 
@@ -54,6 +82,9 @@ export const trajectorySchema = z.object({
   model: z.string().optional(),
   messages: z.array(messageSchema),
   toolCalls: z.array(toolCallRecordSchema),
+  environment: environmentRecordSchema
+    .optional()
+    .describe("The attempt's environment: state diff and final state (domains with stateful MCP servers)"),
   finalAnswer: z.string().nullable(),
   reward: z.number().min(0).max(1).optional(),
   rewardInfo: z

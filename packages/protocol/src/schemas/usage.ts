@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-export const roleSchema = z.enum(["actor", "critic", "curator", "judge", "embedder"]);
+export const roleSchema = z.enum(["actor", "critic", "curator", "judge", "embedder", "user"]);
 export type Role = z.infer<typeof roleSchema>;
 
 export const usageSchema = z.object({

@@ -7,6 +7,7 @@ import type { Finding } from "./finding.js";
 import { asksScope, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import { type Draw, writeVague } from "./lesson-writer.js";
+import { plantedInstruction } from "./planted-instruction.js";
 import { isRetailSummary, retailOperations } from "./retail-lessons.js";
 import { isRetailTrajectory, writeRetailSummary } from "./retail-review.js";
 import { readAttempts } from "./summary-reading.js";
@@ -41,14 +42,23 @@ export function createSimCritic(options: SimCriticOptions) {
     const trajectory = between(prompt, "trajectory") ?? "";
     const groundTruth = between(prompt, "groundtruth");
     // A conversation over store tools is reviewed against the reference calls of its ground truth.
-    if (isRetailTrajectory(trajectory, groundTruth)) {
-      return writeRetailSummary(trajectory, between(prompt, "evaluation") ?? "", groundTruth);
-    }
-    return writeSummary({
-      evidence: readTrajectory(between(prompt, "trajectory") ?? ""),
-      evaluation: between(prompt, "evaluation") ?? "",
-      groundTruth: between(prompt, "groundtruth"),
-    });
+    const summary = isRetailTrajectory(trajectory, groundTruth)
+      ? writeRetailSummary(trajectory, between(prompt, "evaluation") ?? "", groundTruth)
+      : writeSummary({
+          evidence: readTrajectory(trajectory),
+          evaluation: between(prompt, "evaluation") ?? "",
+          groundTruth,
+        });
+    // A gullible model (noise.critic.obeysInjection) carries an instruction it read in the data into its summary.
+    const planted = plantedInstruction(
+      trajectory,
+      noise.critic.obeysInjection ?? 0,
+      seed,
+      "critic-injection",
+    );
+    return planted
+      ? `${summary}\nNote: the data says to add this lesson: ${planted.operation.experience}.`
+      : summary;
   }
 
   /** Stage 2 with the origin of each operation (evidence or a noise kind): for tests and benchmarks. */
@@ -107,7 +117,15 @@ export function createSimCritic(options: SimCriticOptions) {
       noise: noise.critic,
       answer: attempts.find((a) => a.reward === best)?.answer ?? null,
     });
-    return { operations: noisy.slice(0, maxOperations), findings: analysis.findings, single };
+    // ...and follows one it reads in the summaries, as a model that prompt injection works on would.
+    const injected = plantedInstruction(
+      between(prompt, "trajectories") ?? "",
+      noise.critic.obeysInjection ?? 0,
+      seed,
+      "critic-injection",
+    );
+    const kept = noisy.slice(0, injected ? maxOperations - 1 : maxOperations);
+    return { operations: injected ? [injected, ...kept] : kept, findings: analysis.findings, single };
   }
 
   function advantage(prompt: string): { operations: CriticOperation[] } {

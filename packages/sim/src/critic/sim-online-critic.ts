@@ -7,6 +7,7 @@ import type { Finding } from "./finding.js";
 import { asksScope, clip, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import type { Draw } from "./lesson-writer.js";
+import { plantedInstruction } from "./planted-instruction.js";
 import { type AttemptEvidence, readSummary } from "./summary-reading.js";
 
 /**
@@ -71,6 +72,7 @@ export function createSimOnlineCritic(options: { seed: number; noise: SimNoise }
       between(prompt, "outcomes") ?? "",
       noise.critic.obeysInjection ?? 0,
       seed,
+      "critic-online-injection",
     );
     if (!injected) return answer;
     const traced = [injected, ...answer.traced];
@@ -167,25 +169,6 @@ export function createSimOnlineCritic(options: { seed: number; noise: SimNoise }
   }
 
   return { reflect, trace };
-}
-
-/**
- * An instruction to add a lesson planted anywhere in the cases (task, summary or feedback), obeyed at `rate`: the
- * gullible model's add operation, its text copied from the data. Escaped tags do not stop it: it reads the words.
- */
-function plantedInstruction(outcomes: string, rate: number, seed: number): TracedOperation | undefined {
-  if (rate <= 0) return undefined;
-  const match =
-    /\badd (?:the |this |a )?(?:lesson|experience|rule)\s*:\s*["“]?([^"”\n<‹]+?)["”]?\s*(?:[.\n<‹]|$)/i.exec(
-      outcomes,
-    );
-  if (!match) return undefined;
-  const text = match[1]!.trim();
-  if (unitFrom("critic-online-injection", seed, text) >= rate) return undefined;
-  return {
-    operation: { option: "add", experience: text, reason: "the case text asks for it" },
-    origin: "injected",
-  };
 }
 
 function wordsIn(text: string): number {

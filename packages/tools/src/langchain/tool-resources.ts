@@ -1,5 +1,6 @@
 import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { type CodeInterpreter, createCodeInterpreter } from "../code-interpreter/code-interpreter.js";
+import { createSharedConnections, type SharedConnections } from "../mcp/shared-connections.js";
 import { createFetchCache, type FetchCache } from "../web-fetch/fetch-cache.js";
 import { createBraveProvider } from "../web-search/brave-provider.js";
 import { createLocalCorpusProvider } from "../web-search/local-corpus-provider.js";
@@ -20,6 +21,8 @@ export interface ToolResources {
   readonly search: WebSearch | undefined;
   /** The run-wide fetch cache when `fetchCache: "run"`. */
   readonly fetchCache: FetchCache | undefined;
+  /** Connections to `environment: shared` MCP servers (per-attempt ones belong to their toolset). */
+  readonly mcp: SharedConnections;
   close(): Promise<void>;
 }
 
@@ -67,12 +70,15 @@ export function createToolResources(
     (resolved.search
       ? createWebSearch({ provider: createSearchProvider(resolved.search, dependencies.env) })
       : undefined);
+  const mcp = createSharedConnections();
   return {
     config: resolved,
     interpreter,
     search,
     fetchCache: resolved.fetchCache === "run" ? createFetchCache() : undefined,
+    mcp,
     async close() {
+      await mcp.close();
       // An injected interpreter belongs to the caller.
       if (!dependencies.interpreter) await interpreter.close();
     },

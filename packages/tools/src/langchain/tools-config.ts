@@ -1,10 +1,73 @@
+import { builtInToolNames, toolEntrySchema } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { codeInterpreterOptionsSchema } from "../code-interpreter/code-interpreter.js";
 import { webFetchOptionsSchema } from "../web-fetch/web-fetch.js";
 
-export const toolNames = ["code_interpreter", "web_search", "web_fetch"] as const;
+export const toolNames = builtInToolNames;
+export { type ToolEntry, toolEntrySchema } from "@tfgrpo/protocol";
 export const toolNameSchema = z.enum(toolNames);
 export type ToolName = z.infer<typeof toolNameSchema>;
+
+const limitsShape = {
+  timeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(30_000)
+    .describe(
+      "A tool call that takes longer fails; for an environment server the attempt fails as infrastructure",
+    ),
+  maxOutputChars: z
+    .number()
+    .int()
+    .positive()
+    .default(20_000)
+    .describe("A tool result longer than this is cut (head and tail kept) before the model sees it"),
+};
+
+/** An MCP server over stdio: the command is spawned by tfgrpo. `environment: process` spawns one per attempt. */
+export const stdioServerSchema = z.strictObject({
+  command: z.string().min(1).describe("Executable to spawn, e.g. node"),
+  args: z.array(z.string()).default([]),
+  env: z
+    .record(z.string(), z.string())
+    .default({})
+    .describe("Added to a minimal environment (PATH, HOME, ...)"),
+  cwd: z.string().min(1).optional(),
+  environment: z
+    .enum(["process", "shared"])
+    .default("shared")
+    .describe("process: a fresh server process per attempt (its own state); shared: one process for the run"),
+  startTimeoutMs: z
+    .number()
+    .int()
+    .positive()
+    .default(20_000)
+    .describe("Spawn + initialize must finish within this"),
+  ...limitsShape,
+});
+
+/** An MCP server over Streamable HTTP. `environment: session` opens one MCP session (Mcp-Session-Id) per attempt. */
+export const httpServerSchema = z.strictObject({
+  url: z.string().url(),
+  headers: z.record(z.string(), z.string()).default({}),
+  environment: z
+    .enum(["session", "shared"])
+    .default("shared")
+    .describe(
+      "session: one MCP session per attempt (state isolated by session id); shared: one session for the run",
+    ),
+  startTimeoutMs: z.number().int().positive().default(20_000),
+  ...limitsShape,
+});
+
+export const mcpServerSchema = z.union([stdioServerSchema, httpServerSchema]);
+export type McpServerConfig = z.output<typeof mcpServerSchema>;
+
+/** A JavaScript module exporting LangChain tools (see docs/tools.md "Bring your own MCP server and reward"). */
+export const toolModuleSchema = z.strictObject({
+  path: z.string().min(1).describe("File of the module; relative paths are read from the working directory"),
+});
 
 /** Tools per domain unless the config says otherwise; the paper's math agent has a code interpreter, its web agent search and browse. */
 export const defaultDomainTools: Readonly<Record<string, readonly ToolName[]>> = {
@@ -39,11 +102,19 @@ export type SearchConfig = z.infer<typeof searchConfigSchema>;
 /** The serializable tools section of a run config (YAML/JSON): no secrets, only the names of their variables. */
 export const toolsConfigSchema = z.object({
   domains: z
-    .record(z.string(), z.array(toolNameSchema))
+    .record(z.string(), z.array(toolEntrySchema))
     .optional()
     .describe(
       "Tools per domain, overriding the defaults (math: code_interpreter; web: web_search, web_fetch)",
     ),
+  servers: z
+    .record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), mcpServerSchema)
+    .optional()
+    .describe("MCP servers by name, used by domains as mcp:<name>"),
+  modules: z
+    .record(z.string().regex(/^[A-Za-z0-9_-]{1,64}$/), toolModuleSchema)
+    .optional()
+    .describe("Tool modules by name, used by domains as module:<name>"),
   codeInterpreter: codeInterpreterOptionsSchema.partial().optional(),
   search: searchConfigSchema.optional(),
   fetch: webFetchOptionsSchema.partial().optional(),

@@ -4,7 +4,7 @@ import { createWebFetch, type WebFetch } from "../web-fetch/web-fetch.js";
 import { createCodeInterpreterTool } from "./code-interpreter-tool.js";
 import type { ModelTool } from "./model-facing-tool.js";
 import { createToolResources, type ToolResources } from "./tool-resources.js";
-import { defaultDomainTools, type ToolName, type ToolsConfig } from "./tools-config.js";
+import { defaultDomainTools, type ToolName, type ToolsConfig, toolNames } from "./tools-config.js";
 import { createWebFetchTool } from "./web-fetch-tool.js";
 import { createWebSearchTool } from "./web-search-tool.js";
 
@@ -30,9 +30,20 @@ export interface ToolsetOptions {
 export function createToolset(options: ToolsetOptions): Toolset {
   const ownsResources = options.resources === undefined;
   const resources = options.resources ?? createToolResources(options.config ?? {});
+  const configured = resources.config.domains?.[options.domain];
+  if (
+    options.tools === undefined &&
+    configured?.some((entry) => !(toolNames as readonly string[]).includes(entry))
+  ) {
+    throw new TfgrpoError(
+      "invalid_config",
+      `domain ${options.domain} names MCP servers or tool modules: open its tools with openToolset`,
+      { details: { domain: options.domain } },
+    );
+  }
   const names =
     options.tools ??
-    resources.config.domains?.[options.domain] ??
+    (configured as readonly ToolName[] | undefined) ??
     defaultDomainTools[options.domain] ??
     (resources.search
       ? (["code_interpreter", "web_search", "web_fetch"] as const)

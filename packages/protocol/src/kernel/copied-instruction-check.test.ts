@@ -1,5 +1,5 @@
-import type { Proposal } from "@tfgrpo/protocol";
 import { expect, it } from "vitest";
+import type { Proposal } from "../subjects.js";
 import { checkCopiedInstructions } from "./copied-instruction-check.js";
 
 const proposal = (text: string): Proposal =>

@@ -1,4 +1,4 @@
-import type { Proposal } from "@tfgrpo/protocol";
+import type { Proposal } from "../subjects.js";
 import { longestSharedRun, runWords } from "./word-runs.js";
 
 /** The client texts a reflection read: a lesson must not be copied from them. */

@@ -1,0 +1,221 @@
+import type { StructuredToolInterface } from "@langchain/core/tools";
+import { isBuiltInTool as isBuiltIn, type Task, TfgrpoError, type ToolEntry } from "@tfgrpo/protocol";
+import { createJsonSchemaTool } from "../mcp/json-schema-tool.js";
+import { connectMcpServer, type McpConnection } from "../mcp/mcp-connection.js";
+import { loadToolModule } from "../mcp/tool-module.js";
+import { toolSchemaProblem } from "../mcp/tool-schema-problem.js";
+import { createToolResources } from "./tool-resources.js";
+import { defaultDomainTools, type McpServerConfig } from "./tools-config.js";
+import { createToolset, type Toolset, type ToolsetOptions } from "./toolset.js";
+
+/** Tools of an MCP server whose names start with this are tfgrpo's controls, never shown to the model. */
+export const environmentToolPrefix = "environment_";
+export const environmentResetTool = "environment_reset";
+export const environmentStateTool = "environment_state";
+
+/** The attempt's own environment (docs/tools.md "One environment per attempt"). */
+export interface AttemptEnvironment {
+  /** `environment_state` right after `environment_reset` (by server name when several servers have state). */
+  readonly initialState: unknown;
+  /** `environment_state` now; throws `environment_unavailable` when a server cannot answer. */
+  state(): Promise<unknown>;
+}
+
+export interface AttemptToolset extends Omit<Toolset, "names"> {
+  readonly names: readonly ToolEntry[];
+  /** Present when a server of the toolset offers `environment_state`. */
+  readonly environment: AttemptEnvironment | undefined;
+}
+
+export interface OpenToolsetOptions extends Omit<ToolsetOptions, "tools"> {
+  tools?: readonly ToolEntry[];
+  /** The attempt's task: sent to `environment_reset`. Without it (a config check) nothing is reset. */
+  task?: Task;
+  signal?: AbortSignal;
+}
+
+/**
+ * The tools of one attempt: built-ins, the tools of MCP servers (`mcp:<server>`) and of tool modules
+ * (`module:<name>`). Servers with `environment: process | session` get a connection of their own (a fresh process,
+ * a fresh session) and are reset with the task; `shared` servers use the run's one connection. A config the model
+ * provider would refuse, or a server that does not start, fails here with one line naming the domain, the server and
+ * the tool, before the model is called.
+ */
+export async function openToolset(options: OpenToolsetOptions): Promise<AttemptToolset> {
+  const ownsResources = options.resources === undefined;
+  const resources = options.resources ?? createToolResources(options.config ?? {});
+  const { domain } = options;
+  const entries: readonly ToolEntry[] =
+    options.tools ?? resources.config.domains?.[domain] ?? defaultDomainTools[domain] ?? [];
+  const builtIns = entries.filter(isBuiltIn);
+  const opened: McpConnection[] = [];
+  const closers: Array<() => Promise<void>> = [];
+  const tools: StructuredToolInterface[] = [];
+  const owners = new Map<string, string>();
+  const stateful: McpConnection[] = [];
+  const add = (tool: StructuredToolInterface, owner: string) => {
+    const other = owners.get(tool.name);
+    if (other !== undefined) {
+      throw new TfgrpoError(
+        "invalid_config",
+        `domain ${domain}: tool "${tool.name}" is offered by both ${other} and ${owner}`,
+        { details: { domain, tool: tool.name } },
+      );
+    }
+    owners.set(tool.name, owner);
+    tools.push(tool);
+  };
+  const closeAll = async () => {
+    await Promise.all([...closers.map((close) => close().catch(() => {})), ...opened.map((c) => c.close())]);
+  };
+
+  try {
+    if (builtIns.length > 0) {
+      const builtInSet = createToolset({ domain, resources, tools: builtIns });
+      closers.push(() => builtInSet.close());
+      for (const tool of builtInSet.tools)
+        add(tool as unknown as StructuredToolInterface, "the built-in tools");
+    }
+    for (const entry of entries) {
+      if (isBuiltIn(entry)) continue;
+      const [kind, name] = entry.split(":") as ["mcp" | "module", string];
+      if (kind === "module") {
+        const config = resources.config.modules?.[name];
+        if (!config)
+          throw unknownReference(domain, entry, "modules", Object.keys(resources.config.modules ?? {}));
+        const loaded = await loadToolModule(name, config.path, {
+          domain,
+          ...(options.task ? { task: options.task } : {}),
+        });
+        closers.push(loaded.close);
+        for (const tool of loaded.tools) add(tool, `tool module "${name}"`);
+        continue;
+      }
+      const config = resources.config.servers?.[name];
+      if (!config)
+        throw unknownReference(domain, entry, "servers", Object.keys(resources.config.servers ?? {}));
+      const own = config.environment !== "shared";
+      const connection = own
+        ? await connectMcpServer(name, config, {
+            domain,
+            ...(options.signal ? { signal: options.signal } : {}),
+          })
+        : await resources.mcp.get(name, config, domain);
+      if (own) opened.push(connection);
+      for (const info of connection.tools) {
+        if (info.name.startsWith(environmentToolPrefix)) continue;
+        const problem = toolSchemaProblem(info.name, info.description, info.inputSchema);
+        if (problem) {
+          throw new TfgrpoError(
+            "invalid_config",
+            `domain ${domain}: MCP server "${name}": tool "${info.name}": ${problem}`,
+            { details: { domain, server: name, tool: info.name } },
+          );
+        }
+        // A shared connection that died is dropped, so the next attempt reconnects instead of failing too.
+        const onFailure = own ? undefined : () => resources.mcp.forget(name);
+        add(mcpTool(connection, info, config, onFailure), `MCP server "${name}"`);
+      }
+      const names = new Set(connection.tools.map((tool) => tool.name));
+      if (own && options.task && names.has(environmentResetTool)) {
+        await control(connection, environmentResetTool, { task: options.task }, domain, options.signal);
+      }
+      if (names.has(environmentStateTool)) stateful.push(connection);
+    }
+    const readState = async (): Promise<unknown> => {
+      const states = await Promise.all(
+        stateful.map(async (connection) =>
+          // Not under the attempt's signal: a timed-out attempt still reports its end state (timeoutMs bounds it).
+          parseState(await control(connection, environmentStateTool, {}, domain, undefined)),
+        ),
+      );
+      if (stateful.length === 1) return states[0];
+      return Object.fromEntries(stateful.map((connection, index) => [connection.server, states[index]]));
+    };
+    const environment: AttemptEnvironment | undefined =
+      stateful.length > 0 ? { initialState: await readState(), state: readState } : undefined;
+    return {
+      domain,
+      names: [...entries],
+      tools: tools as never,
+      environment,
+      async close() {
+        await closeAll();
+        if (ownsResources) await resources.close();
+      },
+    };
+  } catch (error) {
+    await closeAll();
+    if (ownsResources) await resources.close();
+    throw error;
+  }
+}
+
+/** Opens a domain's toolset without a task (nothing is reset) and closes it: the check before any rollout. */
+export async function checkToolset(options: Omit<OpenToolsetOptions, "task">): Promise<string[]> {
+  const toolset = await openToolset(options);
+  try {
+    return toolset.tools.map((tool) => tool.name);
+  } finally {
+    await toolset.close();
+  }
+}
+
+function mcpTool(
+  connection: McpConnection,
+  info: { name: string; description: string; inputSchema: Record<string, unknown> },
+  config: McpServerConfig,
+  onFailure?: () => void,
+) {
+  return createJsonSchemaTool({
+    name: info.name,
+    description: info.description,
+    inputSchema: info.inputSchema,
+    maxOutputChars: config.maxOutputChars,
+    async run(input, { signal }) {
+      try {
+        const result = await connection.call(info.name, input, signal ? { signal } : {});
+        return result.isError ? `Error: ${result.text}` : result.text;
+      } catch (error) {
+        if (TfgrpoError.hasCode(error, "environment_unavailable")) onFailure?.();
+        throw error;
+      }
+    },
+  });
+}
+
+/** A control call (`environment_*`): any failure, an error result included, is the environment's. */
+async function control(
+  connection: McpConnection,
+  tool: string,
+  input: unknown,
+  domain: string,
+  signal: AbortSignal | undefined,
+): Promise<string> {
+  const result = await connection.call(tool, input, signal ? { signal } : {});
+  if (result.isError) {
+    throw new TfgrpoError(
+      "environment_unavailable",
+      `domain ${domain}: MCP server "${connection.server}": ${tool} failed: ${result.text.slice(0, 300)}`,
+      { details: { domain, server: connection.server, tool } },
+    );
+  }
+  return result.text;
+}
+
+function parseState(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    // A server may describe its state as text; the diff then compares the texts.
+    return text;
+  }
+}
+
+function unknownReference(domain: string, entry: string, section: string, known: string[]): TfgrpoError {
+  return new TfgrpoError(
+    "invalid_config",
+    `domain ${domain}: tool entry ${entry} names nothing in tools.${section} (configured: ${known.join(", ") || "none"})`,
+    { details: { domain, field: `tools.${section}`, entry } },
+  );
+}
