@@ -42,6 +42,28 @@ describe("tfgrpo data import --preset tau2-retail", () => {
     const server = settings.tools.servers["tau2-retail"];
     expect(server.environment).toBe("process");
     expect(server.args.slice(-4)).toEqual(["serve", "tau2-retail", "--data", out.path]);
+    const critic = parse(await readFile(path.join(out.path, "tau2-retail.critic.yaml"), "utf8"));
+    expect(critic.rewards).toEqual({ "tau2-retail": "tau2-retail-reward.mjs" });
+    // The reward module scores a trajectory by τ²'s rule against the directory's db.json.
+    const module = (await import(path.join(out.path, "tau2-retail-reward.mjs"))) as {
+      default: (
+        task: unknown,
+        answer: string | null,
+        trajectory: unknown,
+      ) => { reward: number; reason: string };
+    };
+    expect(module.default(first, null, { messages: [], environment: { diff: [] } })).toMatchObject({
+      reward: 0,
+    });
+    // A task whose gold only reads and tells nothing is solved by an attempt that changed nothing.
+    const readOnly = train.find((task) => {
+      const gold = retailGoldOf(task);
+      return (
+        gold.communicate_info.length === 0 &&
+        gold.actions.every((a) => !/^(cancel|modify|return|exchange)_/.test(a.name))
+      );
+    })!;
+    expect(module.default(readOnly, null, { messages: [], environment: { diff: [] } }).reward).toBe(1);
   });
 
   it("holds a validation share out of train only, by seed", async () => {

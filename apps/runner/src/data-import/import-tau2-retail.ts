@@ -28,7 +28,16 @@ export interface Tau2RetailImport {
   val: Task[];
   test: Task[];
   /** The files written, by role. */
-  files: { train: string; test: string; val?: string; db: string; policy: string; config: string };
+  files: {
+    train: string;
+    test: string;
+    val?: string;
+    db: string;
+    policy: string;
+    config: string;
+    criticConfig: string;
+    reward: string;
+  };
 }
 
 const splitSchema = z.object({ train: z.array(z.string()), test: z.array(z.string()) }).loose();
@@ -111,6 +120,27 @@ export function retailDomainSettings(policy: string, server: { command: string; 
       },
     },
   };
+}
+
+/**
+ * The domain's reward module (critic settings `rewards:`): τ²'s rule over the trajectory, with this directory's
+ * db.json as the start. It imports @tfgrpo/tau2-retail from where this CLI has it (resolved now), since the data
+ * directory has no node_modules of its own.
+ */
+export function retailRewardModule(packageUrl: string): string {
+  return [
+    "// τ²-bench retail's reward (written by `tfgrpo data import --preset tau2-retail`): 1 when the attempt's final",
+    "// database equals the gold replay and every communicate_info string was told to the customer, else 0.",
+    'import { fileURLToPath } from "node:url";',
+    `import { createRetailTrajectoryReward, loadRetailDb } from ${JSON.stringify(packageUrl)};`,
+    "",
+    'const reward = createRetailTrajectoryReward(loadRetailDb(fileURLToPath(new URL("./db.json", import.meta.url))));',
+    "",
+    "export default function tau2RetailReward(task, finalAnswer, trajectory) {",
+    "  return reward(task, finalAnswer, trajectory ?? {});",
+    "}",
+    "",
+  ].join("\n");
 }
 
 /** This CLI as it runs now (node, its flags, its script): the command a config can spawn again. */
@@ -208,6 +238,8 @@ export async function importTau2Retail(
     db: path.join(outDir, "db.json"),
     policy: path.join(outDir, "policy.md"),
     config: path.join(outDir, `${tau2RetailDomain}.yaml`),
+    criticConfig: path.join(outDir, `${tau2RetailDomain}.critic.yaml`),
+    reward: path.join(outDir, `${tau2RetailDomain}-reward.mjs`),
   };
   const settings = retailDomainSettings(policy, options.serverCommand ?? thisCli(outDir));
   try {
@@ -224,6 +256,12 @@ export async function importTau2Retail(
         `# Use it as the actor settings file: --actor-config ${files.config} (or TFGRPO_ACTOR_CONFIG).\n` +
         stringify(settings, { lineWidth: 0 }),
     );
+    await writeAtomically(files.reward, retailRewardModule(import.meta.resolve("@tfgrpo/tau2-retail")));
+    await writeAtomically(
+      files.criticConfig,
+      "# τ²-bench retail: the critic's reward for the domain (TFGRPO_CRITIC_CONFIG); paths from this folder.\n" +
+        stringify({ rewards: { [tau2RetailDomain]: path.basename(files.reward) } }),
+    );
   } catch (error) {
     throw new TfgrpoError("storage_error", `cannot write into ${outDir}: ${(error as Error).message}`, {
       cause: error,
@@ -231,7 +269,8 @@ export async function importTau2Retail(
   }
   output.stdout.write(
     `imported τ²-bench retail: ${train.length} training${val.length > 0 ? `, ${val.length} validation` : ""} and ` +
-      `${test.length} test tasks into ${outDir} (db.json, policy.md, ${path.basename(files.config)})\n`,
+      `${test.length} test tasks into ${outDir} (db.json, policy.md, the actor settings ${path.basename(files.config)}, ` +
+      `the critic settings ${path.basename(files.criticConfig)} with the reward ${path.basename(files.reward)})\n`,
   );
   return { train, val, test, files };
 }
