@@ -105,6 +105,10 @@ export async function serveRetailMcpHttp(options: RetailMcpHttpOptions): Promise
       reply(res, 500, `internal error: ${(error as Error).message}`);
     });
   });
+  // Attempts pause between calls while the user role answers: keep idle connections well past a client's own
+  // keep-alive, so a call never lands on a socket the server is closing ("fetch failed" under load).
+  http.keepAliveTimeout = 65_000;
+  http.headersTimeout = 66_000;
   await new Promise<void>((resolve, reject) => {
     http.once("error", (error: NodeJS.ErrnoException) =>
       reject(
