@@ -2,8 +2,7 @@ import { type Command, Option } from "commander";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
 import { nonNegativeInteger, probability } from "../cli-options/number-arguments.js";
 import type { DataImportOptions } from "../commands/data.js";
-import { datasetPresets } from "../data-import/dataset-presets.js";
-import { directoryPresets } from "../data-import/directory-presets.js";
+import { datasetPresets, directoryPresets } from "../data-import/dataset-presets.js";
 
 const presetNames = [...Object.keys(datasetPresets), ...Object.keys(directoryPresets)].join(", ");
 

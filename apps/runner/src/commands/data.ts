@@ -3,7 +3,7 @@ import path from "node:path";
 import type { Task } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import type { CommandOutput } from "../cli-options/command-output.js";
-import { directoryPresets } from "../data-import/directory-presets.js";
+import { directoryPresets } from "../data-import/dataset-presets.js";
 import { type ImportedDataset, importDataset } from "../data-import/import-dataset.js";
 
 export interface DataImportOptions {
@@ -36,7 +36,8 @@ export async function dataImport(
       throw new InvalidArgumentError(
         `--preset ${options.preset} reads one directory: data import DIR --out-dir D`,
       );
-    const imported = await directory.run(
+    const run = await directory.load();
+    const imported = await run(
       {
         dir: files[0]!,
         outDir: options.outDir,
