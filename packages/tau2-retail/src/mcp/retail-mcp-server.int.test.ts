@@ -96,6 +96,38 @@ describe("the retail MCP server over real transports", () => {
     expect(http.sessions).toBe(0);
   });
 
+  it("HTTP: four attempts of one group at once, each writing its own change, see only their own writes", async () => {
+    const clients = await Promise.all(
+      [0, 1, 2, 3].map(() => connect(new StreamableHTTPClientTransport(new URL(http.url)))),
+    );
+    // Four pending orders; attempt i cancels order i only, all calls interleaved.
+    const pending = Object.values(realRetailDb().orders)
+      .filter((order) => order.status === "pending")
+      .slice(0, 4)
+      .map((order) => order.order_id);
+    await Promise.all(
+      clients.map((client) => client.callTool({ name: "environment_reset", arguments: { task } })),
+    );
+    const results = await Promise.all(
+      clients.map((client, i) =>
+        client.callTool({
+          name: "cancel_pending_order",
+          arguments: { order_id: pending[i]!, reason: "ordered by mistake" },
+        }),
+      ),
+    );
+    expect(results.map((result) => result.isError ?? false)).toEqual([false, false, false, false]);
+    const states = await Promise.all(clients.map((client) => state(client)));
+    states.forEach((db, i) => {
+      pending.forEach((orderId, j) => {
+        expect(db.orders[orderId]!.status, `attempt ${i} sees order ${j}`).toBe(
+          i === j ? "cancelled" : "pending",
+        );
+      });
+    });
+    await Promise.all(clients.map((client) => end(client)));
+  });
+
   it("stdio: a process per attempt, each with its own database", async () => {
     const entry = fileURLToPath(new URL("./stdio-entry.test-support.ts", import.meta.url));
     const spawn = () =>
