@@ -27,6 +27,8 @@ const blindRoles: Record<string, { entry: string; mayNotReach: string[] }> = {
   curator: { entry: "curator", mayNotReach: [...forbidden, "critic/", "direct/"] },
   embeddings: { entry: "embeddings.ts", mayNotReach: [...forbidden, "critic/", "curator/", "direct/"] },
   "direct experiences": { entry: "direct", mayNotReach: [...forbidden, "critic/", "curator/"] },
+  // The simulated user knows its scenario only (the prompt it is sent), never the world's tasks or the agent's traps.
+  user: { entry: "user", mayNotReach: [...forbidden, "critic/", "curator/", "direct/"] },
 };
 
 function filesOf(entry: string): string[] {

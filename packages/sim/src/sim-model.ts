@@ -13,6 +13,7 @@ import { writeDirectExperiences } from "./direct/sim-direct-experiences.js";
 import { judgeAnswer } from "./sim-judge.js";
 import { createSimPolicy, type SimToolCall } from "./sim-policy.js";
 import { renderStructured } from "./structured-output.js";
+import { isUserRoleRequest, respondAsUser } from "./user/sim-user.js";
 import { createWorld, type SimWorld } from "./world.js";
 
 export type SimCallKind =
@@ -24,6 +25,7 @@ export type SimCallKind =
   | "judge"
   | "direct-experiences"
   | "capability-check"
+  | "user"
   | "actor";
 
 export interface SimCompletion {
@@ -87,8 +89,12 @@ export function createSimModel(options: SimModelOptions): SimModel {
   return {
     seed,
     world,
-    classify: (request) => classifyCall(lastUserText(request)),
+    classify: (request) => (isUserRoleRequest(request) ? "user" : classifyCall(lastUserText(request))),
     complete(request) {
+      // tfgrpo's user role: its scenario in the system message (the agent's words are its `user` messages).
+      if (isUserRoleRequest(request)) {
+        return { kind: "user", content: respondAsUser(request), toolCalls: [], structured: false };
+      }
       const prompt = lastUserText(request);
       const kind = classifyCall(prompt);
       switch (kind) {

@@ -5,8 +5,10 @@ import { fallProbability, type PitfallReading, readPitfall } from "./experience-
 import { hexFrom, unitFrom } from "./hash.js";
 import type { Pitfall } from "./pitfalls/pitfall.js";
 import { assigneeByName } from "./pitfalls/tickets-pitfalls.js";
+import { respondRetail } from "./policy/retail-agent.js";
 import { respondTickets } from "./policy/tickets-policy.js";
 import type { MathInstance } from "./suites/math.js";
+import { recognizeRetailConversation } from "./suites/retail-tasks.js";
 import { scaleDecimal, type WebInstance, type WebSource } from "./suites/web.js";
 import { type ExperienceLine, parseExperienceLines } from "./text/experience-lines.js";
 import type { SimWorld } from "./world.js";
@@ -332,6 +334,12 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
           unitFrom("malformed", seed, requestSeed, question, turn) < noise.actor.malformedToolCall,
         looping: tools.size > 0 && unitFrom("loop", seed, requestSeed, question) < noise.actor.loop,
       };
+      // A retail conversation: the store's tools offered, the customer's opening as the first user message.
+      if (tools.has("find_user_id_by_name_zip") && tools.has("get_order_details")) {
+        const conversation = request.messages.map(messageText).join("\n");
+        const retail = recognizeRetailConversation(question, conversation);
+        if (retail) return respondRetail(retail, request, { seed, requestSeed, lines: ctx.lines, reading });
+      }
       const instance = world.recognize(question);
       if (instance?.domain === "math") return respondMath(instance, ctx);
       if (instance?.domain === "web") return respondWeb(instance, ctx);

@@ -2,17 +2,19 @@ import { type Command, Option } from "commander";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
 import { nonNegativeInteger, probability } from "../cli-options/number-arguments.js";
 import type { DataImportOptions } from "../commands/data.js";
-import { datasetPresets } from "../data-import/dataset-presets.js";
+import { datasetPresets, directoryPresets } from "../data-import/dataset-presets.js";
+
+const presetNames = [...Object.keys(datasetPresets), ...Object.keys(directoryPresets)].join(", ");
 
 export function registerDataCommand(program: Command): void {
   const data = program.command("data").description("Benchmark data: import into tfgrpo tasks");
   data
     .command("import")
     .description(
-      `JSONL, CSV or Parquet into tasks (JSONL): presets ${Object.keys(datasetPresets).join(", ")}, a field map, answers from \\boxed{}, duplicates dropped across splits, held-out splits by family or time`,
+      `JSONL, CSV or Parquet into tasks (JSONL): presets ${presetNames}, a field map, answers from \\boxed{}, duplicates dropped across splits, held-out splits by family or time`,
     )
-    .argument("<files...>", "source files (pooled)")
-    .option("--preset <name>", `a known dataset: ${Object.keys(datasetPresets).join(", ")}`)
+    .argument("<files...>", "source files (pooled), or one directory for a directory preset (tau2-retail)")
+    .option("--preset <name>", `a known dataset: ${presetNames} (tau2-retail: DIR --out-dir D)`)
     .option("--format <format>", "jsonl, csv or parquet (default: from the file name)")
     .option(
       "--map <fields>",

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Task } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import type { CommandOutput } from "../cli-options/command-output.js";
+import { directoryPresets } from "../data-import/dataset-presets.js";
 import { type ImportedDataset, importDataset } from "../data-import/import-dataset.js";
 
 export interface DataImportOptions {
@@ -29,6 +30,24 @@ export async function dataImport(
   output: CommandOutput = { stderr: process.stderr, stdout: process.stdout },
 ): Promise<ImportedDataset> {
   if (files.length === 0) throw new InvalidArgumentError("data import needs at least one file");
+  const directory = options.preset === undefined ? undefined : directoryPresets[options.preset];
+  if (directory) {
+    if (files.length !== 1 || !options.outDir)
+      throw new InvalidArgumentError(
+        `--preset ${options.preset} reads one directory: data import DIR --out-dir D`,
+      );
+    const run = await directory.load();
+    const imported = await run(
+      {
+        dir: files[0]!,
+        outDir: options.outDir,
+        seed: options.seed,
+        ...(options.valShare !== undefined ? { valShare: options.valShare } : {}),
+      },
+      output,
+    );
+    return { train: imported.train, val: imported.val, duplicates: 0, extracted: 0, notes: [] };
+  }
   const splitting = options.val !== undefined || options.valShare !== undefined;
   if (splitting ? !options.outDir : !options.out && !options.outDir)
     throw new InvalidArgumentError(

@@ -1,3 +1,6 @@
+import type { Task } from "@tfgrpo/protocol";
+import type { CommandOutput } from "../cli-options/command-output.js";
+
 /** How a known dataset's records become tasks: which source field is which, and what else to keep. */
 export interface DatasetPreset {
   name: string;
@@ -62,5 +65,25 @@ export const datasetPresets: Record<string, DatasetPreset> = {
       language: "info.lang",
     },
     domain: "web",
+  },
+};
+
+/** A benchmark imported from its directory as downloaded (tasks, splits and what the domain needs at run time). */
+export interface DirectoryPreset {
+  description: string;
+  /** Loaded when the import runs (the CLI's declarations stay light). */
+  load(): Promise<
+    (
+      options: { dir: string; outDir: string; seed: number; valShare?: number },
+      output: CommandOutput,
+    ) => Promise<{ train: Task[]; val: Task[] }>
+  >;
+}
+
+export const directoryPresets: Record<string, DirectoryPreset> = {
+  "tau2-retail": {
+    description:
+      "τ²-bench retail's directory (db.json, policy.md, tasks.json, split_tasks.json): train.jsonl (74), test.jsonl (40), the database, the policy and the domain's settings",
+    load: async () => (await import("./import-tau2-retail.js")).importTau2Retail,
   },
 };

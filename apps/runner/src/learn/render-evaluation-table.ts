@@ -17,6 +17,7 @@ export function renderEvaluationTable(evaluation: StoredEvaluation): string {
           `${percent(r.passAtK.estimate)} [${percent(r.passAtK.low)}, ${percent(r.passAtK.high)}]`,
         align: "right",
       },
+      ...passHatColumns(evaluation),
       deltaColumn(),
       { header: "tool calls", value: (r) => r.meanToolCalls },
       { header: "turns", value: (r) => r.meanTurns },
@@ -85,6 +86,19 @@ export function describeGroupGains(evaluation: StoredEvaluation): string[] {
         return `${group.value}: ${row.label} ${sign}${percent(d.estimate)} pts [95% CI ${percent(d.low)}, ${percent(d.high)}] over ${reference} (${row.tasks} tasks)`;
       }),
   );
+}
+
+/** pass^1..pass^4 with their intervals, when the evaluation has them (conversational, stateful domains). */
+function passHatColumns(evaluation: StoredEvaluation) {
+  const ks = evaluation.rows[0]?.passHatK?.map((entry) => entry.k) ?? [];
+  return ks.map((k) => ({
+    header: `pass^${k} % [95% CI]`,
+    value: (r: StoredEvaluation["rows"][number]) => {
+      const value = r.passHatK?.find((entry) => entry.k === k)?.value;
+      return value ? `${percent(value.estimate)} [${percent(value.low)}, ${percent(value.high)}]` : "-";
+    },
+    align: "right" as const,
+  }));
 }
 
 interface ScoredRow {

@@ -1,5 +1,6 @@
 import { type Bus, parseLibraryRef, type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
 import type { LibraryStore, RunStore, TrajectoryStore } from "@tfgrpo/store";
+import { reportsPassHat } from "../metrics/pass-hat-k.js";
 import type { StoredEvaluation } from "../report/report-data.js";
 import { evaluateLibraries, type LibraryUnderTest } from "./evaluate-libraries.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
@@ -83,12 +84,13 @@ export async function runEvaluation(options: RunEvaluationOptions): Promise<Stor
     for (const t of await store.listTrajectories({ runId, ids: ids.slice(i, i + 500) }))
       trajectories.set(t.id, t);
   }
-  const rows: EvaluationRow[] = summarizeEvaluation(evaluations, trajectories, { seed: options.seed }).map(
-    (row, index) => {
-      const control = options.libraries[index]?.control;
-      return control ? { ...row, control } : row;
-    },
-  );
+  const rows: EvaluationRow[] = summarizeEvaluation(evaluations, trajectories, {
+    seed: options.seed,
+    passHat: reportsPassHat(options.tasks),
+  }).map((row, index) => {
+    const control = options.libraries[index]?.control;
+    return control ? { ...row, control } : row;
+  });
   const stored: StoredEvaluation = {
     id: options.evaluationId,
     title: options.title,

@@ -77,6 +77,7 @@ const storedEvaluationSchema: z.ZodType<StoredEvaluation> = z.object({
       k: count,
       meanAtK: interval,
       passAtK: interval,
+      passHatK: z.array(z.object({ k: count, value: interval })).optional(),
       meanToolCalls: z.number(),
       meanTurns: z.number(),
       toolErrorRate: z.number(),

@@ -2,8 +2,12 @@ import { TfgrpoError } from "@tfgrpo/protocol";
 import { describe, expect, it } from "vitest";
 import type { StoredEvaluation } from "../report/report-data.js";
 import type { LibraryEvaluation } from "./evaluate-libraries.js";
-import { describeGroupGains, renderEvaluationGroups } from "./render-evaluation-table.js";
-import { resolveGroupBy, summarizeGroups } from "./summarize-evaluation.js";
+import {
+  describeGroupGains,
+  renderEvaluationGroups,
+  renderEvaluationTable,
+} from "./render-evaluation-table.js";
+import { resolveGroupBy, summarizeEvaluation, summarizeGroups } from "./summarize-evaluation.js";
 
 // Four tasks, two per family split, k = 4; rewards by hand.
 const tasks = [
@@ -113,5 +117,33 @@ describe("--group-by", () => {
       "out-of-family: math@v1 0.0 pts [95% CI 0.0, 0.0] over none (2 tasks)",
     ]);
     expect(renderEvaluationGroups({ ...evaluation, groups: undefined } as StoredEvaluation)).toBe("");
+  });
+});
+
+describe("pass^k beside Mean@k", () => {
+  it("averages C(c,k)/C(n,k) per task for k = 1..4, and the table shows it, only when asked", () => {
+    const rows = summarizeEvaluation([none, learned], new Map(), { seed: 3, passHat: true });
+    const none4 = rows[0]!.passHatK!;
+    expect(none4.map((entry) => entry.k)).toEqual([1, 2, 3, 4]);
+    // none: c = 2, 0, 1, 0, 4 of n = 4 -> pass^1 = (0.5 + 0 + 0.25 + 0 + 1) / 5, pass^4 = (0 + 0 + 0 + 0 + 1) / 5.
+    expect(none4[0]!.value.estimate).toBeCloseTo(1.75 / 5, 12);
+    expect(none4[1]!.value.estimate).toBeCloseTo((1 / 6 + 1) / 5, 12);
+    expect(none4[3]!.value.estimate).toBeCloseTo(1 / 5, 12);
+    // learned: c = 4, 3, 1, 0, 4 -> pass^4 = 2 / 5; pass^1 equals Mean@4 for 0/1 rewards.
+    expect(rows[1]!.passHatK![3]!.value.estimate).toBeCloseTo(2 / 5, 12);
+    expect(rows[1]!.passHatK![0]!.value.estimate).toBeCloseTo(rows[1]!.meanAtK.estimate, 12);
+    const table = renderEvaluationTable({
+      id: "e",
+      title: "t",
+      data: null,
+      k: 4,
+      rows,
+      createdAt: "2026-01-01T00:00:00.000Z",
+    });
+    expect(table).toContain("pass^1 % [95% CI]");
+    expect(table).toContain("pass^4 % [95% CI]");
+    expect(table).toContain("20.0 [");
+    const plain = summarizeEvaluation([none, learned], new Map(), { seed: 3 });
+    expect(plain[0]!.passHatK).toBeUndefined();
   });
 });

@@ -1,6 +1,7 @@
 import { cacheHitRate, type Task, TfgrpoError, type Trajectory } from "@tfgrpo/protocol";
 import { bootstrapMean, bootstrapPairedDifference, type ConfidenceInterval } from "../metrics/bootstrap.js";
 import { meanAtK, passAtK } from "../metrics/pass-at-k.js";
+import { passHatK, passHatKs } from "../metrics/pass-hat-k.js";
 import type { LibraryEvaluation } from "./library-evaluation.js";
 import type { PlaceboKind } from "./placebo-libraries.js";
 
@@ -19,6 +20,11 @@ export interface EvaluationRow {
   k: number;
   meanAtK: ConfidenceInterval;
   passAtK: ConfidenceInterval;
+  /**
+   * τ²-bench's pass^k (all k trials succeed; k = 1..4 within the samples), averaged over tasks with a 95%
+   * bootstrap interval: on conversational, stateful domains only (`reportsPassHat`).
+   */
+  passHatK?: { k: number; value: ConfidenceInterval }[];
   meanToolCalls: number;
   meanTurns: number;
   toolErrorRate: number;
@@ -150,7 +156,7 @@ export function summarizeGroups(
 export function summarizeEvaluation(
   evaluations: readonly LibraryEvaluation[],
   trajectoriesById: ReadonlyMap<string, Trajectory>,
-  options: { seed?: number; resamples?: number } = {},
+  options: { seed?: number; resamples?: number; passHat?: boolean } = {},
 ): EvaluationRow[] {
   const seed = options.seed ?? 1;
   const reference = evaluations[0];
@@ -174,6 +180,17 @@ export function summarizeEvaluation(
         ? 0
         : trajectories.reduce((sum, t) => sum + value(t), 0) / trajectories.length;
     const samplesPerTask = trajectories.length / Math.max(1, evaluation.tasks.length);
+    const passHat = options.passHat
+      ? passHatKs(k).map((hatK) => ({
+          k: hatK,
+          value: bootstrapMean(
+            evaluation.tasks.map((t) =>
+              passHatK(t.rewards.length, t.rewards.filter((r) => r >= 1).length, hatK),
+            ),
+            { seed, ...(options.resamples ? { resamples: options.resamples } : {}) },
+          ),
+        }))
+      : undefined;
     return {
       label: evaluation.label,
       tasks: evaluation.tasks.length,
@@ -186,6 +203,7 @@ export function summarizeEvaluation(
         seed,
         ...(options.resamples ? { resamples: options.resamples } : {}),
       }),
+      ...(passHat ? { passHatK: passHat } : {}),
       meanToolCalls: perSample((t) => t.toolCalls.length),
       meanTurns: perSample((t) => t.messages.filter((m) => m.role === "assistant").length),
       toolErrorRate:

@@ -8,6 +8,8 @@ import { asksScope, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import { type Draw, writeVague } from "./lesson-writer.js";
 import { plantedInstruction } from "./planted-instruction.js";
+import { isRetailSummary, retailOperations } from "./retail-lessons.js";
+import { isRetailTrajectory, writeRetailSummary } from "./retail-review.js";
 import { readAttempts } from "./summary-reading.js";
 import { writeSummary } from "./summary-writer.js";
 import { readTrajectory } from "./trajectory-evidence.js";
@@ -38,11 +40,15 @@ export function createSimCritic(options: SimCriticOptions) {
 
   function summarize(prompt: string): string {
     const trajectory = between(prompt, "trajectory") ?? "";
-    const summary = writeSummary({
-      evidence: readTrajectory(trajectory),
-      evaluation: between(prompt, "evaluation") ?? "",
-      groundTruth: between(prompt, "groundtruth"),
-    });
+    const groundTruth = between(prompt, "groundtruth");
+    // A conversation over store tools is reviewed against the reference calls of its ground truth.
+    const summary = isRetailTrajectory(trajectory, groundTruth)
+      ? writeRetailSummary(trajectory, between(prompt, "evaluation") ?? "", groundTruth)
+      : writeSummary({
+          evidence: readTrajectory(trajectory),
+          evaluation: between(prompt, "evaluation") ?? "",
+          groundTruth,
+        });
     // A gullible model (noise.critic.obeysInjection) carries an instruction it read in the data into its summary.
     const planted = plantedInstruction(
       trajectory,
@@ -72,6 +78,9 @@ export function createSimCritic(options: SimCriticOptions) {
 
     const groupKey = hashParts(...attempts.map((a) => `${a.reward}|${a.summary}`));
     const draw: Draw = (label, ...extra) => unitFrom("critic", seed, label, problem, groupKey, ...extra);
+    if (attempts.every((a) => isRetailSummary(a.summary))) {
+      return { operations: retailOperations(attempts, draw, maxOperations), findings: [], single };
+    }
     const analysis = analyseGroup(problem, attempts);
     const operations: TracedOperation[] = [];
     for (const finding of analysis.findings) {

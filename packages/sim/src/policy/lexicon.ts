@@ -1,3 +1,5 @@
+import { retailLexicon } from "./retail-lexicon.js";
+
 /**
  * The simulated policy's vocabulary: surface words and phrases (any inflection) mapped to the notions it reasons
  * with. "leave out", "omit" and "drop" all mean EXCLUDE; "latest", "newest" and "most recent" all mean RECENT. A
@@ -1524,6 +1526,8 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
   // Dismissals judge what their clause names, as BAD does: "the group sizes do not matter" says to leave the sizes
   // aside. Unlike "not" in "X, not Y", a dismissal does not contrast its clause with the instruction before it.
   DISMISS: ["not matter", "irrelevant", "unimportant", "immaterial", "no difference"],
+  // The retail world's words (policy/retail-lexicon.ts).
+  ...retailLexicon,
 };
 
 /** Words that negate what follows them in the same clause. */

@@ -1,0 +1,44 @@
+import path from "node:path";
+import { TfgrpoError } from "@tfgrpo/protocol";
+import { loadRetailDb, serveRetailMcpHttp, serveRetailMcpStdio } from "@tfgrpo/tau2-retail";
+import { runnerVersion } from "../cli-commands/runner-version.js";
+
+export interface EnvServeOptions {
+  data: string;
+  http?: number;
+  host?: string;
+  maxSessions?: number;
+}
+
+/**
+ * `tfgrpo env serve tau2-retail --data D`: the retail tools over D/db.json. Over stdio the process is one
+ * environment (stdout carries the protocol only); with --http each MCP session is one. Runs until stdin ends (stdio)
+ * or a signal (HTTP).
+ */
+export async function envServe(domain: string, options: EnvServeOptions): Promise<void> {
+  if (domain !== "tau2-retail") {
+    throw new TfgrpoError("invalid_input", `env serve: unknown environment ${domain} (known: tau2-retail)`);
+  }
+  const initial = loadRetailDb(path.join(options.data, "db.json"));
+  const version = runnerVersion();
+  if (options.http === undefined) {
+    const handle = await serveRetailMcpStdio({ initial, version });
+    await handle.closed;
+    return;
+  }
+  const handle = await serveRetailMcpHttp({
+    initial,
+    version,
+    port: options.http,
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.maxSessions ? { maxSessions: options.maxSessions } : {}),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stderr.write(`tau2-retail MCP server (Streamable HTTP) at ${handle.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+  });
+  await handle.close();
+}
