@@ -11,6 +11,7 @@ import {
 } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { readStoredJson } from "../sqlite/stored-json.js";
+import { keepsAnnotations, latestCopies } from "../trajectory-annotations.js";
 import type { CompactRunTrajectoriesOptions } from "../trajectory-compaction.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
 import type { PostgresConnection } from "./postgres-connection.js";
@@ -46,17 +47,17 @@ export class PostgresTrajectoryStore implements TrajectoryStore {
       });
     }
     if (parsed.length === 0) return 0;
-    // Last write wins for an id given twice in one call, as in a loop of single upserts.
-    const byId = new Map((parsed as Trajectory[]).map((t) => [t.id, t]));
-    const rows = [...byId.values()];
+    // An id given twice in one call: what a loop of single upserts would leave.
+    const rows = latestCopies(parsed as Trajectory[]);
     const storedAt = this.connection.now().toISOString();
-    await this.connection.query(
+    const result = await this.connection.query(
       `INSERT INTO trajectories (id, run_id, task_id, group_id, attempt, epoch, step, reward, record, stored_at)
        SELECT *, $10 FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::int[], $6::int[], $7::int[],
          $8::float8[], $9::text[])
        ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, task_id = excluded.task_id,
          group_id = excluded.group_id, attempt = excluded.attempt, epoch = excluded.epoch, step = excluded.step,
-         reward = excluded.reward, record = excluded.record, stored_at = excluded.stored_at`,
+         reward = excluded.reward, record = excluded.record, stored_at = excluded.stored_at
+       WHERE ${keepsAnnotations}`,
       [
         rows.map((t) => t.id),
         rows.map((t) => t.runId),
@@ -70,7 +71,7 @@ export class PostgresTrajectoryStore implements TrajectoryStore {
         storedAt,
       ],
     );
-    return parsed.length;
+    return result.rowCount ?? 0;
   }
 
   async getTrajectory(id: string): Promise<Trajectory | null> {

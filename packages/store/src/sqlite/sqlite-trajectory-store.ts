@@ -10,6 +10,7 @@ import {
   usageSchema,
 } from "@tfgrpo/protocol";
 import { z } from "zod";
+import { keepsAnnotations } from "../trajectory-annotations.js";
 import type { CompactRunTrajectoriesOptions } from "../trajectory-compaction.js";
 import type { TrajectoryFilter, TrajectoryStore, UsageRecord, UsageReport } from "../trajectory-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
@@ -51,10 +52,12 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
          VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
          ON CONFLICT (id) DO UPDATE SET run_id = excluded.run_id, task_id = excluded.task_id,
            group_id = excluded.group_id, attempt = excluded.attempt, epoch = excluded.epoch, step = excluded.step,
-           reward = excluded.reward, record = excluded.record, stored_at = excluded.stored_at`,
+           reward = excluded.reward, record = excluded.record, stored_at = excluded.stored_at
+         WHERE ${keepsAnnotations}`,
       );
+      let written = 0;
       for (const t of parsed as Trajectory[]) {
-        upsert.run(
+        written += upsert.run(
           t.id,
           t.runId,
           t.taskId,
@@ -65,9 +68,9 @@ export class SqliteTrajectoryStore implements TrajectoryStore {
           t.reward ?? null,
           JSON.stringify(t),
           storedAt,
-        );
+        ).changes;
       }
-      return parsed.length;
+      return written;
     });
   }
 
