@@ -10,8 +10,8 @@ import { canonicalExperience } from "../library/canonical-experience.js";
 import { type EntryRow, toExperience } from "../library/entry-row.js";
 import { experienceId, experienceOrdinal } from "../library/plan-operations.js";
 import type { StoreFaults } from "../library-store.js";
+import { readStoredJson } from "../sql/stored-json.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
-import { readStoredJson } from "./stored-json.js";
 
 export interface DomainRow {
   domain: string;
