@@ -23,8 +23,9 @@ import type {
 } from "../outcome-store.js";
 import { parseMarkConsumed, parseOutcomeFilter, parseReport, parseSelection } from "../outcome-validation.js";
 import { settleContrast, variedArms } from "../settle-contrast.js";
+import type { SqlLibraryStore } from "../sql/sql-library-store.js";
 import type { PostgresConnection, Sql } from "./postgres-connection.js";
-import type { PostgresLibraryStore } from "./postgres-library-store.js";
+import { drive } from "./postgres-port.js";
 
 const selectionColumns =
   "selection_id, domain, version, entry_ids, exploration_ids, task, served_at, meta, withheld_ids, stratum, client";
@@ -60,9 +61,9 @@ function isRefusal(error: unknown): boolean {
 
 export class PostgresOutcomeStore implements OutcomeStore {
   private readonly connection: PostgresConnection;
-  private readonly libraries: PostgresLibraryStore;
+  private readonly libraries: SqlLibraryStore;
 
-  constructor(connection: PostgresConnection, libraries: PostgresLibraryStore) {
+  constructor(connection: PostgresConnection, libraries: SqlLibraryStore) {
     this.connection = connection;
     this.libraries = libraries;
   }
@@ -282,7 +283,7 @@ export class PostgresOutcomeStore implements OutcomeStore {
       deltasByDomain.set(row.domain, deltas);
     }
     for (const [domain, deltas] of [...deltasByDomain].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
-      if (deltas.length > 0) await this.libraries.addStats(sql, domain, deltas);
+      if (deltas.length > 0) await drive(sql, this.libraries.addStats(domain, deltas));
     }
     for (const { index, pending, row, reportedAt } of accepted) {
       const r = pending.report;

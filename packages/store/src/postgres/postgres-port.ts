@@ -33,7 +33,7 @@ async function execute(client: Client, statement: Statement): Promise<unknown> {
   return result.rowCount ?? 0;
 }
 
-async function drive<T>(client: Client, work: Sql<T>): Promise<T> {
+export async function drive<T>(client: Client, work: Sql<T>): Promise<T> {
   let step = work.next();
   while (!step.done) {
     let result: unknown;

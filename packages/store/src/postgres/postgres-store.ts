@@ -3,11 +3,11 @@ import { ComposedStore } from "../composed-store.js";
 import { SqlClientStore } from "../sql/sql-client-store.js";
 import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
 import { SqlLearnerStore } from "../sql/sql-learner-store.js";
+import { SqlLibraryStore } from "../sql/sql-library-store.js";
 import type { SqlPort } from "../sql/sql-port.js";
 import { SqlRunStore } from "../sql/sql-run-store.js";
 import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
-import { PostgresLibraryStore } from "./postgres-library-store.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { PostgresOutcomeStore } from "./postgres-outcome-store.js";
 import { postgresPort } from "./postgres-port.js";
@@ -32,7 +32,7 @@ const checkpointTables = new Set([
  */
 export class PostgresStore extends ComposedStore {
   readonly url: string;
-  readonly libraries: PostgresLibraryStore;
+  readonly libraries: SqlLibraryStore;
   readonly runs: SqlRunStore;
   readonly trajectories: SqlTrajectoryStore;
   readonly outcomes: PostgresOutcomeStore;
@@ -60,7 +60,7 @@ export class PostgresStore extends ComposedStore {
     this.connection = new PostgresConnection(options);
     this.port = postgresPort(this.connection);
     this.url = this.connection.where;
-    this.libraries = new PostgresLibraryStore(this.connection);
+    this.libraries = new SqlLibraryStore(this.port);
     this.runs = new SqlRunStore(this.port);
     this.trajectories = new SqlTrajectoryStore(this.port);
     this.outcomes = new PostgresOutcomeStore(this.connection, this.libraries);

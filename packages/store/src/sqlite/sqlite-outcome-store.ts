@@ -23,8 +23,9 @@ import type {
 } from "../outcome-store.js";
 import { parseMarkConsumed, parseOutcomeFilter, parseReport, parseSelection } from "../outcome-validation.js";
 import { settleContrast, variedArms } from "../settle-contrast.js";
+import type { SqlLibraryStore } from "../sql/sql-library-store.js";
 import type { SqliteConnection } from "./sqlite-connection.js";
-import type { SqliteLibraryStore } from "./sqlite-library-store.js";
+import { drive } from "./sqlite-port.js";
 import { type BatchedWrite, createWriteBatcher } from "./sqlite-write-batcher.js";
 
 const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.summary, o.cited_ids, o.reported_at,
@@ -39,11 +40,11 @@ const outcomeColumns = `o.seq, o.reward, o.success, o.feedback, o.trajectory, o.
  */
 export class SqliteOutcomeStore implements OutcomeStore {
   private readonly connection: SqliteConnection;
-  private readonly libraries: SqliteLibraryStore;
+  private readonly libraries: SqlLibraryStore;
   /** Selections and reports arriving together share one transaction (group commit), each in its own savepoint. */
   private readonly batch: BatchedWrite;
 
-  constructor(connection: SqliteConnection, libraries: SqliteLibraryStore) {
+  constructor(connection: SqliteConnection, libraries: SqlLibraryStore) {
     this.connection = connection;
     this.libraries = libraries;
     this.batch = createWriteBatcher(connection);
@@ -136,7 +137,7 @@ export class SqliteOutcomeStore implements OutcomeStore {
       const served = toSelection(selection);
       const deltas = outcomeStatsDeltas(served, r.reward, r.baseline, selection.version);
       deltas.push(...this.settleContrasts(served, r.selectionId, r.reward));
-      if (deltas.length > 0) this.libraries.addStats(selection.domain, deltas);
+      if (deltas.length > 0) drive(this.connection, this.libraries.addStats(selection.domain, deltas));
       // What was just written, without reading it back (a trajectory may be large).
       return {
         ...toSelection({ ...selection, client: r.client ?? selection.client }),

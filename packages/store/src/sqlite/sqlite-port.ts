@@ -42,7 +42,7 @@ function execute(connection: SqliteConnection, statement: Statement): unknown {
 }
 
 /** Runs a unit of work to its end, each statement answered at once (nothing else runs on the connection meanwhile). */
-function drive<T>(connection: SqliteConnection, work: Sql<T>): T {
+export function drive<T>(connection: SqliteConnection, work: Sql<T>): T {
   let step = work.next();
   while (!step.done) {
     let result: unknown;
