@@ -4,12 +4,12 @@ import { SqlClientStore } from "../sql/sql-client-store.js";
 import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
 import { SqlLearnerStore } from "../sql/sql-learner-store.js";
 import { SqlLibraryStore } from "../sql/sql-library-store.js";
+import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
 import type { SqlPort } from "../sql/sql-port.js";
 import { SqlRunStore } from "../sql/sql-run-store.js";
 import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { postgresMigrations } from "./postgres-migrations.js";
-import { PostgresOutcomeStore } from "./postgres-outcome-store.js";
 import { postgresPort } from "./postgres-port.js";
 import { PostgresRetentionStore } from "./postgres-retention.js";
 
@@ -35,7 +35,7 @@ export class PostgresStore extends ComposedStore {
   readonly libraries: SqlLibraryStore;
   readonly runs: SqlRunStore;
   readonly trajectories: SqlTrajectoryStore;
-  readonly outcomes: PostgresOutcomeStore;
+  readonly outcomes: SqlOutcomeStore;
   readonly leakageFingerprints: SqlLeakageFingerprintStore;
   readonly clients: SqlClientStore;
   readonly learners: SqlLearnerStore;
@@ -63,7 +63,7 @@ export class PostgresStore extends ComposedStore {
     this.libraries = new SqlLibraryStore(this.port);
     this.runs = new SqlRunStore(this.port);
     this.trajectories = new SqlTrajectoryStore(this.port);
-    this.outcomes = new PostgresOutcomeStore(this.connection, this.libraries);
+    this.outcomes = new SqlOutcomeStore(this.port, this.libraries);
     this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
     this.clients = new SqlClientStore(this.port);
     this.learners = new SqlLearnerStore(this.port);

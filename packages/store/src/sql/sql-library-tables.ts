@@ -195,8 +195,7 @@ export class SqlLibraryTables {
     const latest = new Map<number, number | string>();
     for (const row of inserted) {
       const previous = latest.get(row.ordinal);
-      if (previous === undefined || BigInt(row.row_id) > BigInt(previous))
-        latest.set(row.ordinal, row.row_id);
+      if (previous === undefined || later(row.row_id, previous)) latest.set(row.ordinal, row.row_id);
     }
     yield* runMany(
       "INSERT INTO version_entries (domain, version, ordinal, row_id)",
@@ -263,6 +262,11 @@ export class SqlLibraryTables {
   private entries(where: string, params: readonly unknown[]): Sql<EntryRow[]> {
     return raw<EntryRow>(`SELECT ${entryColumns} ${entryJoin} WHERE ${where} ORDER BY v.ordinal`, params);
   }
+}
+
+/** Row ids are numbers on SQLite, bigint strings on PostgreSQL. */
+function later(a: number | string, b: number | string): boolean {
+  return typeof a === "number" && typeof b === "number" ? a > b : BigInt(a) > BigInt(b);
 }
 
 export function toLibraryVersion(row: VersionRow): LibraryVersion {

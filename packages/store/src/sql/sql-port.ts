@@ -101,10 +101,12 @@ export interface SqlPort {
   /** One write transaction: `BEGIN IMMEDIATE` on SQLite, a retried READ COMMITTED transaction on PostgreSQL. */
   write<T>(work: () => Sql<T>): Promise<T>;
   /**
-   * Group commit for small independent writes (served selections, outcome reports): writes submitted together share
-   * one transaction, each in its own savepoint, so one that refuses (throws a TfgrpoError) fails alone.
+   * A small independent write (a served selection), committed with others: on SQLite the writes of one event-loop
+   * turn share one `BEGIN IMMEDIATE` transaction, each in its own savepoint, so the COMMIT is paid once per batch and
+   * one that refuses (throws a TfgrpoError) fails alone; on PostgreSQL it runs on the pool outside a transaction (the
+   * server commits concurrent clients in parallel). So `work` must make at most one write.
    */
-  batched<T>(work: () => Sql<T>): Promise<T>;
+  groupCommit<T>(work: () => Sql<T>): Promise<T>;
 }
 
 export const sqliteDialect: Dialect = {

@@ -66,6 +66,6 @@ export function sqlitePort(connection: SqliteConnection): SqlPort {
     run: async (work) => drive(connection, work()),
     read: async (work) => connection.read(() => drive(connection, work())),
     write: async (work) => connection.write(() => drive(connection, work())),
-    batched: (work) => batch(() => drive(connection, work())),
+    groupCommit: (work) => batch(() => drive(connection, work())),
   };
 }

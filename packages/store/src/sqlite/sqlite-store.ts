@@ -10,13 +10,13 @@ import { SqlClientStore } from "../sql/sql-client-store.js";
 import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
 import { SqlLearnerStore } from "../sql/sql-learner-store.js";
 import { SqlLibraryStore } from "../sql/sql-library-store.js";
+import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
 import type { SqlPort } from "../sql/sql-port.js";
 import { SqlRunStore } from "../sql/sql-run-store.js";
 import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
 import type { TrajectoryStore } from "../trajectory-store.js";
 import { migrations } from "./migrations.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
-import { SqliteOutcomeStore } from "./sqlite-outcome-store.js";
 import { sqlitePort } from "./sqlite-port.js";
 import { SqliteRetentionStore } from "./sqlite-retention.js";
 
@@ -71,7 +71,7 @@ export class SqliteStore extends ComposedStore {
     this.libraries = libraries;
     this.runs = new SqlRunStore(this.port);
     this.trajectories = new SqlTrajectoryStore(this.port);
-    this.outcomes = new SqliteOutcomeStore(this.connection, libraries);
+    this.outcomes = new SqlOutcomeStore(this.port, libraries);
     this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
     this.clients = new SqlClientStore(this.port);
     this.learners = new SqlLearnerStore(this.port);
