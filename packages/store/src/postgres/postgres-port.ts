@@ -56,7 +56,10 @@ export function postgresPort(connection: PostgresConnection): SqlPort {
     dialect: postgresDialect,
     now: connection.now,
     run: (work) => drive(connection, work()),
-    read: (work) => drive(connection, work()),
+    read: (work, snapshot) =>
+      snapshot
+        ? connection.transaction((client) => drive(client, work()), "REPEATABLE READ")
+        : drive(connection, work()),
     write: (work) => connection.transaction((client) => drive(client, work())),
     groupCommit: (work) => drive(connection, work()),
   };

@@ -6,12 +6,12 @@ import { SqlLearnerStore } from "../sql/sql-learner-store.js";
 import { SqlLibraryStore } from "../sql/sql-library-store.js";
 import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
 import type { SqlPort } from "../sql/sql-port.js";
+import { SqlRetentionStore } from "../sql/sql-retention-store.js";
 import { SqlRunStore } from "../sql/sql-run-store.js";
 import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { postgresPort } from "./postgres-port.js";
-import { PostgresRetentionStore } from "./postgres-retention.js";
 
 export type PostgresStoreOptions = PostgresConnectionOptions;
 
@@ -39,7 +39,7 @@ export class PostgresStore extends ComposedStore {
   readonly leakageFingerprints: SqlLeakageFingerprintStore;
   readonly clients: SqlClientStore;
   readonly learners: SqlLearnerStore;
-  readonly retention: PostgresRetentionStore;
+  readonly retention: SqlRetentionStore;
   readonly connection: PostgresConnection;
   private readonly port: SqlPort;
 
@@ -67,7 +67,7 @@ export class PostgresStore extends ComposedStore {
     this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
     this.clients = new SqlClientStore(this.port);
     this.learners = new SqlLearnerStore(this.port);
-    this.retention = new PostgresRetentionStore(this.connection);
+    this.retention = new SqlRetentionStore(this.port);
   }
 
   async setup(): Promise<void> {

@@ -96,8 +96,11 @@ export interface SqlPort {
   now(): Date;
   /** Statements outside a transaction, each on its own (a lone read or a single-statement write). */
   run<T>(work: () => Sql<T>): Promise<T>;
-  /** A read transaction where the backend has one (SQLite: one snapshot); PostgreSQL reads each on its own. */
-  read<T>(work: () => Sql<T>): Promise<T>;
+  /**
+   * Reads from one snapshot on SQLite (a read transaction). PostgreSQL reads each statement on its own, unless
+   * `snapshot` asks for a REPEATABLE READ transaction (counts that must agree with each other).
+   */
+  read<T>(work: () => Sql<T>, snapshot?: boolean): Promise<T>;
   /** One write transaction: `BEGIN IMMEDIATE` on SQLite, a retried READ COMMITTED transaction on PostgreSQL. */
   write<T>(work: () => Sql<T>): Promise<T>;
   /**

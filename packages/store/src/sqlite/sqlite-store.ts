@@ -12,13 +12,13 @@ import { SqlLearnerStore } from "../sql/sql-learner-store.js";
 import { SqlLibraryStore } from "../sql/sql-library-store.js";
 import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
 import type { SqlPort } from "../sql/sql-port.js";
+import { SqlRetentionStore } from "../sql/sql-retention-store.js";
 import { SqlRunStore } from "../sql/sql-run-store.js";
 import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
 import type { TrajectoryStore } from "../trajectory-store.js";
 import { migrations } from "./migrations.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
 import { sqlitePort } from "./sqlite-port.js";
-import { SqliteRetentionStore } from "./sqlite-retention.js";
 
 export type SqliteStoreOptions = SqliteConnectionOptions;
 
@@ -37,7 +37,7 @@ export class SqliteStore extends ComposedStore {
   readonly leakageFingerprints: LeakageFingerprintStore;
   readonly clients: SqlClientStore;
   readonly learners: LearnerStore;
-  readonly retention: SqliteRetentionStore;
+  readonly retention: SqlRetentionStore;
   private readonly connection: SqliteConnection;
   private readonly port: SqlPort;
 
@@ -75,7 +75,7 @@ export class SqliteStore extends ComposedStore {
     this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
     this.clients = new SqlClientStore(this.port);
     this.learners = new SqlLearnerStore(this.port);
-    this.retention = new SqliteRetentionStore(this.connection);
+    this.retention = new SqlRetentionStore(this.port);
   }
 
   async setup(): Promise<void> {
