@@ -12,6 +12,12 @@ export interface StoreLifecycle {
   /** Creates or migrates the schema; idempotent. */
   setup(): Promise<void>;
   close(): Promise<void>;
+  /**
+   * Present on a backend whose writers commit concurrently from several processes (PostgreSQL): runs `fn` holding the
+   * database-wide lock `name`, so those processes take turns (e.g. setting up what each may create). Absent where
+   * writers already take turns (SQLite's one write lock). A capability to test, instead of the backend's class.
+   */
+  withLock?<T>(name: string, fn: () => Promise<T>): Promise<T>;
 }
 
 /**
