@@ -1,7 +1,7 @@
 import { checkDomain } from "./base-library-store.js";
 import type { ClientSummary } from "./client-store.js";
 import { clientSchema } from "./outcome-validation.js";
-import { parseRecord } from "./sqlite/stored-json.js";
+import { parseRecord } from "./sql/stored-json.js";
 
 /** Client summaries as both backends read them (`served_selections`, `outcomes`, `client_exclusions`). */
 
@@ -20,7 +20,8 @@ export interface ClientSummaryRow {
  */
 export function clientSummarySql(dialect: "sqlite" | "postgres"): string {
   const sameAs = dialect === "sqlite" ? "IS" : "IS NOT DISTINCT FROM";
-  const domain = dialect === "sqlite" ? "@domain" : "$1";
+  // Four mentions of the domain: the caller binds it four times (`?` placeholders).
+  const domain = "?";
   const order = dialect === "sqlite" ? "names.client" : 'names.client COLLATE "C"';
   return `WITH sel AS (
       SELECT client, count(*) AS n FROM served_selections WHERE domain = ${domain} GROUP BY client

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type LeakageFingerprints, leakageFingerprintsSchema } from "@tfgrpo/protocol";
-import { parseRecord } from "./sqlite/stored-json.js";
+import { parseRecord } from "./sql/stored-json.js";
 
 /** A set of leakage fingerprints as every backend stores it: the checked JSON text, and its sha256 (its name). */
 export function leakageFingerprintsJson(fingerprints: LeakageFingerprints): {

@@ -2,7 +2,7 @@ import { TfgrpoError } from "@tfgrpo/protocol";
 import type { StatsDelta } from "./library-store.js";
 import type { ServedSelection, StoredOutcome } from "./outcome-store.js";
 import { deadlineCutoff, formatDeadline, pastDeadline } from "./retention.js";
-import { readStoredJson } from "./sqlite/stored-json.js";
+import { readStoredJson } from "./sql/stored-json.js";
 
 /** Served selections and outcomes as every backend stores them (`served_selections`, `outcomes`). */
 

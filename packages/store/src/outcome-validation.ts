@@ -1,7 +1,7 @@
 import { domainSchema, experienceIdSchema, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 import type { OutcomeFilter, OutcomeReport, ServedSelection } from "./outcome-store.js";
-import { parseRecord } from "./sqlite/stored-json.js";
+import { parseRecord } from "./sql/stored-json.js";
 
 /**
  * The checks every `OutcomeStore` backend makes before it writes (shared, so backends refuse the same input with the

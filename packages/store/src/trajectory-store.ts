@@ -24,10 +24,14 @@ export interface UsageReport {
 
 /**
  * What rollouts leave behind: trajectories and the usage of every model call. Trajectories are upserted by id, last
- * write wins (a reward annotated later replaces the unrewarded copy; a redelivered identical result changes nothing).
+ * write wins (a reward annotated later replaces the unrewarded copy), except that a copy without a reward never
+ * replaces a rewarded one: a result redelivered after its reward phase is a no-op, its reward and `rewardInfo` kept.
  */
 export interface TrajectoryStore extends TrajectoryCompaction {
-  /** Upsert by id, last write wins; one invalid trajectory refuses them all. Returns how many were written. */
+  /**
+   * Upsert by id, last write wins unless the stored copy has a reward and the new one has none (then it is kept as
+   * it is); one invalid trajectory refuses them all. Returns how many were written (inserted or replaced).
+   */
   putTrajectories(trajectories: readonly Trajectory[]): Promise<number>;
   getTrajectory(id: string): Promise<Trajectory | null>;
   /** Ordered by epoch, step, group, attempt, id. */

@@ -1,5 +1,5 @@
 import type { Experience } from "@tfgrpo/protocol";
-import { readStoredJson } from "../sqlite/stored-json.js";
+import { readStoredJson } from "../sql/stored-json.js";
 import { experienceId } from "./plan-operations.js";
 
 /**

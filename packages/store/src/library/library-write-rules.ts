@@ -9,7 +9,7 @@ import {
 import { z } from "zod";
 import type { ParsedLibraryFile } from "../formats/library-file.js";
 import type { StatsDelta } from "../library-store.js";
-import { parseRecord } from "../sqlite/stored-json.js";
+import { parseRecord } from "../sql/stored-json.js";
 import { experienceOrdinal } from "./plan-operations.js";
 
 /** The checks every library backend makes before it writes (one wording of each error for every backend). */

@@ -1,15 +1,17 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { ComposedStore } from "../composed-store.js";
-import { PostgresClientStore } from "./postgres-client-store.js";
+import { SqlClientStore } from "../sql/sql-client-store.js";
+import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
+import { SqlLearnerStore } from "../sql/sql-learner-store.js";
+import { SqlLibraryStore } from "../sql/sql-library-store.js";
+import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
+import type { SqlPort } from "../sql/sql-port.js";
+import { SqlRetentionStore } from "../sql/sql-retention-store.js";
+import { SqlRunStore } from "../sql/sql-run-store.js";
+import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
-import { PostgresLeakageFingerprintStore } from "./postgres-leakage-fingerprint-store.js";
-import { PostgresLearnerStore } from "./postgres-learner-store.js";
-import { PostgresLibraryStore } from "./postgres-library-store.js";
 import { postgresMigrations } from "./postgres-migrations.js";
-import { PostgresOutcomeStore } from "./postgres-outcome-store.js";
-import { PostgresRetentionStore } from "./postgres-retention.js";
-import { PostgresRunStore } from "./postgres-run-store.js";
-import { PostgresTrajectoryStore } from "./postgres-trajectory-store.js";
+import { postgresPort } from "./postgres-port.js";
 
 export type PostgresStoreOptions = PostgresConnectionOptions;
 
@@ -30,15 +32,16 @@ const checkpointTables = new Set([
  */
 export class PostgresStore extends ComposedStore {
   readonly url: string;
-  readonly libraries: PostgresLibraryStore;
-  readonly runs: PostgresRunStore;
-  readonly trajectories: PostgresTrajectoryStore;
-  readonly outcomes: PostgresOutcomeStore;
-  readonly leakageFingerprints: PostgresLeakageFingerprintStore;
-  readonly clients: PostgresClientStore;
-  readonly learners: PostgresLearnerStore;
-  readonly retention: PostgresRetentionStore;
+  readonly libraries: SqlLibraryStore;
+  readonly runs: SqlRunStore;
+  readonly trajectories: SqlTrajectoryStore;
+  readonly outcomes: SqlOutcomeStore;
+  readonly leakageFingerprints: SqlLeakageFingerprintStore;
+  readonly clients: SqlClientStore;
+  readonly learners: SqlLearnerStore;
+  readonly retention: SqlRetentionStore;
   readonly connection: PostgresConnection;
+  private readonly port: SqlPort;
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
@@ -55,15 +58,16 @@ export class PostgresStore extends ComposedStore {
   constructor(options: PostgresStoreOptions) {
     super();
     this.connection = new PostgresConnection(options);
+    this.port = postgresPort(this.connection);
     this.url = this.connection.where;
-    this.libraries = new PostgresLibraryStore(this.connection);
-    this.runs = new PostgresRunStore(this.connection);
-    this.trajectories = new PostgresTrajectoryStore(this.connection);
-    this.outcomes = new PostgresOutcomeStore(this.connection, this.libraries);
-    this.leakageFingerprints = new PostgresLeakageFingerprintStore(this.connection);
-    this.clients = new PostgresClientStore(this.connection);
-    this.learners = new PostgresLearnerStore(this.connection);
-    this.retention = new PostgresRetentionStore(this.connection);
+    this.libraries = new SqlLibraryStore(this.port);
+    this.runs = new SqlRunStore(this.port);
+    this.trajectories = new SqlTrajectoryStore(this.port);
+    this.outcomes = new SqlOutcomeStore(this.port, this.libraries);
+    this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
+    this.clients = new SqlClientStore(this.port);
+    this.learners = new SqlLearnerStore(this.port);
+    this.retention = new SqlRetentionStore(this.port);
   }
 
   async setup(): Promise<void> {

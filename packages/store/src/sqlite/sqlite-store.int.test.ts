@@ -13,7 +13,7 @@ import { SqliteStore } from "./sqlite-store.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const packageRoot = path.resolve(here, "../..");
-const childScript = path.join(here, "concurrent-store.child.ts");
+const childScript = path.join(here, "../../test/fixtures/concurrent-store.child.ts");
 
 type Message = Record<string, unknown>;
 

@@ -29,6 +29,8 @@ describe("SqliteStore composition", () => {
     expect(await store.getRunState("run-1", "cursor")).toEqual({ step: 1 });
     expect(await store.countTrajectories({ runId: "run-1" })).toBe(1);
     expect(store.inspect()).toMatchObject({ schemaVersion: migrations.at(-1)!.version, integrity: "ok" });
+    // SQLite writers take turns on the file's write lock: no database-wide lock to offer.
+    expect(store.withLock).toBeUndefined();
     await store.close();
     await expect(store.runs.getRunState("run-1", "cursor")).rejects.toThrow(/not open/);
   });

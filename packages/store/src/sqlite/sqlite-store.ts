@@ -6,17 +6,19 @@ import type { LibraryStore } from "../library-store.js";
 import type { OutcomeStore } from "../outcome-store.js";
 import { sqlitePath } from "../parse-store-url.js";
 import type { RunStore } from "../run-store.js";
+import { SqlClientStore } from "../sql/sql-client-store.js";
+import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
+import { SqlLearnerStore } from "../sql/sql-learner-store.js";
+import { SqlLibraryStore } from "../sql/sql-library-store.js";
+import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
+import type { SqlPort } from "../sql/sql-port.js";
+import { SqlRetentionStore } from "../sql/sql-retention-store.js";
+import { SqlRunStore } from "../sql/sql-run-store.js";
+import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
 import type { TrajectoryStore } from "../trajectory-store.js";
 import { migrations } from "./migrations.js";
-import { SqliteClientStore } from "./sqlite-client-store.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
-import { SqliteLeakageFingerprintStore } from "./sqlite-leakage-fingerprint-store.js";
-import { SqliteLearnerStore } from "./sqlite-learner-store.js";
-import { SqliteLibraryStore } from "./sqlite-library-store.js";
-import { SqliteOutcomeStore } from "./sqlite-outcome-store.js";
-import { SqliteRetentionStore } from "./sqlite-retention.js";
-import { SqliteRunStore } from "./sqlite-run-store.js";
-import { SqliteTrajectoryStore } from "./sqlite-trajectory-store.js";
+import { sqlitePort } from "./sqlite-port.js";
 
 export type SqliteStoreOptions = SqliteConnectionOptions;
 
@@ -33,10 +35,11 @@ export class SqliteStore extends ComposedStore {
   readonly trajectories: TrajectoryStore;
   readonly outcomes: OutcomeStore;
   readonly leakageFingerprints: LeakageFingerprintStore;
-  readonly clients: SqliteClientStore;
+  readonly clients: SqlClientStore;
   readonly learners: LearnerStore;
-  readonly retention: SqliteRetentionStore;
+  readonly retention: SqlRetentionStore;
   private readonly connection: SqliteConnection;
+  private readonly port: SqlPort;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
   static async fromUrl(
@@ -63,15 +66,16 @@ export class SqliteStore extends ComposedStore {
     super();
     this.path = options.path;
     this.connection = new SqliteConnection(options);
-    const libraries = new SqliteLibraryStore(this.connection);
+    this.port = sqlitePort(this.connection);
+    const libraries = new SqlLibraryStore(this.port);
     this.libraries = libraries;
-    this.runs = new SqliteRunStore(this.connection);
-    this.trajectories = new SqliteTrajectoryStore(this.connection);
-    this.outcomes = new SqliteOutcomeStore(this.connection, libraries);
-    this.leakageFingerprints = new SqliteLeakageFingerprintStore(this.connection);
-    this.clients = new SqliteClientStore(this.connection);
-    this.learners = new SqliteLearnerStore(this.connection);
-    this.retention = new SqliteRetentionStore(this.connection);
+    this.runs = new SqlRunStore(this.port);
+    this.trajectories = new SqlTrajectoryStore(this.port);
+    this.outcomes = new SqlOutcomeStore(this.port, libraries);
+    this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
+    this.clients = new SqlClientStore(this.port);
+    this.learners = new SqlLearnerStore(this.port);
+    this.retention = new SqlRetentionStore(this.port);
   }
 
   async setup(): Promise<void> {

@@ -49,6 +49,78 @@ export function trajectoryStoreContractTests(
       expect(await store.getTrajectory("t6")).toBeNull();
     });
 
+    describe("a redelivered result (the same rollout again) never erases its reward", () => {
+      const result = (attempt: number) =>
+        makeTrajectory({ id: `g1/${attempt}`, groupId: "g1", taskId: "a", attempt, epoch: 0, step: 1 });
+      const rewarded = (attempt: number, reward = attempt === 0 ? 1 : 0) => ({
+        ...result(attempt),
+        reward,
+        rewardInfo: {
+          grade: reward === 1 ? ("pass" as const) : ("fail" as const),
+          extracted: "4",
+          method: "exact",
+        },
+      });
+      const group = [0, 1, 2].map(result);
+      /** The reward phase: reads the group, rewards it, writes the rewarded copies (in between: `meanwhile`). */
+      const rewardPhase = async (meanwhile: () => Promise<unknown> = async () => {}) => {
+        const read = await store.listTrajectories({ groupId: "g1" });
+        await meanwhile();
+        return store.putTrajectories(read.map((t) => rewarded(t.attempt)));
+      };
+      const expectRewarded = async () =>
+        expect(await store.listTrajectories({ groupId: "g1" })).toEqual([0, 1, 2].map((a) => rewarded(a)));
+
+      it("before the reward phase: stored once, then rewarded", async () => {
+        expect(await store.putTrajectories(group)).toBe(3);
+        await store.putTrajectories([result(1)]);
+        expect(await store.countTrajectories({ groupId: "g1" })).toBe(3);
+        expect(await rewardPhase()).toBe(3);
+        await expectRewarded();
+      });
+
+      it("during the reward phase: between its read and its write, and at the same time as its write", async () => {
+        await store.putTrajectories(group);
+        expect(await rewardPhase(() => store.putTrajectories([result(0), result(2)]))).toBe(3);
+        await expectRewarded();
+        // Racing the reward's write, in either order: whichever lands last, the rewards stay.
+        const rereward = [0, 1, 2].map((a) => rewarded(a));
+        await Promise.all([store.putTrajectories([result(1)]), store.putTrajectories(rereward)]);
+        await Promise.all([store.putTrajectories(rereward), store.putTrajectories([result(1)])]);
+        await expectRewarded();
+      });
+
+      it("after the reward phase (and after compaction): a no-op, the stored copy kept as it was", async () => {
+        await store.putTrajectories(group);
+        await rewardPhase();
+        expect(await store.putTrajectories([result(0)])).toBe(0);
+        expect(await store.putTrajectories(group)).toBe(0);
+        await expectRewarded();
+        expect(await store.compactRunTrajectories("run-1", { throughStep: 1 })).toBe(3);
+        const compacted = await store.listTrajectories({ groupId: "g1" });
+        expect(await store.putTrajectories(group)).toBe(0);
+        expect(await store.listTrajectories({ groupId: "g1" })).toEqual(compacted);
+        expect(compacted.map((t) => [t.reward, t.rewardInfo?.grade, t.messages.length])).toEqual([
+          [1, "pass", 0],
+          [0, "fail", 0],
+          [0, "fail", 0],
+        ]);
+      });
+
+      it("a copy given twice in one call keeps its reward; a new reward and a redone unrewarded rollout still replace", async () => {
+        await store.putTrajectories([rewarded(0), result(0), result(1), rewarded(1)]);
+        expect((await store.listTrajectories({ groupId: "g1" })).map((t) => t.reward)).toEqual([1, 0]);
+        // Re-rewarding (a pooled label) replaces the reward.
+        expect(await store.putTrajectories([rewarded(1, 1)])).toBe(1);
+        expect((await store.getTrajectory("g1/1"))?.rewardInfo?.grade).toBe("pass");
+        // An unrewarded copy (an infrastructure failure) is replaced by the rollout redone.
+        const failed = { ...result(2), stopReason: "error" as const, finalAnswer: null, error: "bus closed" };
+        await store.putTrajectories([failed]);
+        expect(await store.putTrajectories([result(2)])).toBe(1);
+        expect(await store.getTrajectory("g1/2")).toEqual(result(2));
+      });
+    });
+
     it("sums usage per run, role and model; records with an id are counted once", async () => {
       const call = {
         model: "deepseek-chat",
