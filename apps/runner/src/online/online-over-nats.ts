@@ -1,7 +1,6 @@
 import { randomUUID } from "node:crypto";
 import { hostname } from "node:os";
 import { createLibraryRole, runLeasedLearner } from "@tfgrpo/serving";
-import { PostgresStore } from "@tfgrpo/store";
 import { createBus } from "../runtime/create-bus.js";
 import { natsSettingsFromEnv } from "../runtime/nats-settings.js";
 import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
@@ -64,10 +63,11 @@ export async function serveOnlineOverNats(options: ServeOnlineOverNatsOptions): 
       holder: `${options.runId}:${randomUUID().slice(0, 8)}`,
       host: hostname(),
       pid: process.pid,
-      // Outcomes are read back by cursor soon after they are reported; only PostgreSQL's concurrent writers may commit
-      // a lower sequence number after a higher one (SQLite writers take turns), so only there does the cursor wait.
+      // Outcomes are read back by cursor soon after they are reported; only a backend whose writers commit concurrently
+      // (PostgreSQL; it offers `withLock` for them) may commit a lower sequence number after a higher one, so only
+      // there does the cursor wait. SQLite's writers take turns.
       pollMs: 100,
-      settleMs: stack.store instanceof PostgresStore ? 1000 : 0,
+      settleMs: stack.store.withLock ? 1000 : 0,
       signal: stopping.signal,
       ...(options.maxOutcomes !== undefined ? { maxOutcomes: options.maxOutcomes } : {}),
       log,
