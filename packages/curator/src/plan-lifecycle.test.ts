@@ -95,7 +95,7 @@ describe("planLifecycle on contrasts", () => {
     expect(transition!.evidence.contrast).toMatchObject({ n: 20 });
     expect(transition!.evidence.contrast.estimate).toBeCloseTo(0.3, 6);
     expect(transition!.reason).toMatch(
-      /^promoted: safe: contrast \+0\.300 \[\+0\.\d{3}, \+0\.\d{3}\] over 20 groups; ranks 1 within the active budget$/,
+      /^promoted: safe: contrast \+0\.300 \[\+0\.\d{3}, \+0\.\d{3}\] over 20 groups \(95% confidence sequence\); ranks 1 within the active budget$/,
     );
   });
 
@@ -132,7 +132,7 @@ describe("planLifecycle on contrasts", () => {
     const [transition] = plan([many]);
     expect(transition).toMatchObject({ from: "candidate", to: "archived" });
     expect(transition!.reason).toMatch(
-      /^candidate hurts: contrast -0\.500 \[-0\.\d{3}, -0\.\d{3}\] over 10 groups \(upper bound below/,
+      /^candidate hurts: contrast -0\.500 \[-0\.\d{3}, -0\.\d{3}\] over 10 groups \(95% confidence sequence\) \(upper bound below/,
     );
   });
 
@@ -151,7 +151,9 @@ describe("planLifecycle on contrasts", () => {
   });
 
   it("puts an active entry whose interval says harm on probation: active -> probation", () => {
-    const [transition] = plan([makeExperience({ id: "G4", stats: contrasted(8, -0.3) })]);
+    // 8 groups at -0.3 are not enough for a bound valid at every look; 14 are.
+    expect(plan([makeExperience({ id: "G4", stats: contrasted(8, -0.3) })])).toEqual([]);
+    const [transition] = plan([makeExperience({ id: "G4", stats: contrasted(14, -0.3) })]);
     expect(transition).toMatchObject({ from: "active", to: "probation" });
     expect(transition!.reason).toMatch(/^hurts: contrast -0\.300 \[/);
   });
@@ -228,7 +230,7 @@ describe("planLifecycle on contrasts", () => {
       { at: "t", version: 0, from: null, to: "active" as const, reason: "fixture" },
       { at: "t", version: 28, from: "active" as const, to: "probation" as const, reason: "worse" },
     ];
-    const harmful = makeExperience({ id: "G7", status: "probation", stats: contrasted(9, -0.3), history });
+    const harmful = makeExperience({ id: "G7", status: "probation", stats: contrasted(20, -0.3), history });
     const [archived] = plan([harmful], 30);
     expect(archived).toMatchObject({ from: "probation", to: "archived" });
     expect(archived!.reason).toMatch(/^harm confirmed on probation: contrast -0\.300/);

@@ -1,10 +1,14 @@
 import {
   type ContrastInterval,
-  type ContrastOptions,
-  defaultContrastOptions,
+  contrastDecision,
+  contrastOf,
+  contrastSequence,
+  type DecisionThresholds,
+  defaultDecisionThresholds,
+  defaultSequenceOptions,
   type Experience,
+  type ExperienceContrast,
   type ExperienceStatus,
-  entryContrast,
   estimateTokens,
   formatContrast,
   formatSigned,
@@ -31,12 +35,18 @@ export interface LifecyclePolicy {
   probationVersions: number;
   /** Share of the entry budget moved to probation, lowest lower bound first, each time the live set is over it. */
   pruneFraction: number;
+  /** Level of the confidence sequence, each side, over all looks (default 0.05). */
+  alpha?: number;
+  /** Level at which harm is confirmed (default 0.01). */
+  confirmAlpha?: number;
+  /** Groups at which the sequence is tightest (default 8). */
+  horizon?: number;
 }
 
 export interface LifecycleEvidence {
   shown: number;
   meanDelta: number;
-  /** The controlled contrast (n = 0: none yet). */
+  /** The controlled contrast (n = 0: none yet), its bounds the confidence sequence's at `alpha`. */
   contrast: ContrastInterval;
   utility: number;
   /** Versions since the entry was last shown (or created, if never shown). */
@@ -58,7 +68,6 @@ export interface PlanLifecycleInput {
   policy: LifecyclePolicy;
   budget: ActiveBudget;
   utility: UtilityOptions;
-  contrast?: ContrastOptions;
   countTokens?: (text: string) => number;
 }
 
@@ -74,7 +83,7 @@ function probationSince(entry: Experience): number {
 interface Verdict {
   harmful: boolean;
   safe: boolean;
-  /** Enough evidence to call the harm confirmed (archive). */
+  /** Harm confirmed at the stricter level (archive). */
   confirmedHarm: boolean;
   record: string;
   /** The harm rule that applied, in words. */
@@ -83,17 +92,41 @@ interface Verdict {
   rank: number;
 }
 
-function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdict {
+function thresholdsOf(policy: LifecyclePolicy): DecisionThresholds {
+  return {
+    minContrasts: policy.minContrasts,
+    harmMargin: policy.harmMargin,
+    promoteMargin: policy.promoteMargin,
+    alpha: policy.alpha ?? defaultDecisionThresholds.alpha,
+    confirmAlpha: policy.confirmAlpha ?? defaultDecisionThresholds.confirmAlpha,
+    horizon: policy.horizon ?? defaultDecisionThresholds.horizon,
+  };
+}
+
+/** The contrast's time-uniform bounds at the policy's level: what a move states and the budget ranks by. */
+export function lifecycleBounds(stats: Experience["stats"], policy: LifecyclePolicy): ContrastInterval {
+  const thresholds = thresholdsOf(policy);
+  return contrastSequence(contrastOf(stats), {
+    ...defaultSequenceOptions,
+    alpha: thresholds.alpha,
+    horizon: thresholds.horizon,
+  });
+}
+
+function verdictOf(evidence: LifecycleEvidence, counters: ExperienceContrast, policy: LifecyclePolicy): Verdict {
   const { contrast } = evidence;
   if (contrast.n > 0) {
-    const decided = contrast.n >= policy.minContrasts;
-    const harmful = decided && contrast.upper < -policy.harmMargin;
+    const thresholds = thresholdsOf(policy);
+    const decision = contrastDecision(counters, thresholds);
+    const level = `${Math.round((1 - thresholds.alpha) * 100)}% confidence sequence`;
     return {
-      harmful,
-      safe: decided && contrast.lower >= -policy.promoteMargin,
-      confirmedHarm: harmful && contrast.n >= 2 * policy.minContrasts,
-      record: `contrast ${formatContrast(contrast)}`,
-      limit: `upper bound below ${formatSigned(-policy.harmMargin)}`,
+      harmful: decision.harmful,
+      safe: decision.safe,
+      confirmedHarm: decision.confirmedHarm,
+      record: `contrast ${formatContrast(contrast)} (${level})`,
+      limit: decision.confirmedHarm
+        ? `upper bound below ${formatSigned(-policy.harmMargin)} at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`
+        : `upper bound below ${formatSigned(-policy.harmMargin)}`,
       rank: contrast.lower,
     };
   }
@@ -112,9 +145,11 @@ function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdic
 
 /**
  * Decides, from evidence only, which entries move through the lifecycle (seed 002, 3.3 and 3.4). The evidence is an
- * entry's controlled contrast (reward shown minus withheld, with its interval): an entry is *safe* when the interval
- * rules out harm beyond `promoteMargin`, *harmful* when it rules out no effect (upper bound below `-harmMargin`), both
- * only with `minContrasts` groups or more.
+ * entry's controlled contrast (reward shown minus withheld) with the bounds of a confidence sequence
+ * (`contrastSequence`: valid at every look at once, so deciding at the first step a bound crosses keeps its error
+ * rate): an entry is *safe* when the lower bound rules out harm beyond `promoteMargin`, *harmful* when the upper bound
+ * rules out no effect (below `-harmMargin`), *confirmed harmful* when it does so at `confirmAlpha` too, all only with
+ * `minContrasts` groups or more. A large effect crosses in a few groups, a small one later.
  * - a safe candidate competes for the active set; a harmful one is archived once the harm is confirmed (twice the
  *   evidence), never on a handful of showings; one still undecided after the stale window is archived;
  * - a harmful active entry goes to probation, and so does one no longer shown;
@@ -128,7 +163,6 @@ function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdic
 export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] {
   const { policy, version } = input;
   const countTokens = input.countTokens ?? estimateTokens;
-  const contrastOptions = input.contrast ?? defaultContrastOptions;
   const live = input.experiences.filter((entry) => entry.status !== "archived");
   const totalShown = live.reduce((sum, entry) => sum + entry.stats.shown, 0);
   const transitions: LifecycleTransition[] = [];
@@ -144,11 +178,11 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
     const evidence: LifecycleEvidence = {
       shown: stats.shown,
       meanDelta: meanDelta(stats),
-      contrast: entryContrast(stats, contrastOptions),
+      contrast: lifecycleBounds(stats, policy),
       utility: utilityScore(stats, totalShown, input.utility),
       idleVersions: Math.max(0, version - (stats.lastUsedVersion ?? entry.provenance.version)),
     };
-    const verdict = verdictOf(evidence, policy);
+    const verdict = verdictOf(evidence, contrastOf(stats), policy);
     const { record, limit } = verdict;
     const stale = evidence.idleVersions >= policy.staleAfterVersions;
     const age = version - entry.provenance.version;

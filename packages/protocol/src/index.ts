@@ -68,14 +68,30 @@ export {
 } from "./kernel/experience-utility.js";
 export {
   defaultActiveExposureShare,
+  defaultRelevantRatio,
   defaultRelevantShare,
   type Exposure,
   exposureSchema,
+  exposureThresholds,
   isShownToAttempt,
   isVaried,
   minRelevantEntries,
-  settledContrasts,
+  variationOf,
 } from "./kernel/exposure-plan.js";
+export {
+  contrastDecision,
+  type DecisionThresholds,
+  decisionPriority,
+  decisionThresholdsSchema,
+  defaultDecisionThresholds,
+  exposureShare,
+} from "./kernel/decision-priority.js";
+export {
+  contrastSequence,
+  defaultSequenceOptions,
+  type SequenceOptions,
+  sequenceOptionsSchema,
+} from "./kernel/contrast-sequence.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
   isInfrastructureFailure,

@@ -56,6 +56,15 @@ export const learnOptionsSchema = z.object({
     .describe(
       "Share of groups in which an active entry is varied (candidates and probation entries always are)",
     ),
+  settledTaskAttempts: z
+    .number()
+    .int()
+    .min(0)
+    .refine((value) => value !== 1, "settledTaskAttempts must be 0 (off) or at least 2 (a contrast needs two arms)")
+    .default(2)
+    .describe(
+      "Attempts for a task whose every earlier group had equal rewards (no mixed group, no nonzero contrast); 0: the full G. Varied exposure only: the paper's loop keeps G",
+    ),
   evalTemperature: z.number().min(0).max(2).default(0.3),
   valK: z
     .number()

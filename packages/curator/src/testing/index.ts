@@ -8,3 +8,11 @@ export {
   suggestedUpdates,
 } from "./scripted-models.js";
 export { syntheticLibrary, syntheticProposals } from "./synthetic-library.js";
+export {
+  fixedIntervalRule,
+  type LifecycleRule,
+  type LifecycleTrialResult,
+  type LifecycleTrialSetting,
+  lifecycleTrials,
+  plannedRule,
+} from "./lifecycle-error-rates.js";
