@@ -73,6 +73,7 @@ export {
   type Exposure,
   exposureSchema,
   exposureThresholds,
+  inExposureBudget,
   isShownToAttempt,
   isVaried,
   minRelevantEntries,

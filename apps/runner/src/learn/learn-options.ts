@@ -54,7 +54,7 @@ export const learnOptionsSchema = z.object({
     .max(1)
     .default(defaultActiveExposureShare)
     .describe(
-      "Share of groups in which an active entry is varied (candidates and probation entries always are)",
+      "Exposure budget: share of groups in which an entry whose decision is settled is varied (open ones always are, wherever relevant)",
     ),
   settledTaskAttempts: z
     .number()

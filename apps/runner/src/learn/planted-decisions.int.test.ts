@@ -28,9 +28,9 @@ export const plantedLessons = {
     "After a rise of a% and then a fall of b%, apply the fall to the raised price: multiply by (1 + a/100), then multiply that result by (1 - b/100).",
   ],
   harmful: [
-    "For a negative dividend, keep the sign the division leaves: truncating toward zero, -13 mod 5 is -3, which is the expected remainder.",
-    "The overall average of several classes is simply the average of the class averages; there is no need to look at how big each class is.",
-    "When a price rises and then falls by percentages, work both changes out on the original price and add them.",
+    "Compute x % m the way C does, truncating toward zero, so the remainder of a negative number stays negative.",
+    "For a combined mean, skip the weights: each class's mean counts once, whatever its size.",
+    "Multiply the price by one net factor: a rise of a percent and a fall of b percent net to a change of a minus b percent on the original price.",
   ],
   stubs: ["Remainders of negative numbers.", "Averages across several groups.", "Successive percentage changes to a price."],
 } as const;

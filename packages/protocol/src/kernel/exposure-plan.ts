@@ -103,8 +103,12 @@ export function variationOf(
   if (exposure.attempts < 2 || status === "archived") return null;
   const priority = decisionPriority(contrast, status, exposureThresholds(exposure));
   if (status !== "active" || priority >= 0.5) return "open";
-  const share = exposureShare(priority, exposure.activeShare);
-  return seedFrom(exposure.seed, id, "rotate") / 4294967296 < share ? "budget" : null;
+  return inExposureBudget(exposure, id, priority) ? "budget" : null;
+}
+
+/** Whether the group's (or request's) seeded draw puts an entry of this priority among those varied. */
+export function inExposureBudget(exposure: Exposure, id: string, priority: number): boolean {
+  return seedFrom(exposure.seed, id, "rotate") / 4294967296 < exposureShare(priority, exposure.activeShare);
 }
 
 /** Whether the entry is varied in this group at all (`variationOf` is not null). */

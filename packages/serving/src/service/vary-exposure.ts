@@ -1,5 +1,5 @@
 import type { ScoredExperience } from "@tfgrpo/actor";
-import { type Exposure, isVaried } from "@tfgrpo/protocol";
+import { type Exposure, exposureThresholds, inExposureBudget, isVaried } from "@tfgrpo/protocol";
 import type { ServedSelectionPlan } from "./exploration-slot.js";
 
 export interface ExposedPlan extends ServedSelectionPlan {
@@ -31,9 +31,16 @@ export function varyExposure(plan: ServedSelectionPlan, exposure: RequestExposur
     seed: Math.floor(exposure.random() * 4294967296),
     activeShare: exposure.activeShare,
   };
+  const thresholds = exposureThresholds(rotation);
   const varied = new Set(
     plan.shown
-      .filter((entry) => isVaried(rotation, entry.id, entry.status, entry.contrast))
+      .filter((entry) =>
+        // Live traffic: an active entry with no evidence yet is served and measured within the budget (a user's
+        // request should not pay for every unmeasured entry); once its contrast says its decision is open, always.
+        entry.status === "active" && (entry.contrast?.n ?? 0) < thresholds.minContrasts
+          ? inExposureBudget(rotation, entry.id, 0)
+          : isVaried(rotation, entry.id, entry.status, entry.contrast),
+      )
       .map((entry) => entry.id),
   );
   const withheld = new Set([...varied].filter(() => exposure.random() < 0.5));
