@@ -101,8 +101,8 @@ describe("applyExposure relevance", () => {
       shown: wide.shown.map((e) => (e.id === "G5" ? { ...e, contrast: open, contrasts: 10 } : e)),
     };
     const withheld = new Set(
-      [0, 1, 2, 3].flatMap((attempt) =>
-        applyExposure(selection, { attempts: 4, seed: 3, activeShare: 0 }, attempt).withheld,
+      [0, 1, 2, 3].flatMap(
+        (attempt) => applyExposure(selection, { attempts: 4, seed: 3, activeShare: 0 }, attempt).withheld,
       ),
     );
     expect(withheld.has("G5")).toBe(true);

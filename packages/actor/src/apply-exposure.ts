@@ -77,7 +77,9 @@ function relevantIds(selection: ExperienceSelection, ratio: number): Set<string>
   const top = Math.max(...entries.map((entry) => entry.similarity));
   const ranked = [...entries].sort((a, b) => b.similarity - a.similarity || a.id.localeCompare(b.id));
   return new Set(
-    ranked.filter((entry, index) => index === 0 || (top > 0 && entry.similarity >= ratio * top)).map((e) => e.id),
+    ranked
+      .filter((entry, index) => index === 0 || (top > 0 && entry.similarity >= ratio * top))
+      .map((e) => e.id),
   );
 }
 

@@ -23,13 +23,21 @@ const base: LifecycleTrialSetting = {
   trials: 2000,
   seed: 101,
 };
-const settings: Array<{ name: string; setting: LifecycleTrialSetting; error: "demoted" | "promoted" | null }> = [
+const settings: Array<{
+  name: string;
+  setting: LifecycleTrialSetting;
+  error: "demoted" | "promoted" | null;
+}> = [
   { name: "active, no effect (wrong demotion)", setting: base, error: "demoted" },
   { name: "active, +0.10 (wrong demotion)", setting: { ...base, effect: 0.1 }, error: "demoted" },
   { name: "active, -0.10", setting: { ...base, effect: -0.1 }, error: null },
   { name: "active, -0.20", setting: { ...base, effect: -0.2 }, error: null },
   { name: "active, -0.40", setting: { ...base, effect: -0.4 }, error: null },
-  { name: "active, -0.40 on 1/3 of groups", setting: { ...base, effect: -0.4, relevantShare: 1 / 3 }, error: null },
+  {
+    name: "active, -0.40 on 1/3 of groups",
+    setting: { ...base, effect: -0.4, relevantShare: 1 / 3 },
+    error: null,
+  },
   {
     name: "candidate, -0.10 (wrong promotion)",
     setting: { ...base, status: "candidate", effect: -0.1 },

@@ -95,7 +95,7 @@ describe("planLifecycle on contrasts", () => {
     expect(transition!.evidence.contrast).toMatchObject({ n: 20 });
     expect(transition!.evidence.contrast.estimate).toBeCloseTo(0.3, 6);
     expect(transition!.reason).toMatch(
-      /^promoted: safe: contrast \+0\.300 \[\+0\.\d{3}, \+0\.\d{3}\] over 20 groups \(95% confidence sequence\); ranks 1 within the active budget$/,
+      /^promoted: safe: contrast \+0\.300 \[\+0\.\d{3}, \+0\.\d{3}\] over 20 groups \(90% confidence sequence\); ranks 1 within the active budget$/,
     );
   });
 
@@ -132,7 +132,7 @@ describe("planLifecycle on contrasts", () => {
     const [transition] = plan([many]);
     expect(transition).toMatchObject({ from: "candidate", to: "archived" });
     expect(transition!.reason).toMatch(
-      /^candidate hurts: contrast -0\.500 \[-0\.\d{3}, -0\.\d{3}\] over 10 groups \(95% confidence sequence\) \(upper bound below/,
+      /^candidate hurts: contrast -0\.500 \[-0\.\d{3}, -0\.\d{3}\] over 10 groups \(90% confidence sequence\) \(upper bound below/,
     );
   });
 

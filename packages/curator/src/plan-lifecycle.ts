@@ -113,7 +113,11 @@ export function lifecycleBounds(stats: Experience["stats"], policy: LifecyclePol
   });
 }
 
-function verdictOf(evidence: LifecycleEvidence, counters: ExperienceContrast, policy: LifecyclePolicy): Verdict {
+function verdictOf(
+  evidence: LifecycleEvidence,
+  counters: ExperienceContrast,
+  policy: LifecyclePolicy,
+): Verdict {
   const { contrast } = evidence;
   if (contrast.n > 0) {
     const thresholds = thresholdsOf(policy);

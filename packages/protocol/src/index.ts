@@ -30,6 +30,20 @@ export {
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
 export { billedOutputTokens, type ReportedTokens } from "./kernel/billed-output-tokens.js";
 export {
+  contrastSequence,
+  defaultSequenceOptions,
+  type SequenceOptions,
+  sequenceOptionsSchema,
+} from "./kernel/contrast-sequence.js";
+export {
+  contrastDecision,
+  type DecisionThresholds,
+  decisionPriority,
+  decisionThresholdsSchema,
+  defaultDecisionThresholds,
+  exposureShare,
+} from "./kernel/decision-priority.js";
+export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,
   defaultEmbeddingCacheBytes,
@@ -79,20 +93,6 @@ export {
   minRelevantEntries,
   variationOf,
 } from "./kernel/exposure-plan.js";
-export {
-  contrastDecision,
-  type DecisionThresholds,
-  decisionPriority,
-  decisionThresholdsSchema,
-  defaultDecisionThresholds,
-  exposureShare,
-} from "./kernel/decision-priority.js";
-export {
-  contrastSequence,
-  defaultSequenceOptions,
-  type SequenceOptions,
-  sequenceOptionsSchema,
-} from "./kernel/contrast-sequence.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
   isInfrastructureFailure,

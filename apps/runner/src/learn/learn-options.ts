@@ -60,7 +60,10 @@ export const learnOptionsSchema = z.object({
     .number()
     .int()
     .min(0)
-    .refine((value) => value !== 1, "settledTaskAttempts must be 0 (off) or at least 2 (a contrast needs two arms)")
+    .refine(
+      (value) => value !== 1,
+      "settledTaskAttempts must be 0 (off) or at least 2 (a contrast needs two arms)",
+    )
     .default(2)
     .describe(
       "Attempts for a task whose every earlier group had equal rewards (no mixed group, no nonzero contrast); 0: the full G. Varied exposure only: the paper's loop keeps G",

@@ -1,3 +1,11 @@
+export {
+  fixedIntervalRule,
+  type LifecycleRule,
+  type LifecycleTrialResult,
+  type LifecycleTrialSetting,
+  lifecycleTrials,
+  plannedRule,
+} from "./lifecycle-error-rates.js";
 export { readRealLibrary } from "./real-libraries.js";
 export {
   createScriptedModels,
@@ -8,11 +16,3 @@ export {
   suggestedUpdates,
 } from "./scripted-models.js";
 export { syntheticLibrary, syntheticProposals } from "./synthetic-library.js";
-export {
-  fixedIntervalRule,
-  type LifecycleRule,
-  type LifecycleTrialResult,
-  type LifecycleTrialSetting,
-  lifecycleTrials,
-  plannedRule,
-} from "./lifecycle-error-rates.js";

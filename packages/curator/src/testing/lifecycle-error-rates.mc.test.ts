@@ -1,6 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { resolveCuratorConfig } from "../curator-config.js";
-import { fixedIntervalRule, type LifecycleTrialSetting, lifecycleTrials, plannedRule } from "./lifecycle-error-rates.js";
+import {
+  fixedIntervalRule,
+  type LifecycleTrialSetting,
+  lifecycleTrials,
+  plannedRule,
+} from "./lifecycle-error-rates.js";
 
 /*
  * The lifecycle's error rates under repeated looks, by Monte Carlo over the real planLifecycle (small and seeded; the

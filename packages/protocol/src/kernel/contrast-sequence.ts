@@ -33,7 +33,11 @@ export const sequenceOptionsSchema = z.object({
     .positive()
     .default(6)
     .describe("Groups at which the boundary is tightest (the mixture's spread)"),
-  priorVariance: z.number().positive().default(0.2).describe("Variance of one group's difference before evidence"),
+  priorVariance: z
+    .number()
+    .positive()
+    .default(0.2)
+    .describe("Variance of one group's difference before evidence"),
   priorWeight: z.number().nonnegative().default(2).describe("How many groups the prior variance counts as"),
 });
 export type SequenceOptions = z.infer<typeof sequenceOptionsSchema>;

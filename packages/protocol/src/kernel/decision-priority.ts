@@ -67,7 +67,8 @@ export function decisionPriority(
   const counters = contrast ?? { n: 0, sum: 0, sumSquares: 0 };
   const decision = contrastDecision(counters, thresholds);
   if (!decision.decidable) return 1;
-  const settled = status === "probation" ? decision.confirmedHarm || decision.safe : decision.harmful || decision.safe;
+  const settled =
+    status === "probation" ? decision.confirmedHarm || decision.safe : decision.harmful || decision.safe;
   if (settled) return 0;
   const bounds = contrastSequence(counters, { ...defaultSequenceOptions, horizon: thresholds.horizon });
   const lean = normalCdf((-thresholds.harmMargin - bounds.estimate) / bounds.standardError);

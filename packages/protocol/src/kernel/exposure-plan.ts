@@ -54,7 +54,9 @@ export const exposureSchema = z
     decision: decisionThresholdsSchema
       .partial()
       .optional()
-      .describe("The lifecycle's thresholds, which decide whether an entry's decision is open (default: the curator's defaults)"),
+      .describe(
+        "The lifecycle's thresholds, which decide whether an entry's decision is open (default: the curator's defaults)",
+      ),
   })
   .describe(
     "Vary the entries whose decision is open inside the group: each is shown to a balanced part of the attempts, withheld from the rest",
