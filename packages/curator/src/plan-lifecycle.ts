@@ -88,6 +88,8 @@ interface Verdict {
   record: string;
   /** The harm rule that applied, in words. */
   limit: string;
+  /** The rule of confirmed harm, in words. */
+  confirmLimit: string;
   /** The rank key of the budget: the contrast's lower bound (or, without one, the mean delta). */
   rank: number;
 }
@@ -128,9 +130,8 @@ function verdictOf(
       safe: decision.safe,
       confirmedHarm: decision.confirmedHarm,
       record: `contrast ${formatContrast(contrast)} (${level})`,
-      limit: decision.confirmedHarm
-        ? `upper bound below ${formatSigned(-policy.harmMargin)} at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`
-        : `upper bound below ${formatSigned(-policy.harmMargin)}`,
+      limit: `upper bound below ${formatSigned(-policy.harmMargin)}`,
+      confirmLimit: `upper bound below ${formatSigned(-policy.harmMargin)}, at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`,
       rank: contrast.lower,
     };
   }
@@ -143,6 +144,7 @@ function verdictOf(
     confirmedHarm: harmful,
     record: `no contrast; mean delta ${formatSigned(evidence.meanDelta)} over ${evidence.shown} rollouts`,
     limit: `limit ${formatSigned(-policy.meanDeltaHarmMargin)}`,
+    confirmLimit: `limit ${formatSigned(-policy.meanDeltaHarmMargin)}`,
     rank: decided ? evidence.meanDelta - 1 : -2,
   };
 }
@@ -187,7 +189,7 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
       idleVersions: Math.max(0, version - (stats.lastUsedVersion ?? entry.provenance.version)),
     };
     const verdict = verdictOf(evidence, contrastOf(stats), policy);
-    const { record, limit } = verdict;
+    const { record, limit, confirmLimit } = verdict;
     const stale = evidence.idleVersions >= policy.staleAfterVersions;
     const age = version - entry.provenance.version;
     const idle =
@@ -197,7 +199,8 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
 
     switch (entry.status) {
       case "candidate":
-        if (verdict.confirmedHarm) move(entry, "archived", `candidate hurts: ${record} (${limit})`, evidence);
+        if (verdict.confirmedHarm)
+          move(entry, "archived", `candidate hurts: ${record} (${confirmLimit})`, evidence);
         else if ((stale || age >= policy.staleAfterVersions) && !verdict.safe)
           move(
             entry,
@@ -216,7 +219,7 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
         const onProbation = version - probationSince(entry);
         const expired = onProbation >= policy.probationVersions;
         if (verdict.confirmedHarm)
-          move(entry, "archived", `harm confirmed on probation: ${record} (${limit})`, evidence);
+          move(entry, "archived", `harm confirmed on probation: ${record} (${confirmLimit})`, evidence);
         else if (verdict.safe && !stale)
           eligible.push({ entry, evidence, verdict, note: `recovered: ${record}` });
         else if (expired)
