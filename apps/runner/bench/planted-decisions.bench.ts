@@ -87,7 +87,7 @@ await must([
 const store = await createStore(db);
 const head = (await store.getHead(domain))!;
 const rollouts = (await store.listTrajectories({ runId: "planted-small" })).filter((t) =>
-  t.groupId.includes("/s"),
+  /^planted-small\/s\d+\//.test(t.groupId),
 ).length;
 await store.close();
 const byId = new Map(head.experiences.map((entry) => [entry.id, entry]));

@@ -82,6 +82,7 @@ export {
 } from "./kernel/experience-utility.js";
 export {
   defaultActiveExposureShare,
+  defaultExposureBudget,
   defaultRelevantRatio,
   defaultRelevantShare,
   type Exposure,

@@ -1,5 +1,5 @@
 import { defaultValidationSamples } from "@tfgrpo/curator";
-import { defaultActiveExposureShare } from "@tfgrpo/protocol";
+import { defaultExposureBudget } from "@tfgrpo/protocol";
 import { z } from "zod";
 
 export const learnOptionsSchema = z.object({
@@ -52,7 +52,7 @@ export const learnOptionsSchema = z.object({
     .number()
     .min(0)
     .max(1)
-    .default(defaultActiveExposureShare)
+    .default(defaultExposureBudget)
     .describe(
       "Exposure budget: share of groups in which an entry whose decision is settled is varied (open ones always are, wherever relevant)",
     ),

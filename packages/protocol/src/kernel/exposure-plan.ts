@@ -63,8 +63,14 @@ export const exposureSchema = z
   );
 export type Exposure = z.infer<typeof exposureSchema>;
 
-/** Default exposure budget: share of groups (or requests) in which a settled entry is still varied. */
-export const defaultActiveExposureShare = 0.15;
+/** Default offline exposure budget: share of groups in which a settled entry is still varied. */
+export const defaultExposureBudget = 0.15;
+
+/**
+ * Default online exposure budget: share of live requests in which a settled or not yet measured active entry is
+ * varied (live traffic gives far fewer groups than a learning run, so a larger share of it).
+ */
+export const defaultActiveExposureShare = 1 / 3;
 
 /**
  * Default share of a task's shown entries, by similarity, among which a settled entry counts as relevant to it. A
