@@ -82,6 +82,8 @@ await must([
     db,
     runId: "planted-small",
   }),
+  "--settled-task-attempts",
+  "2",
   ...process.argv.slice(2),
 ]);
 const store = await createStore(db);

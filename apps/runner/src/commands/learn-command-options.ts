@@ -17,6 +17,7 @@ export interface LearnCommandOptions {
   /** false with --no-exposure: every attempt of a group sees the same entries. */
   exposure?: boolean;
   exposureActiveShare?: number;
+  settledTaskAttempts?: number;
   resume?: string;
   runId?: string;
   seed: number;

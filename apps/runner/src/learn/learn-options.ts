@@ -66,7 +66,7 @@ export const learnOptionsSchema = z.object({
     )
     .default(2)
     .describe(
-      "Attempts for a task whose every earlier group had equal rewards (no mixed group, no nonzero contrast); 0: the full G. Varied exposure only: the paper's loop keeps G",
+      "Attempts for a task whose every earlier group had equal rewards (no mixed group, no nonzero contrast); 0 (default): the full G. Varied exposure only: the paper's loop keeps G",
     ),
   evalTemperature: z.number().min(0).max(2).default(0.3),
   valK: z
