@@ -61,6 +61,13 @@ const lifecycleSchema = z.strictObject({
    * with no effect is ever called harmful, or one at the harm threshold ever called safe.
    */
   alpha: z.number().gt(0).lt(0.5).default(defaultDecisionThresholds.alpha),
+  /**
+   * Level of the one-sided sequential harm test that demotes an active entry to probation (reversible: still varied
+   * there, back once safe): the chance, over every look together, that an entry without harm is ever demoted by it.
+   */
+  demoteAlpha: z.number().gt(0).lt(0.5).default(defaultDecisionThresholds.demoteAlpha),
+  /** The demotion test's harmful alternative: a mean contrast this far below `-harmMargin`. */
+  harmEffect: z.number().gt(0).max(1).default(defaultDecisionThresholds.harmEffect),
   /** Level at which harm counts as confirmed (archive, final for the automatic policy). */
   confirmAlpha: z.number().gt(0).lt(0.5).default(defaultDecisionThresholds.confirmAlpha),
   /** Groups at which the sequence's bounds are tightest (the normal mixture's spread). */

@@ -150,12 +150,18 @@ describe("planLifecycle on contrasts", () => {
     );
   });
 
-  it("puts an active entry whose interval says harm on probation: active -> probation", () => {
-    // 8 groups at -0.3 are not enough for a bound valid at every look; 14 are.
-    expect(plan([makeExperience({ id: "G4", stats: contrasted(8, -0.3) })])).toEqual([]);
-    const [transition] = plan([makeExperience({ id: "G4", stats: contrasted(14, -0.3) })]);
+  it("puts an active entry the one-sided harm test calls harmful on probation: active -> probation", () => {
+    // 3 groups are under minContrasts; at 8 groups of -0.3 the sequential test against -0.15 crosses (the two-sided
+    // confidence sequence, which the archive keeps, still straddles 0 there).
+    expect(plan([makeExperience({ id: "G4", stats: contrasted(3, -0.3) })])).toEqual([]);
+    const [transition] = plan([makeExperience({ id: "G4", stats: contrasted(8, -0.3) })]);
     expect(transition).toMatchObject({ from: "active", to: "probation" });
-    expect(transition!.reason).toMatch(/^hurts: contrast -0\.300 \[/);
+    expect(transition!.reason).toMatch(/^hurts: contrast -0\.300 \[-0\.609, \+0\.009\] over 8 groups/);
+    expect(transition!.reason).toContain(
+      "sequential test of no harm beyond +0.000 against -0.150: log likelihood ratio 3.37, threshold 2.30 (level 0.1)",
+    );
+    // A small harm the test is not built for, over many groups, stays: the ratio falls while the mean is above -0.075.
+    expect(plan([makeExperience({ id: "G4", stats: contrasted(60, -0.03) })])).toEqual([]);
   });
 
   it("keeps an active entry whose interval straddles zero active", () => {

@@ -37,7 +37,11 @@ export interface LifecyclePolicy {
   pruneFraction: number;
   /** Level of the confidence sequence, each side, over all looks (default 0.05). */
   alpha?: number;
-  /** Level at which harm is confirmed (default 0.01). */
+  /** Level of the sequential harm test that demotes an active entry (default 0.1). */
+  demoteAlpha?: number;
+  /** The demotion test's harmful alternative: a mean contrast this far below `-harmMargin` (default 0.15). */
+  harmEffect?: number;
+  /** Level at which harm is confirmed (default 0.02). */
   confirmAlpha?: number;
   /** Groups at which the sequence is tightest (default 8). */
   horizon?: number;
@@ -100,6 +104,8 @@ function thresholdsOf(policy: LifecyclePolicy): DecisionThresholds {
     harmMargin: policy.harmMargin,
     promoteMargin: policy.promoteMargin,
     alpha: policy.alpha ?? defaultDecisionThresholds.alpha,
+    demoteAlpha: policy.demoteAlpha ?? defaultDecisionThresholds.demoteAlpha,
+    harmEffect: policy.harmEffect ?? defaultDecisionThresholds.harmEffect,
     confirmAlpha: policy.confirmAlpha ?? defaultDecisionThresholds.confirmAlpha,
     horizon: policy.horizon ?? defaultDecisionThresholds.horizon,
   };
@@ -130,7 +136,7 @@ function verdictOf(
       safe: decision.safe,
       confirmedHarm: decision.confirmedHarm,
       record: `contrast ${formatContrast(contrast)} (${level})`,
-      limit: `upper bound below ${formatSigned(-policy.harmMargin)}`,
+      limit: `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / thresholds.demoteAlpha).toFixed(2)} (level ${thresholds.demoteAlpha})`,
       confirmLimit: `upper bound below ${formatSigned(-policy.harmMargin)}, at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`,
       rank: contrast.lower,
     };

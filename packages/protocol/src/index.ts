@@ -43,6 +43,7 @@ export {
   defaultDecisionThresholds,
   exposureShare,
 } from "./kernel/decision-priority.js";
+export { type HarmTestOptions, type HarmTestResult, harmTest } from "./kernel/harm-test.js";
 export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { ExperienceContrast, ExperienceStatus } from "../schemas/experience.js";
 import { contrastSequence, defaultSequenceOptions } from "./contrast-sequence.js";
+import { harmTest } from "./harm-test.js";
 import { normalCdf } from "./student-t.js";
 
 /*
@@ -11,7 +12,7 @@ import { normalCdf } from "./student-t.js";
 
 export const decisionThresholdsSchema = z.object({
   minContrasts: z.number().int().positive().default(4).describe("Groups before any bound decides"),
-  harmMargin: z.number().min(0).default(0).describe("Harmful: the upper bound is below minus this"),
+  harmMargin: z.number().min(0).default(0).describe("Harmful: the mean contrast is below minus this"),
   promoteMargin: z.number().min(0).default(0.05).describe("Safe: the lower bound is at least minus this"),
   alpha: z
     .number()
@@ -21,6 +22,19 @@ export const decisionThresholdsSchema = z.object({
     .describe(
       "Nominal error level of the confidence sequence, each side, over all looks (measured: about 3% for an entry without effect)",
     ),
+  demoteAlpha: z
+    .number()
+    .gt(0)
+    .lt(0.5)
+    .default(0.1)
+    .describe(
+      "Level of the sequential harm test that demotes an active entry to probation (reversible), over all looks",
+    ),
+  harmEffect: z
+    .number()
+    .gt(0)
+    .default(0.15)
+    .describe("The harmful alternative of the demotion test: a mean contrast this far below -harmMargin"),
   confirmAlpha: z
     .number()
     .gt(0)
@@ -33,22 +47,35 @@ export type DecisionThresholds = z.infer<typeof decisionThresholdsSchema>;
 
 export const defaultDecisionThresholds: DecisionThresholds = decisionThresholdsSchema.parse({});
 
-/** What the time-uniform bounds say of an entry for its lifecycle: harmful, confirmed harmful, safe, or open. */
+/**
+ * What the sequential rules say of an entry for its lifecycle: harmful (the one-sided harm test at `demoteAlpha`:
+ * demotion, reversible), confirmed harmful (the confidence sequence at `confirmAlpha`: archive), safe (the confidence
+ * sequence at `alpha`), or open; with the harm test's log likelihood ratio, for the stored reason.
+ */
 export function contrastDecision(
   contrast: ExperienceContrast | undefined,
   thresholds: DecisionThresholds = defaultDecisionThresholds,
-): { harmful: boolean; confirmedHarm: boolean; safe: boolean; decidable: boolean } {
+): { harmful: boolean; confirmedHarm: boolean; safe: boolean; decidable: boolean; harmLogRatio: number } {
   const counters = contrast ?? { n: 0, sum: 0, sumSquares: 0 };
   const decidable = counters.n >= thresholds.minContrasts;
-  if (!decidable) return { harmful: false, confirmedHarm: false, safe: false, decidable };
+  const harm = harmTest(counters, {
+    effect: thresholds.harmEffect,
+    alpha: thresholds.demoteAlpha,
+    margin: thresholds.harmMargin,
+  });
+  if (!decidable)
+    return { harmful: false, confirmedHarm: false, safe: false, decidable, harmLogRatio: harm.logRatio };
   const sequence = { ...defaultSequenceOptions, horizon: thresholds.horizon };
   const bounds = contrastSequence(counters, { ...sequence, alpha: thresholds.alpha });
   const confirm = contrastSequence(counters, { ...sequence, alpha: thresholds.confirmAlpha });
+  const confirmedHarm = confirm.upper < -thresholds.harmMargin;
   return {
-    harmful: bounds.upper < -thresholds.harmMargin,
-    confirmedHarm: confirm.upper < -thresholds.harmMargin,
+    // Confirmed harm is harm too: the stricter two-sided rule may cross first for a large effect far from harmEffect.
+    harmful: harm.harmful || confirmedHarm,
+    confirmedHarm,
     safe: bounds.lower >= -thresholds.promoteMargin,
     decidable,
+    harmLogRatio: harm.logRatio,
   };
 }
 
