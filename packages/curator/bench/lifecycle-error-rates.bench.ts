@@ -1,6 +1,7 @@
 // Error rates of the lifecycle's moves under repeated looks, by Monte Carlo over the real `planLifecycle` with the
-// default curator settings (issue 32): the confidence-sequence rule against the rule before it (a fixed-n 95% interval
-// checked at every look). An entry's contrast grows by `groupsPerLook` groups of G = 5 attempts per look; the share of
+// default curator settings (issue 32): the default rule (one-sided sequential harm test for demotion, confidence
+// sequence for promotion and archive) against the confidence sequence alone and the rule before both (a fixed-n 95%
+// interval checked at every look). An entry's contrast grows by `groupsPerLook` groups of G = 5 attempts per look; the share of
 // its groups on which it acts is `relevant`. Seeded: the same numbers on every machine.
 // Run: pnpm --filter @tfgrpo/curator bench:lifecycle   (also part of `pnpm bench`)
 import { renderMarkdownTable } from "@tfgrpo/protocol/testing";
@@ -10,6 +11,7 @@ import {
   type LifecycleTrialSetting,
   lifecycleTrials,
   plannedRule,
+  sequenceOnlyRule,
 } from "../src/testing/lifecycle-error-rates.js";
 
 const policy = resolveCuratorConfig().lifecycle;
@@ -31,6 +33,7 @@ const settings: Array<{
   { name: "active, no effect (wrong demotion)", setting: base, error: "demoted" },
   { name: "active, +0.10 (wrong demotion)", setting: { ...base, effect: 0.1 }, error: "demoted" },
   { name: "active, -0.10", setting: { ...base, effect: -0.1 }, error: null },
+  { name: "active, -0.15", setting: { ...base, effect: -0.15 }, error: null },
   { name: "active, -0.20", setting: { ...base, effect: -0.2 }, error: null },
   { name: "active, -0.40", setting: { ...base, effect: -0.4 }, error: null },
   {
@@ -51,7 +54,8 @@ const percent = (value: number) => `${(100 * value).toFixed(1)}%`;
 const rows: string[][] = [];
 for (const { name, setting, error } of settings) {
   for (const [rule, make] of [
-    ["sequence", plannedRule],
+    ["default", plannedRule],
+    ["sequence only", sequenceOnlyRule],
     ["fixed-n", fixedIntervalRule],
   ] as const) {
     const result = lifecycleTrials(setting, make(policy));
@@ -67,7 +71,7 @@ for (const { name, setting, error } of settings) {
   }
 }
 console.log(
-  `Lifecycle moves under repeated looks: ${base.trials} trials per row, a look every ${base.groupsPerLook} groups, ${base.looks} looks (${base.groupsPerLook * base.looks} groups), G = ${base.attempts}; alpha ${policy.alpha}, confirm ${policy.confirmAlpha}, horizon ${policy.horizon}\n`,
+  `Lifecycle moves under repeated looks: ${base.trials} trials per row, a look every ${base.groupsPerLook} groups, ${base.looks} looks (${base.groupsPerLook * base.looks} groups), G = ${base.attempts}; alpha ${policy.alpha}, demotion test against ${-policy.harmEffect} at ${policy.demoteAlpha}, confirm ${policy.confirmAlpha}, horizon ${policy.horizon}\n`,
 );
 console.log(
   renderMarkdownTable(

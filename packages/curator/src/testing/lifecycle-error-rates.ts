@@ -1,5 +1,8 @@
 import {
   addContrast,
+  contrastSequence,
+  defaultDecisionThresholds,
+  defaultSequenceOptions,
   type ExperienceContrast,
   type ExperienceStatus,
   emptyContrast,
@@ -80,6 +83,29 @@ export function fixedIntervalRule(policy: LifecyclePolicy): LifecycleRule {
     const interval = entryContrast({ shown: 0, success: 0, sumDelta: 0, lastUsedVersion: null, contrast });
     if (interval.upper < -policy.harmMargin) return "demote";
     if (status === "candidate" && interval.lower >= -policy.promoteMargin) return "promote";
+    return null;
+  };
+}
+
+/**
+ * The rule before the one-sided harm test, for comparison: the two-sided confidence sequence at `alpha` decides an
+ * active entry's demotion (upper bound below `-harmMargin`) and a candidate's promotion (lower bound at least
+ * `-promoteMargin`); a candidate is archived when the sequence at `confirmAlpha` is below `-harmMargin`.
+ */
+export function sequenceOnlyRule(policy: LifecyclePolicy): LifecycleRule {
+  const options = {
+    ...defaultSequenceOptions,
+    alpha: policy.alpha ?? defaultDecisionThresholds.alpha,
+    horizon: policy.horizon ?? defaultDecisionThresholds.horizon,
+  };
+  const confirmAlpha = policy.confirmAlpha ?? defaultDecisionThresholds.confirmAlpha;
+  return (status, contrast) => {
+    if (contrast.n < policy.minContrasts) return null;
+    const bounds = contrastSequence(contrast, options);
+    const harmLevel =
+      status === "active" ? bounds : contrastSequence(contrast, { ...options, alpha: confirmAlpha });
+    if (harmLevel.upper < -policy.harmMargin) return "demote";
+    if (status === "candidate" && bounds.lower >= -policy.promoteMargin) return "promote";
     return null;
   };
 }
