@@ -1,6 +1,6 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { entryContrast, safeParseJson } from "@tfgrpo/protocol";
+import { contrastDecision, contrastOf, entryContrast, safeParseJson } from "@tfgrpo/protocol";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
@@ -101,8 +101,11 @@ for (const [id, kind] of kindOf) {
   const moves = entry.history
     .filter((event) => event.from !== null)
     .map((event) => `v${event.version} ${event.from}->${event.to}: ${event.reason}`);
+  // The per-group spread and the demotion test's log likelihood ratio (threshold ln 10 = 2.30 at the defaults).
+  const spread = interval.n > 1 ? interval.standardError * Math.sqrt(interval.n) : Number.NaN;
+  const logRatio = contrastDecision(contrastOf(entry.stats)).harmLogRatio;
   console.log(
-    `${id} ${kind.padEnd(7)} ${entry.status.padEnd(9)} ${interval.estimate >= 0 ? "+" : ""}${interval.estimate.toFixed(3)} over ${interval.n}  ${entry.text.slice(0, 60)}`,
+    `${id} ${kind.padEnd(7)} ${entry.status.padEnd(9)} ${interval.estimate >= 0 ? "+" : ""}${interval.estimate.toFixed(3)} over ${interval.n} (sd ${spread.toFixed(2)}, harm LLR ${logRatio.toFixed(2)})  ${entry.text.slice(0, 60)}`,
   );
   for (const move of moves) console.log(`    ${move.slice(0, 220)}`);
 }
