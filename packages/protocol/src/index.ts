@@ -43,7 +43,6 @@ export {
   defaultDecisionThresholds,
   exposureShare,
 } from "./kernel/decision-priority.js";
-export { type HarmTestOptions, type HarmTestResult, harmTest } from "./kernel/harm-test.js";
 export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,
@@ -95,6 +94,7 @@ export {
   minRelevantEntries,
   variationOf,
 } from "./kernel/exposure-plan.js";
+export { type HarmTestOptions, type HarmTestResult, harmTest } from "./kernel/harm-test.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
   isInfrastructureFailure,
