@@ -131,13 +131,18 @@ function verdictOf(
     const thresholds = thresholdsOf(policy);
     const decision = contrastDecision(counters, thresholds);
     const level = `${Math.round((1 - thresholds.alpha) * 100)}% confidence sequence`;
+    const confirmLimit = `upper bound below ${formatSigned(-policy.harmMargin)}, at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`;
     return {
       harmful: decision.harmful,
       safe: decision.safe,
       confirmedHarm: decision.confirmedHarm,
       record: `contrast ${formatContrast(contrast)} (${level})`,
-      limit: `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / thresholds.demoteAlpha).toFixed(2)} (level ${thresholds.demoteAlpha})`,
-      confirmLimit: `upper bound below ${formatSigned(-policy.harmMargin)}, at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`,
+      // Harmful by the one-sided test, or (a large effect far from harmEffect) by confirmed harm: each says its rule.
+      limit:
+        decision.harmLogRatio >= Math.log(1 / thresholds.demoteAlpha)
+          ? `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / thresholds.demoteAlpha).toFixed(2)} (level ${thresholds.demoteAlpha})`
+          : confirmLimit,
+      confirmLimit,
       rank: contrast.lower,
     };
   }
