@@ -5,6 +5,7 @@ export {
   type LifecycleTrialSetting,
   lifecycleTrials,
   plannedRule,
+  sequenceOnlyRule,
 } from "./lifecycle-error-rates.js";
 export { readRealLibrary } from "./real-libraries.js";
 export {
