@@ -151,14 +151,14 @@ describe("planLifecycle on contrasts", () => {
   });
 
   it("puts an active entry the one-sided harm test calls harmful on probation: active -> probation", () => {
-    // 3 groups are under minContrasts; at 8 groups of -0.3 the sequential test against -0.15 crosses (the two-sided
+    // 3 groups are under minContrasts; at 8 groups of -0.3 the sequential test against -0.15 or -0.30 crosses (the two-sided
     // confidence sequence, which the archive keeps, still straddles 0 there).
     expect(plan([makeExperience({ id: "G4", stats: contrasted(3, -0.3) })])).toEqual([]);
     const [transition] = plan([makeExperience({ id: "G4", stats: contrasted(8, -0.3) })]);
     expect(transition).toMatchObject({ from: "active", to: "probation" });
     expect(transition!.reason).toMatch(/^hurts: contrast -0\.300 \[-0\.609, \+0\.009\] over 8 groups/);
     expect(transition!.reason).toContain(
-      "sequential test of no harm beyond +0.000 against -0.150: log likelihood ratio 3.37, threshold 2.30 (level 0.1)",
+      "sequential test of no harm beyond +0.000 against -0.150 or -0.300: log likelihood ratio 4.09, threshold 2.30 (level 0.1)",
     );
     // A small harm the test is not built for, over many groups, stays: the ratio falls while the mean is above -0.075.
     expect(plan([makeExperience({ id: "G4", stats: contrasted(60, -0.03) })])).toEqual([]);

@@ -140,7 +140,7 @@ function verdictOf(
       // Harmful by the one-sided test, or (a large effect far from harmEffect) by confirmed harm: each says its rule.
       limit:
         decision.harmLogRatio >= Math.log(1 / thresholds.demoteAlpha)
-          ? `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / thresholds.demoteAlpha).toFixed(2)} (level ${thresholds.demoteAlpha})`
+          ? `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)} or ${formatSigned(-policy.harmMargin - 2 * thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / thresholds.demoteAlpha).toFixed(2)} (level ${thresholds.demoteAlpha})`
           : confirmLimit,
       confirmLimit,
       rank: contrast.lower,

@@ -10,16 +10,18 @@ const counters = (n: number, mean: number, spread = 0.3) => ({
 const options = { effect: 0.15, alpha: 0.1, margin: 0 };
 
 describe("harmTest", () => {
-  it("is the Gaussian log likelihood ratio of the harmful alternative against no harm, with a plug-in variance", () => {
+  it("is the Gaussian likelihood ratio of an even mixture of the alternative and twice it, plug-in variance", () => {
     expect(harmTest(counters(0, 0), options)).toEqual({
       logRatio: 0,
       threshold: Math.log(10),
       harmful: false,
     });
-    // 35 groups at -0.15, spread 0.3: variance (35 x 0.09 + 2 x 0.2) / 36; ratio (0.15 x 5.25 - 35 x 0.01125) / it.
+    // 35 groups at -0.15, spread 0.3: variance (35 x 0.09 + 2 x 0.2) / 36; per alternative d the log ratio is
+    // (d x 5.25 - 35 d^2 / 2) / variance; the mixture's is the log of the two ratios' mean.
     const variance = (35 * 0.09 + 0.4) / 36;
+    const single = (d: number) => Math.exp((d * 5.25 - (35 * d * d) / 2) / variance);
     const result = harmTest(counters(35, -0.15), options);
-    expect(result.logRatio).toBeCloseTo((0.15 * 5.25 - 35 * 0.01125) / variance, 9);
+    expect(result.logRatio).toBeCloseTo(Math.log((single(0.15) + single(0.3)) / 2), 9);
     expect(result.harmful).toBe(true);
   });
 

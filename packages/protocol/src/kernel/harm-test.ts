@@ -43,7 +43,13 @@ export function harmTest(contrast: ExperienceContrast, options: HarmTestOptions)
   const deviations = Math.max(0, contrast.sumSquares - n * mean * mean);
   const variance = (deviations + priorWeight * priorVariance) / (n - 1 + priorWeight || 1);
   const shifted = contrast.sum + n * options.margin;
-  const { effect } = options;
-  const logRatio = (-effect * shifted - (n * effect * effect) / 2) / variance;
+  // An even mixture of the alternative and twice it (a mixture of likelihood ratios is still one, so the level holds):
+  // a large harm crosses in fewer groups than against `effect` alone, at a cost of at most ln 2 near `effect`.
+  const ratios = [options.effect, 2 * options.effect].map(
+    (effect) => (-effect * shifted - (n * effect * effect) / 2) / variance,
+  );
+  const top = Math.max(...ratios);
+  const logRatio =
+    top + Math.log(ratios.reduce((sum, ratio) => sum + Math.exp(ratio - top), 0) / ratios.length);
   return { logRatio, threshold, harmful: logRatio >= threshold };
 }
