@@ -34,7 +34,9 @@ export const decisionThresholdsSchema = z.object({
     .number()
     .gt(0)
     .default(0.15)
-    .describe("The harmful alternative of the demotion test: a mean contrast this far below -harmMargin"),
+    .describe(
+      "The harmful alternative of the demotion test: a mean contrast this far below -harmMargin (mixed with twice it)",
+    ),
   confirmAlpha: z
     .number()
     .gt(0)

@@ -3,8 +3,8 @@ import { defaultSequenceOptions } from "./contrast-sequence.js";
 
 /*
  * The demotion test of an active entry (issue 32): a one-sided sequential probability ratio test (Wald; open-ended, a
- * test of power one) of "no harm beyond the margin" (mean contrast >= -margin) against a stated harmful alternative
- * (mean = -margin - `effect`). Per group the Gaussian log likelihood ratio is (-effect x - effect^2 / 2) / s^2 with
+ * test of power one) of "no harm beyond the margin" (mean contrast >= -margin) against stated harmful alternatives
+ * (mean = -margin - `effect` or -margin - 2 `effect`, mixed evenly). Per group the Gaussian log likelihood ratio is (-effect x - effect^2 / 2) / s^2 with
  * x = d + margin; summed over the groups it is a nonnegative supermartingale under the null, so by Ville's inequality
  * it ever reaches ln(1 / alpha) with probability at most alpha, however often it is looked at. Against the two-sided
  * confidence sequence it spends its evidence on one direction and one effect size, so a harm near `effect` is called
@@ -15,7 +15,7 @@ import { defaultSequenceOptions } from "./contrast-sequence.js";
  */
 
 export interface HarmTestOptions {
-  /** The harmful alternative: how far below `-margin` the mean contrast is under it. */
+  /** The harmful alternative: how far below `-margin` the mean contrast is under it (mixed with twice it). */
   effect: number;
   /** Chance, over all looks together, that an entry without harm beyond the margin is ever called harmful. */
   alpha: number;
