@@ -11,6 +11,8 @@ const entry = (id: string, status: ScoredExperience["status"]): ScoredExperience
   score: 0.15,
   tokens: 10,
   contrasts: 50,
+  // Settled: +0.3 over 50 groups, far from every threshold (an active entry like this is varied only in the budget).
+  contrast: { n: 50, sum: 15, sumSquares: 9 },
 });
 
 const selection: ExperienceSelection = {
@@ -77,18 +79,33 @@ describe("applyExposure relevance", () => {
     mostUseful: [],
   };
 
-  it("varies only the entries among the most similar to the task; other uncertain ones are not shown at all", () => {
+  it("varies an open entry where it is relevant (similarity at least 0.4 of the top), others not", () => {
     const exposure = { attempts: 4, seed: 3, activeShare: 0 };
     const arms = [0, 1, 2, 3].map((attempt) => applyExposure(wide, exposure, attempt));
-    // The 3 most similar are G1, G4, G5: G1 (a candidate) is varied; G6, G2 and G3 are uncertain but not relevant.
-    expect(new Set(arms.flatMap((arm) => arm.withheld))).toEqual(new Set(["G1"]));
+    // Relevant (similarity >= 0.36): G1, G4, G5, G6: the candidates G1 and G6 are open and varied; the settled G4 and G5
+    // are out of the budget (share 0); G2 and G3 are uncertain but not relevant.
+    expect(new Set(arms.flatMap((arm) => arm.withheld))).toEqual(new Set(["G1", "G6"]));
     for (const arm of arms) {
       const shown = arm.selection.shown.map((e) => e.id);
       expect(shown).not.toContain("G2");
       expect(shown).not.toContain("G3");
-      expect(shown).not.toContain("G6");
       expect(shown).toEqual(expect.arrayContaining(["G4", "G5", "G7", "G8"]));
     }
     expect(arms.filter((arm) => arm.selection.shown.some((e) => e.id === "G1"))).toHaveLength(2);
+  });
+
+  it("varies an active entry whose decision is open wherever it is relevant, whatever the budget", () => {
+    const open = { n: 10, sum: -0.5, sumSquares: 0.95 };
+    const selection = {
+      ...wide,
+      shown: wide.shown.map((e) => (e.id === "G5" ? { ...e, contrast: open, contrasts: 10 } : e)),
+    };
+    const withheld = new Set(
+      [0, 1, 2, 3].flatMap(
+        (attempt) => applyExposure(selection, { attempts: 4, seed: 3, activeShare: 0 }, attempt).withheld,
+      ),
+    );
+    expect(withheld.has("G5")).toBe(true);
+    expect(withheld.has("G4")).toBe(false);
   });
 });

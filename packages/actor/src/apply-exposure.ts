@@ -1,9 +1,10 @@
 import {
+  defaultRelevantRatio,
   defaultRelevantShare,
   type Exposure,
   isShownToAttempt,
-  isVaried,
   minRelevantEntries,
+  variationOf,
 } from "@tfgrpo/protocol";
 import type { ExperienceSelection } from "./experience-index.js";
 
@@ -15,9 +16,12 @@ export interface ExposedSelection {
 
 /**
  * One attempt's share of a group's varied exposure. The selection is the group's (it depends on the task and the
- * library only). Each entry the exposure varies and that is relevant to the task (`relevantIds`) is kept for the
- * attempts of its shown arm and removed for the others; an uncertain entry (candidate, probation) that is not relevant
- * is removed for every attempt (unproven, it takes no room where it does not apply), and an active one stays.
+ * library only). Each entry whose decision is open (`variationOf`: few contrasts, or a confidence sequence straddling
+ * a lifecycle threshold) is varied wherever it is relevant (its similarity at least `relevantRatio` of the task's most
+ * similar entry's: the evidence goes where the decision needs it); a settled entry drawn into the group's exposure
+ * budget only where it is also among the most similar `relevantShare` of the shown entries. A varied entry is kept for the
+ * attempts of its shown arm and removed for the others; a candidate or probation entry that is not relevant is removed
+ * for every attempt (unproven, it takes no room where it does not apply), and an active one stays.
  * The "most useful" repetition never carries a varied entry, in either arm, so the two arms' prompts differ only in
  * the varied lines: nothing else in the prompt moves, and the contrast measures the entry, not its placement.
  */
@@ -27,12 +31,15 @@ export function applyExposure(
   attempt: number,
 ): ExposedSelection {
   if (!exposure || selection.shown.length === 0) return { selection, withheld: [] };
-  const relevant = relevantIds(selection, exposure.relevantShare ?? defaultRelevantShare);
+  const wide = relevantIds(selection, exposure.relevantRatio ?? defaultRelevantRatio);
+  const ranked = topShare(selection, exposure.relevantShare ?? defaultRelevantShare);
+  const relevant = new Set([...wide].filter((id) => ranked.has(id)));
   const varied = new Set<string>();
   const hidden = new Set<string>();
   for (const entry of selection.shown) {
-    if (!isVaried(exposure, entry.id, entry.status, entry.contrasts)) continue;
-    if (relevant.has(entry.id)) varied.add(entry.id);
+    const variation = variationOf(exposure, entry.id, entry.status, entry.contrast);
+    if (variation === null) continue;
+    if ((variation === "open" ? wide : relevant).has(entry.id)) varied.add(entry.id);
     else if (entry.status !== "active") hidden.add(entry.id);
   }
   if (varied.size === 0 && hidden.size === 0) return { selection, withheld: [] };
@@ -59,10 +66,25 @@ export function applyExposure(
 }
 
 /**
- * The entries relevant to the task: the most similar `share` of the selection (at least `minRelevantEntries`).
- * Without a similarity signal (no embeddings: every similarity 0) every entry is.
+ * The entries relevant to the task: those whose similarity is at least `ratio` of the most similar one's (always the
+ * most similar). Without a similarity signal (no embeddings: every similarity equal) every entry is.
  */
-function relevantIds(selection: ExperienceSelection, share: number): Set<string> {
+function relevantIds(selection: ExperienceSelection, ratio: number): Set<string> {
+  const entries = selection.shown;
+  if (entries.every((entry) => entry.similarity === entries[0]!.similarity)) {
+    return new Set(entries.map((entry) => entry.id));
+  }
+  const top = Math.max(...entries.map((entry) => entry.similarity));
+  const ranked = [...entries].sort((a, b) => b.similarity - a.similarity || a.id.localeCompare(b.id));
+  return new Set(
+    ranked
+      .filter((entry, index) => index === 0 || (top > 0 && entry.similarity >= ratio * top))
+      .map((e) => e.id),
+  );
+}
+
+/** The most similar `share` of the selection (at least `minRelevantEntries`); every entry without a signal. */
+function topShare(selection: ExperienceSelection, share: number): Set<string> {
   const entries = selection.shown;
   if (entries.every((entry) => entry.similarity === entries[0]!.similarity)) {
     return new Set(entries.map((entry) => entry.id));

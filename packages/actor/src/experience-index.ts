@@ -1,5 +1,6 @@
 import {
   type Experience,
+  type ExperienceContrast,
   type ExperienceStatus,
   entryContrast,
   observedUtility,
@@ -30,6 +31,8 @@ export interface ScoredExperience {
   tokens: number;
   /** Groups the entry's contrast has (how settled its effect is). */
   contrasts: number;
+  /** The contrast's counters, from which the exposure judges whether its decision is open (absent: none yet). */
+  contrast?: ExperienceContrast;
 }
 
 export interface ExperienceSelection {
@@ -289,6 +292,7 @@ export function createExperienceIndex(options: CreateExperienceIndexOptions): Ex
           score: score[row]!,
           tokens: tokens[row]!,
           contrasts: experience.stats.contrast?.n ?? 0,
+          ...(experience.stats.contrast ? { contrast: experience.stats.contrast } : {}),
         };
       };
       chosen.sort((a, b) => numericId[a]! - numericId[b]!);

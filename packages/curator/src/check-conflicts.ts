@@ -59,6 +59,7 @@ export async function checkConflicts(
     pairs: detected.pairs,
     minEvidence: config.lifecycle.minEvidence,
     minContrasts: config.lifecycle.minContrasts,
+    alpha: config.lifecycle.alpha,
     margin: config.conflicts.resolveMargin,
     canResolve: (index) => !projected[index]!.created && !projected[index]!.rewritten,
   });

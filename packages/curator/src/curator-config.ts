@@ -1,4 +1,5 @@
 import {
+  defaultDecisionThresholds,
   defaultLibraryBudget,
   defaultUtilityOptions,
   formatZodIssues,
@@ -61,6 +62,22 @@ const lifecycleSchema = z.strictObject({
   promoteMargin: z.number().min(0).default(0.05),
   /** Harmful: the contrast's upper bound is below minus this. */
   harmMargin: z.number().min(0).default(0),
+  /**
+   * Error level of the contrast's confidence sequence (each side, over every look together): the chance that an entry
+   * with no effect is ever called harmful, or one at the harm threshold ever called safe.
+   */
+  alpha: z.number().gt(0).lt(0.5).default(defaultDecisionThresholds.alpha),
+  /**
+   * Level of the one-sided sequential harm test that demotes an active entry to probation (reversible: still varied
+   * there, back once safe): the chance, over every look together, that an entry without harm is ever demoted by it.
+   */
+  demoteAlpha: z.number().gt(0).lt(0.5).default(defaultDecisionThresholds.demoteAlpha),
+  /** The demotion test's harmful alternative: a mean contrast this far below `-harmMargin` (mixed with twice it). */
+  harmEffect: z.number().gt(0).max(1).default(defaultDecisionThresholds.harmEffect),
+  /** Level at which harm counts as confirmed (archive, final for the automatic policy). */
+  confirmAlpha: z.number().gt(0).lt(0.5).default(defaultDecisionThresholds.confirmAlpha),
+  /** Groups at which the sequence's bounds are tightest (the normal mixture's spread). */
+  horizon: z.number().positive().default(defaultDecisionThresholds.horizon),
   /** Without any contrast (exposure off): harmful when the mean delta is below minus this (the paper-loop rule). */
   meanDeltaHarmMargin: z.number().min(0).default(0.1),
   /** Versions without being shown after which an entry counts as never selected. */

@@ -1,6 +1,9 @@
 import {
   type ContrastInterval,
-  defaultContrastOptions,
+  contrastOf,
+  contrastSequence,
+  defaultDecisionThresholds,
+  defaultSequenceOptions,
   entryContrast,
   formatContrast,
   meanDelta,
@@ -22,8 +25,9 @@ export interface ConflictResolutionPlan {
  * Resolves or flags conflicting pairs (seed 002 5.2): when both entries have evidence and one clearly does better,
  * the worse one is archived; otherwise both go into one mutual-exclusion group, so the actor shows at most one of them
  * while evidence accumulates. Groups that touch merge, keeping an existing name.
- * The evidence is each entry's controlled contrast: both need `minContrasts` groups, and the better one must lead by
- * `margin` and by more than the two intervals' combined uncertainty (a one-sided 95% two-sample bound). Entries
+ * The evidence is each entry's controlled contrast: both need `minContrasts` groups, the better one must lead by
+ * `margin`, and its confidence sequence (`contrastSequence`, each side at alpha / 2) must lie wholly above the worse
+ * one's, so a wrong resolution has probability at most `alpha` however often the pair is looked at. Entries
  * without contrasts (exposure off) fall back to the mean delta over `minEvidence` showings.
  */
 export function planConflictResolution(input: {
@@ -33,6 +37,8 @@ export function planConflictResolution(input: {
   /** Groups with both arms each entry's contrast needs before it can decide. */
   minContrasts?: number;
   margin: number;
+  /** Error level of a resolution over all looks (default the lifecycle's, 0.05). */
+  alpha?: number;
   /** Whether an entry's evidence can decide (e.g. not for entries new or rewritten in this batch). */
   canResolve?: (index: number) => boolean;
 }): ConflictResolutionPlan {
@@ -50,12 +56,16 @@ export function planConflictResolution(input: {
     return Math.abs(meanDelta(entries[pair.a]!.stats) - meanDelta(entries[pair.b]!.stats));
   }
   const minContrasts = input.minContrasts ?? input.minEvidence;
+  const alpha = input.alpha ?? defaultDecisionThresholds.alpha;
+  // Each side's confidence sequence at alpha / 2: both hold at every look together with probability 1 - alpha, and
+  // then the better one's lower bound above the worse one's upper bound means the order is right.
+  const sequence = (entry: ConflictEntry) =>
+    contrastSequence(contrastOf(entry.stats), { ...defaultSequenceOptions, alpha: alpha / 2 });
   function clearlyApart(a: ConflictEntry, b: ConflictEntry): boolean {
-    const [x, y] = [entryContrast(a.stats), entryContrast(b.stats)];
+    const [x, y] = [sequence(a), sequence(b)];
     if (x.n > 0 || y.n > 0) {
       if (x.n < minContrasts || y.n < minContrasts) return false;
-      const spread = defaultContrastOptions.z * Math.hypot(x.standardError, y.standardError);
-      return Math.abs(x.estimate - y.estimate) > spread;
+      return x.lower > y.upper || y.lower > x.upper;
     }
     return a.stats.shown >= input.minEvidence && b.stats.shown >= input.minEvidence;
   }
@@ -72,7 +82,7 @@ export function planConflictResolution(input: {
       archived.add(worse);
       archive.push({
         index: worse,
-        reason: `conflicts with ${k.label}, which does better (${evidenceOf(k)} vs ${evidenceOf(w)}): ${pair.reason}`,
+        reason: `conflicts with ${k.label}, which does better (${evidenceOf(k, sequence)} vs ${evidenceOf(w, sequence)}${entryContrast(k.stats).n > 0 ? `; ${Math.round((1 - alpha) * 100)}% confidence sequences apart` : ""}): ${pair.reason}`,
       });
       continue;
     }
@@ -127,9 +137,9 @@ export function planConflictResolution(input: {
   return { archive, assignments, groups };
 }
 
-/** "contrast +0.200 [+0.05, ...] over 9 groups", or the mean delta when the entry has no contrast. */
-function evidenceOf(entry: ConflictEntry): string {
-  const interval: ContrastInterval = entryContrast(entry.stats);
+/** "contrast +0.200 [+0.05, ...] over 9 groups" (the sequence's bounds), or the mean delta without a contrast. */
+function evidenceOf(entry: ConflictEntry, sequence: (entry: ConflictEntry) => ContrastInterval): string {
+  const interval = sequence(entry);
   if (interval.n > 0) return `contrast ${formatContrast(interval)}`;
   return `mean delta ${meanDelta(entry.stats).toFixed(3)} over ${entry.stats.shown}`;
 }

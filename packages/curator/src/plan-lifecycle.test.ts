@@ -95,7 +95,7 @@ describe("planLifecycle on contrasts", () => {
     expect(transition!.evidence.contrast).toMatchObject({ n: 20 });
     expect(transition!.evidence.contrast.estimate).toBeCloseTo(0.3, 6);
     expect(transition!.reason).toMatch(
-      /^promoted: safe: contrast \+0\.300 \[\+0\.\d{3}, \+0\.\d{3}\] over 20 groups; ranks 1 within the active budget$/,
+      /^promoted: safe: contrast \+0\.300 \[\+0\.\d{3}, \+0\.\d{3}\] over 20 groups \(90% confidence sequence\); ranks 1 within the active budget$/,
     );
   });
 
@@ -132,7 +132,7 @@ describe("planLifecycle on contrasts", () => {
     const [transition] = plan([many]);
     expect(transition).toMatchObject({ from: "candidate", to: "archived" });
     expect(transition!.reason).toMatch(
-      /^candidate hurts: contrast -0\.500 \[-0\.\d{3}, -0\.\d{3}\] over 10 groups \(upper bound below/,
+      /^candidate hurts: contrast -0\.500 \[-0\.\d{3}, -0\.\d{3}\] over 10 groups \(90% confidence sequence\) \(upper bound below/,
     );
   });
 
@@ -150,10 +150,18 @@ describe("planLifecycle on contrasts", () => {
     );
   });
 
-  it("puts an active entry whose interval says harm on probation: active -> probation", () => {
+  it("puts an active entry the one-sided harm test calls harmful on probation: active -> probation", () => {
+    // 3 groups are under minContrasts; at 8 groups of -0.3 the sequential test against -0.15 or -0.30 crosses (the two-sided
+    // confidence sequence, which the archive keeps, still straddles 0 there).
+    expect(plan([makeExperience({ id: "G4", stats: contrasted(3, -0.3) })])).toEqual([]);
     const [transition] = plan([makeExperience({ id: "G4", stats: contrasted(8, -0.3) })]);
     expect(transition).toMatchObject({ from: "active", to: "probation" });
-    expect(transition!.reason).toMatch(/^hurts: contrast -0\.300 \[/);
+    expect(transition!.reason).toMatch(/^hurts: contrast -0\.300 \[-0\.609, \+0\.009\] over 8 groups/);
+    expect(transition!.reason).toContain(
+      "sequential test of no harm beyond +0.000 against -0.150 or -0.300: log likelihood ratio 4.09, threshold 2.30 (level 0.1)",
+    );
+    // A small harm the test is not built for, over many groups, stays: the ratio falls while the mean is above -0.075.
+    expect(plan([makeExperience({ id: "G4", stats: contrasted(60, -0.03) })])).toEqual([]);
   });
 
   it("keeps an active entry whose interval straddles zero active", () => {
@@ -228,7 +236,7 @@ describe("planLifecycle on contrasts", () => {
       { at: "t", version: 0, from: null, to: "active" as const, reason: "fixture" },
       { at: "t", version: 28, from: "active" as const, to: "probation" as const, reason: "worse" },
     ];
-    const harmful = makeExperience({ id: "G7", status: "probation", stats: contrasted(9, -0.3), history });
+    const harmful = makeExperience({ id: "G7", status: "probation", stats: contrasted(20, -0.3), history });
     const [archived] = plan([harmful], 30);
     expect(archived).toMatchObject({ from: "probation", to: "archived" });
     expect(archived!.reason).toMatch(/^harm confirmed on probation: contrast -0\.300/);

@@ -1,10 +1,14 @@
 import {
   type ContrastInterval,
-  type ContrastOptions,
-  defaultContrastOptions,
+  contrastDecision,
+  contrastOf,
+  contrastSequence,
+  type DecisionThresholds,
+  defaultDecisionThresholds,
+  defaultSequenceOptions,
   type Experience,
+  type ExperienceContrast,
   type ExperienceStatus,
-  entryContrast,
   estimateTokens,
   formatContrast,
   formatSigned,
@@ -31,12 +35,22 @@ export interface LifecyclePolicy {
   probationVersions: number;
   /** Share of the entry budget moved to probation, lowest lower bound first, each time the live set is over it. */
   pruneFraction: number;
+  /** Level of the confidence sequence, each side, over all looks (default 0.05). */
+  alpha?: number;
+  /** Level of the sequential harm test that demotes an active entry (default 0.1). */
+  demoteAlpha?: number;
+  /** The demotion test's harmful alternative: a mean contrast this far below `-harmMargin` (default 0.15). */
+  harmEffect?: number;
+  /** Level at which harm is confirmed (default 0.02). */
+  confirmAlpha?: number;
+  /** Groups at which the sequence is tightest (default 8). */
+  horizon?: number;
 }
 
 export interface LifecycleEvidence {
   shown: number;
   meanDelta: number;
-  /** The controlled contrast (n = 0: none yet). */
+  /** The controlled contrast (n = 0: none yet), its bounds the confidence sequence's at `alpha`. */
   contrast: ContrastInterval;
   utility: number;
   /** Versions since the entry was last shown (or created, if never shown). */
@@ -58,7 +72,6 @@ export interface PlanLifecycleInput {
   policy: LifecyclePolicy;
   budget: ActiveBudget;
   utility: UtilityOptions;
-  contrast?: ContrastOptions;
   countTokens?: (text: string) => number;
 }
 
@@ -74,26 +87,62 @@ function probationSince(entry: Experience): number {
 interface Verdict {
   harmful: boolean;
   safe: boolean;
-  /** Enough evidence to call the harm confirmed (archive). */
+  /** Harm confirmed at the stricter level (archive). */
   confirmedHarm: boolean;
   record: string;
   /** The harm rule that applied, in words. */
   limit: string;
+  /** The rule of confirmed harm, in words. */
+  confirmLimit: string;
   /** The rank key of the budget: the contrast's lower bound (or, without one, the mean delta). */
   rank: number;
 }
 
-function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdict {
+function thresholdsOf(policy: LifecyclePolicy): DecisionThresholds {
+  return {
+    minContrasts: policy.minContrasts,
+    harmMargin: policy.harmMargin,
+    promoteMargin: policy.promoteMargin,
+    alpha: policy.alpha ?? defaultDecisionThresholds.alpha,
+    demoteAlpha: policy.demoteAlpha ?? defaultDecisionThresholds.demoteAlpha,
+    harmEffect: policy.harmEffect ?? defaultDecisionThresholds.harmEffect,
+    confirmAlpha: policy.confirmAlpha ?? defaultDecisionThresholds.confirmAlpha,
+    horizon: policy.horizon ?? defaultDecisionThresholds.horizon,
+  };
+}
+
+/** The contrast's time-uniform bounds at the policy's level: what a move states and the budget ranks by. */
+export function lifecycleBounds(stats: Experience["stats"], policy: LifecyclePolicy): ContrastInterval {
+  const thresholds = thresholdsOf(policy);
+  return contrastSequence(contrastOf(stats), {
+    ...defaultSequenceOptions,
+    alpha: thresholds.alpha,
+    horizon: thresholds.horizon,
+  });
+}
+
+function verdictOf(
+  evidence: LifecycleEvidence,
+  counters: ExperienceContrast,
+  policy: LifecyclePolicy,
+): Verdict {
   const { contrast } = evidence;
   if (contrast.n > 0) {
-    const decided = contrast.n >= policy.minContrasts;
-    const harmful = decided && contrast.upper < -policy.harmMargin;
+    const thresholds = thresholdsOf(policy);
+    const decision = contrastDecision(counters, thresholds);
+    const level = `${Math.round((1 - thresholds.alpha) * 100)}% confidence sequence`;
+    const confirmLimit = `upper bound below ${formatSigned(-policy.harmMargin)}, at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`;
     return {
-      harmful,
-      safe: decided && contrast.lower >= -policy.promoteMargin,
-      confirmedHarm: harmful && contrast.n >= 2 * policy.minContrasts,
-      record: `contrast ${formatContrast(contrast)}`,
-      limit: `upper bound below ${formatSigned(-policy.harmMargin)}`,
+      harmful: decision.harmful,
+      safe: decision.safe,
+      confirmedHarm: decision.confirmedHarm,
+      record: `contrast ${formatContrast(contrast)} (${level})`,
+      // Harmful by the one-sided test, or (a large effect far from harmEffect) by confirmed harm: each says its rule.
+      limit:
+        decision.harmLogRatio >= Math.log(1 / thresholds.demoteAlpha)
+          ? `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)} or ${formatSigned(-policy.harmMargin - 2 * thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / thresholds.demoteAlpha).toFixed(2)} (level ${thresholds.demoteAlpha})`
+          : confirmLimit,
+      confirmLimit,
       rank: contrast.lower,
     };
   }
@@ -106,15 +155,18 @@ function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdic
     confirmedHarm: harmful,
     record: `no contrast; mean delta ${formatSigned(evidence.meanDelta)} over ${evidence.shown} rollouts`,
     limit: `limit ${formatSigned(-policy.meanDeltaHarmMargin)}`,
+    confirmLimit: `limit ${formatSigned(-policy.meanDeltaHarmMargin)}`,
     rank: decided ? evidence.meanDelta - 1 : -2,
   };
 }
 
 /**
  * Decides, from evidence only, which entries move through the lifecycle (seed 002, 3.3 and 3.4). The evidence is an
- * entry's controlled contrast (reward shown minus withheld, with its interval): an entry is *safe* when the interval
- * rules out harm beyond `promoteMargin`, *harmful* when it rules out no effect (upper bound below `-harmMargin`), both
- * only with `minContrasts` groups or more.
+ * entry's controlled contrast (reward shown minus withheld) with the bounds of a confidence sequence
+ * (`contrastSequence`: valid at every look at once, so deciding at the first step a bound crosses keeps its error
+ * rate): an entry is *safe* when the lower bound rules out harm beyond `promoteMargin`, *harmful* when the upper bound
+ * rules out no effect (below `-harmMargin`), *confirmed harmful* when it does so at `confirmAlpha` too, all only with
+ * `minContrasts` groups or more. A large effect crosses in a few groups, a small one later.
  * - a safe candidate competes for the active set; a harmful one is archived once the harm is confirmed (twice the
  *   evidence), never on a handful of showings; one still undecided after the stale window is archived;
  * - a harmful active entry goes to probation, and so does one no longer shown;
@@ -128,7 +180,6 @@ function verdictOf(evidence: LifecycleEvidence, policy: LifecyclePolicy): Verdic
 export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] {
   const { policy, version } = input;
   const countTokens = input.countTokens ?? estimateTokens;
-  const contrastOptions = input.contrast ?? defaultContrastOptions;
   const live = input.experiences.filter((entry) => entry.status !== "archived");
   const totalShown = live.reduce((sum, entry) => sum + entry.stats.shown, 0);
   const transitions: LifecycleTransition[] = [];
@@ -144,12 +195,12 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
     const evidence: LifecycleEvidence = {
       shown: stats.shown,
       meanDelta: meanDelta(stats),
-      contrast: entryContrast(stats, contrastOptions),
+      contrast: lifecycleBounds(stats, policy),
       utility: utilityScore(stats, totalShown, input.utility),
       idleVersions: Math.max(0, version - (stats.lastUsedVersion ?? entry.provenance.version)),
     };
-    const verdict = verdictOf(evidence, policy);
-    const { record, limit } = verdict;
+    const verdict = verdictOf(evidence, contrastOf(stats), policy);
+    const { record, limit, confirmLimit } = verdict;
     const stale = evidence.idleVersions >= policy.staleAfterVersions;
     const age = version - entry.provenance.version;
     const idle =
@@ -159,7 +210,8 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
 
     switch (entry.status) {
       case "candidate":
-        if (verdict.confirmedHarm) move(entry, "archived", `candidate hurts: ${record} (${limit})`, evidence);
+        if (verdict.confirmedHarm)
+          move(entry, "archived", `candidate hurts: ${record} (${confirmLimit})`, evidence);
         else if ((stale || age >= policy.staleAfterVersions) && !verdict.safe)
           move(
             entry,
@@ -178,7 +230,7 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
         const onProbation = version - probationSince(entry);
         const expired = onProbation >= policy.probationVersions;
         if (verdict.confirmedHarm)
-          move(entry, "archived", `harm confirmed on probation: ${record} (${limit})`, evidence);
+          move(entry, "archived", `harm confirmed on probation: ${record} (${confirmLimit})`, evidence);
         else if (verdict.safe && !stale)
           eligible.push({ entry, evidence, verdict, note: `recovered: ${record}` });
         else if (expired)

@@ -63,6 +63,21 @@ export {
   checkCopiedInstructions,
 } from "./kernel/copied-instruction-check.js";
 export { diffStates } from "./kernel/diff-states.js";
+
+  contrastSequence,
+  defaultSequenceOptions,
+  type SequenceOptions,
+  sequenceOptionsSchema,
+} from "./kernel/contrast-sequence.js";
+
+export {
+  contrastDecision,
+  type DecisionThresholds,
+  decisionPriority,
+  decisionThresholdsSchema,
+  defaultDecisionThresholds,
+  exposureShare,
+} from "./kernel/decision-priority.js";
 export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,
@@ -102,14 +117,19 @@ export {
 } from "./kernel/experience-utility.js";
 export {
   defaultActiveExposureShare,
+  defaultExposureBudget,
+  defaultRelevantRatio,
   defaultRelevantShare,
   type Exposure,
   exposureSchema,
+  exposureThresholds,
+  inExposureBudget,
   isShownToAttempt,
   isVaried,
   minRelevantEntries,
-  settledContrasts,
+  variationOf,
 } from "./kernel/exposure-plan.js";
+export { type HarmTestOptions, type HarmTestResult, harmTest } from "./kernel/harm-test.js";
 export { isHomogeneousGroup } from "./kernel/homogeneous-group.js";
 export {
   environmentUnavailablePrefix,

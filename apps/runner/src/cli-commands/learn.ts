@@ -55,8 +55,13 @@ export function registerLearnCommand(program: Command): void {
     )
     .option(
       "--exposure-active-share <share>",
-      "share of groups in which an active entry is varied (candidates and probation entries always are)",
+      "exposure budget: share of groups in which an entry whose decision is settled is varied (open ones always are; default 0.15)",
       probability,
+    )
+    .option(
+      "--settled-task-attempts <n>",
+      "attempts for a task whose every earlier group had equal rewards (no mixed group, no contrast); 0: the full group size (default 0)",
+      nonNegativeInteger,
     )
     .option(
       "--direct-experiences <n>",

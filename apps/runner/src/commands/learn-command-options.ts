@@ -25,6 +25,8 @@ export const learnCommandOptionsSchema = z
     /** false with --no-exposure: every attempt of a group sees the same entries. */
     exposure: z.boolean().optional(),
     exposureActiveShare: z.number().min(0).max(1).optional(),
+    /** Attempts for a task that gave no mixed group so far (0 = G, off). */
+    settledTaskAttempts: z.number().int().nonnegative().optional(),
     resume: z.string().optional(),
     runId: z.string().optional(),
     seed: z.number().int().nonnegative(),

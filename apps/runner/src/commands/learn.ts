@@ -128,6 +128,7 @@ export async function learn(
         temperature: options.temperature,
         exposure: options.exposure === false ? "off" : "varied",
         exposureActiveShare: options.exposureActiveShare,
+        settledTaskAttempts: options.settledTaskAttempts,
         evalTemperature: options.evalTemperature,
         valK: options.valK,
         ...(options.gate !== undefined ? { gate: options.gate } : {}),

@@ -1,5 +1,5 @@
 import { defaultValidationSamples } from "@tfgrpo/curator";
-import { defaultActiveExposureShare, gateRuleSchema } from "@tfgrpo/protocol";
+import { defaultExposureBudget, gateRuleSchema } from "@tfgrpo/protocol";
 import { z } from "zod";
 
 export const learnOptionsSchema = z.object({
@@ -52,9 +52,21 @@ export const learnOptionsSchema = z.object({
     .number()
     .min(0)
     .max(1)
-    .default(defaultActiveExposureShare)
+    .default(defaultExposureBudget)
     .describe(
-      "Share of groups in which an active entry is varied (candidates and probation entries always are)",
+      "Exposure budget: share of groups in which an entry whose decision is settled is varied (open ones always are, wherever relevant)",
+    ),
+  settledTaskAttempts: z
+    .number()
+    .int()
+    .min(0)
+    .refine(
+      (value) => value !== 1,
+      "settledTaskAttempts must be 0 (off) or at least 2 (a contrast needs two arms)",
+    )
+    .default(2)
+    .describe(
+      "Attempts for a task whose every earlier group had equal rewards (no mixed group, no nonzero contrast); 0 (default): the full G. Varied exposure only: the paper's loop keeps G",
     ),
   evalTemperature: z.number().min(0).max(2).default(0.3),
   valK: z

@@ -37,6 +37,8 @@ export const LearnState = Annotation.Root({
   step: Annotation<number>,
   /** The tasks of this step, in the epoch's seeded order. */
   batchTaskIds: Annotation<string[]>,
+  /** Tasks of this step that taught nothing in every earlier group (no mixed group): rolled out with fewer attempts. */
+  settledTaskIds: Annotation<string[]>,
   /** The committed head the step works on; moves on lifecycle moves and on a committed candidate. */
   headVersion: Annotation<number | null>,
   headBefore: Annotation<number | null>,
@@ -63,6 +65,7 @@ export function initialLearnState(headVersion: number | null): Partial<LearnStat
     batchIndex: 0,
     step: 0,
     batchTaskIds: [],
+    settledTaskIds: [],
     headVersion,
     headBefore: headVersion,
     statsRevision: null,

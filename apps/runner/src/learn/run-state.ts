@@ -133,11 +133,19 @@ export const runStateKeys = {
   step: family("step/", (step: number) => String(step), stepRecordSchema),
   /** What step N's learning cost and which entries it went to (or that it was dropped). */
   lessonCosts: family("lesson-costs/s", (step: number) => String(step), lessonCostsSchema),
-  /** Which of step N's tasks failed (group mean reward below 1) and which did not: the batches' failure share. */
+  /**
+   * Which of step N's tasks failed (group mean reward below 1) and which did not: the batches' failure share; and
+   * which gave a group of equal rewards (no mixed group, so no reflection and no nonzero contrast: `uniform`, absent
+   * in runs stored before it).
+   */
   batchOutcomes: family(
     "batch-outcomes/s",
     (step: number) => String(step),
-    z.object({ failed: z.array(z.string()), passed: z.array(z.string()) }),
+    z.object({
+      failed: z.array(z.string()),
+      passed: z.array(z.string()),
+      uniform: z.array(z.string()).optional(),
+    }),
   ),
   /** The last step whose trajectories were compacted (`--compact-trajectories-after`). */
   compaction: family("compacted-trajectories/", () => "through", z.object({ throughStep: count })),

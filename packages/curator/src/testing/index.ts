@@ -1,3 +1,12 @@
+export {
+  fixedIntervalRule,
+  type LifecycleRule,
+  type LifecycleTrialResult,
+  type LifecycleTrialSetting,
+  lifecycleTrials,
+  plannedRule,
+  sequenceOnlyRule,
+} from "./lifecycle-error-rates.js";
 export { readRealLibrary } from "./real-libraries.js";
 export {
   createScriptedModels,

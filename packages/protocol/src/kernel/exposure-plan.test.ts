@@ -1,17 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { isShownToAttempt, isVaried } from "./exposure-plan.js";
+import { isShownToAttempt, isVaried, variationOf } from "./exposure-plan.js";
 
 describe("exposure plan", () => {
   const exposure = { attempts: 5, seed: 42, activeShare: 1 / 3 };
 
-  it("always varies candidates and probation entries, a share of active ones, never archived ones", () => {
-    expect(isVaried(exposure, "G1", "candidate")).toBe(true);
-    expect(isVaried(exposure, "G1", "probation")).toBe(true);
+  /** Counters of `n` groups whose differences average `mean` with a spread of about 0.3. */
+  const counters = (n: number, mean: number) => ({
+    n,
+    sum: n * mean,
+    sumSquares: n * (mean * mean + 0.09),
+  });
+
+  it("varies every entry whose decision is open, a settled active one only within the budget, never archived ones", () => {
+    expect(variationOf(exposure, "G1", "candidate")).toBe("open");
+    expect(variationOf(exposure, "G1", "probation")).toBe("open");
     expect(isVaried(exposure, "G1", "archived")).toBe(false);
-    // An active entry with few contrasts is still uncertain: always varied; a settled one only in a share of groups.
-    expect(isVaried(exposure, "G1", "active", 3)).toBe(true);
+    // Few contrasts, or a sequence straddling the harm threshold: open, in every group.
+    expect(variationOf(exposure, "G1", "active", counters(2, 0.3))).toBe("open");
+    expect(variationOf(exposure, "G1", "active", counters(10, -0.05))).toBe("open");
+    // Settled (safe by a wide margin): only in a share of groups, the exposure budget.
+    const settled = counters(60, 0.3);
+    expect(variationOf(exposure, "G1", "active", settled)).not.toBe("open");
     const varied = Array.from({ length: 3000 }, (_, i) =>
-      isVaried({ ...exposure, seed: i }, "G1", "active", 40),
+      isVaried({ ...exposure, seed: i }, "G1", "active", settled),
     );
     const share = varied.filter(Boolean).length / varied.length;
     expect(share).toBeGreaterThan(0.3);

@@ -1,13 +1,23 @@
 import { z } from "zod";
-import type { ExperienceStatus } from "../schemas/experience.js";
+import type { ExperienceContrast, ExperienceStatus } from "../schemas/experience.js";
+import {
+  type DecisionThresholds,
+  decisionPriority,
+  decisionThresholdsSchema,
+  defaultDecisionThresholds,
+  exposureShare,
+} from "./decision-priority.js";
 import { seededRandom, seedFrom } from "./seeded-random.js";
 
 /*
- * Exposure varied inside a group (DESIGN section 11). Every attempt of a group sees the same selection of entries, so
- * without this an entry's credit is shared by everything shown with it. With it, the entries whose effect is still
- * uncertain (candidates, probation, and a rotating share of active ones) are each shown to a seeded, balanced part of
- * the group's attempts and withheld from the rest, independently of each other (a factorial design: each entry's
- * contrast is unbiased, the others only add noise). Everything else in the prompt stays the same.
+ * Exposure varied inside a group (DESIGN section 11), sized to the value of the decision (issue 32). Every attempt of
+ * a group sees the same selection of entries, so without this an entry's credit is shared by everything shown with
+ * it. With it, each entry whose decision is open (`decisionPriority`: few contrasts, or a confidence sequence that
+ * straddles a lifecycle threshold) is shown to a seeded, balanced part of the group's attempts and withheld from the
+ * rest in every group it is shown in; in every group where it is relevant (`relevantRatio`); a settled entry only in a seeded share of
+ * groups, the stated exposure budget
+ * (`activeShare`), and only where it is relevant. Entries are varied independently of each other (a factorial design:
+ * each entry's contrast is unbiased, the others only add noise). Everything else in the prompt stays the same.
  */
 
 export const exposureSchema = z
@@ -23,15 +33,7 @@ export const exposureSchema = z
       .min(0)
       .max(1)
       .describe(
-        "Share of groups in which a settled active entry is varied (candidates, probation and unsettled active entries always are)",
-      ),
-    settleContrasts: z
-      .number()
-      .int()
-      .nonnegative()
-      .optional()
-      .describe(
-        "Contrasts after which an active entry is varied only in the rotating share (before, wherever relevant); 0: always only in the share. Default 12",
+        "Exposure budget: share of groups in which an entry whose decision is settled is varied (open ones always are)",
       ),
     relevantShare: z
       .number()
@@ -39,46 +41,92 @@ export const exposureSchema = z
       .max(1)
       .optional()
       .describe(
-        "An uncertain entry is varied only on tasks where it ranks among this share of the shown entries by similarity (at least 3); elsewhere a candidate or probation entry is not shown. Default 0.25",
+        "A settled entry is varied only on tasks where it is relevant and ranks among this share of the shown entries by similarity (at least 3). Default 0.25",
+      ),
+    relevantRatio: z
+      .number()
+      .min(0)
+      .max(1)
+      .optional()
+      .describe(
+        "An entry is relevant to a task when its similarity is at least this share of the most similar shown entry's; an open entry is varied on every task it is relevant to. Default 0.4",
+      ),
+    decision: decisionThresholdsSchema
+      .partial()
+      .optional()
+      .describe(
+        "The lifecycle's thresholds, which decide whether an entry's decision is open (default: the curator's defaults)",
       ),
   })
   .describe(
-    "Vary the uncertain entries inside the group: each is shown to a balanced part of the attempts, withheld from the rest",
+    "Vary the entries whose decision is open inside the group: each is shown to a balanced part of the attempts, withheld from the rest",
   );
 export type Exposure = z.infer<typeof exposureSchema>;
 
-/** Default share of groups in which an active entry is varied. */
+/** Default offline exposure budget: share of groups in which a settled entry is still varied. */
+export const defaultExposureBudget = 0.15;
+
+/**
+ * Default online exposure budget: share of live requests in which a settled or not yet measured active entry is
+ * varied (live traffic gives far fewer groups than a learning run, so a larger share of it).
+ */
 export const defaultActiveExposureShare = 1 / 3;
 
 /**
- * Default share of a task's shown entries, by similarity, among which an entry counts as relevant to it. A lesson
- * matters on the tasks it is about: measured over every task its effect is diluted by all the tasks it cannot touch
- * (a lesson that fixes one family of seven moves the average by a seventh), so the contrast is taken where the entry
- * is relevant. Relevance is decided before any attempt runs (from the task and the entry's text), so it selects
- * groups without biasing the difference inside them.
+ * Default share of a task's shown entries, by similarity, among which a settled entry counts as relevant to it. A
+ * settled entry is varied only to see a change in its effect, so its few varied groups go where it can act (a lesson
+ * that fixes one family of seven moves an all-task average by a seventh). Relevance is decided before any attempt
+ * runs (from the task and the entry's text), so it selects groups without biasing the difference inside them.
  */
 export const defaultRelevantShare = 0.25;
+
+/**
+ * Default similarity, as a share of the task's most similar shown entry's, from which an entry counts as relevant to
+ * the task. Relative, not a rank: a task that three lessons are about has three relevant entries, one that none is
+ * about has one (its nearest), so a lesson's contrast is taken on the tasks it can act on and not diluted by a fixed
+ * quota of the rest (measured on the sim's planted library: a rank quota of half the shown entries cut a harmful
+ * lesson's contrast from -0.17 to -0.02).
+ */
+export const defaultRelevantRatio = 0.4;
 
 /** Entries always counted relevant, however small the share. */
 export const minRelevantEntries = 3;
 
-/**
- * Contrasts after which an active entry's effect counts as settled: until then it is varied wherever it is relevant,
- * like a candidate (an entry imported or promoted on little evidence is still uncertain); after, only in a rotating
- * share of groups, so a change in its effect is still seen.
- */
-export const settledContrasts = 12;
+/** The thresholds an exposure decides openness by. */
+export function exposureThresholds(exposure: Exposure): DecisionThresholds {
+  return { ...defaultDecisionThresholds, ...exposure.decision };
+}
 
 /**
- * Whether the entry is varied in this group (a group of one attempt has no second arm: nothing is varied).
- * `contrasts` is the number of groups the entry's contrast already has.
+ * How the entry is varied in this group: "open" (its decision is open: varied wherever shown), "budget" (settled, but
+ * drawn into this group's exposure budget: varied where relevant), or null (not varied). A group of one attempt has no
+ * second arm: nothing is varied. Candidates and probation entries are never settled for exposure until they move.
  */
-export function isVaried(exposure: Exposure, id: string, status: ExperienceStatus, contrasts = 0): boolean {
-  if (exposure.attempts < 2) return false;
-  if (status === "candidate" || status === "probation") return true;
-  if (status !== "active") return false;
-  if (contrasts < (exposure.settleContrasts ?? settledContrasts)) return true;
-  return seedFrom(exposure.seed, id, "rotate") / 4294967296 < exposure.activeShare;
+export function variationOf(
+  exposure: Exposure,
+  id: string,
+  status: ExperienceStatus,
+  contrast?: ExperienceContrast,
+): "open" | "budget" | null {
+  if (exposure.attempts < 2 || status === "archived") return null;
+  const priority = decisionPriority(contrast, status, exposureThresholds(exposure));
+  if (status !== "active" || priority >= 0.5) return "open";
+  return inExposureBudget(exposure, id, priority) ? "budget" : null;
+}
+
+/** Whether the group's (or request's) seeded draw puts an entry of this priority among those varied. */
+export function inExposureBudget(exposure: Exposure, id: string, priority: number): boolean {
+  return seedFrom(exposure.seed, id, "rotate") / 4294967296 < exposureShare(priority, exposure.activeShare);
+}
+
+/** Whether the entry is varied in this group at all (`variationOf` is not null). */
+export function isVaried(
+  exposure: Exposure,
+  id: string,
+  status: ExperienceStatus,
+  contrast?: ExperienceContrast,
+): boolean {
+  return variationOf(exposure, id, status, contrast) !== null;
 }
 
 /**

@@ -4,7 +4,7 @@ import { statsRevisionFor } from "./credit.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 
 /**
- * N tasks x G attempts under the head, dispatched through the Bus work queue as one batch of jobs (not one graph task
+ * N tasks x G attempts under the head (fewer for tasks that taught nothing so far: `settledTaskIds`), dispatched through the Bus work queue as one batch of jobs (not one graph task
  * per rollout). Rollouts already stored, e.g. before a crash, are not sent again.
  */
 export function rollout({ bus, store, options, runId, domain, train, progress, stop }: LearnDependencies) {
@@ -12,15 +12,20 @@ export function rollout({ bus, store, options, runId, domain, train, progress, s
     epoch: number;
     step: number;
     batchTaskIds: string[];
+    settledTaskIds?: string[];
     headVersion: number | null;
     statsRevision: string | null;
   }) => {
+    // A task that taught nothing in every earlier group gets fewer attempts (at least 2: still a contrast).
+    const settled = new Set(state.settledTaskIds ?? []);
+    const attemptsOf = (taskId: string) =>
+      settled.has(taskId) ? Math.min(options.groupSize, options.settledTaskAttempts) : options.groupSize;
     const jobs = state.batchTaskIds.flatMap((taskId) =>
       rolloutJobs({
         runId,
         task: train.get(taskId),
         groupId: trainingGroupId(runId, state.step, taskId),
-        attempts: options.groupSize,
+        attempts: attemptsOf(taskId),
         epoch: state.epoch,
         step: state.step,
         // Stats as the previous step's credit left them: exactly what this step's rollouts may rank by.
@@ -39,7 +44,7 @@ export function rollout({ bus, store, options, runId, domain, train, progress, s
         ...(options.exposure === "varied" && state.headVersion !== null
           ? {
               exposure: {
-                attempts: options.groupSize,
+                attempts: attemptsOf(taskId),
                 seed: seedFrom(options.seed, state.step, taskId, "exposure"),
                 activeShare: options.exposureActiveShare,
               },

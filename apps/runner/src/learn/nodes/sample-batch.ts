@@ -1,4 +1,4 @@
-import { seedFrom } from "@tfgrpo/protocol";
+import { isHomogeneousGroup, seedFrom } from "@tfgrpo/protocol";
 import { trainingGroupId } from "../rollouts.js";
 import { runStateKeys } from "../run-state.js";
 import { batchWithFailures, stratifiedOrderOf } from "../stratified-order.js";
@@ -42,22 +42,48 @@ export function sampleBatch({
     const outcome = {
       failed: ids.filter((id) => mean(rewards.get(id)!) < 1),
       passed: ids.filter((id) => mean(rewards.get(id)!) >= 1),
+      uniform: ids.filter((id) => isHomogeneousGroup(rewards.get(id)!)),
     };
     await runState.put(runStateKeys.batchOutcomes(step), outcome);
     return outcome;
   };
-  /** Tasks whose latest group before `step` had mean reward below 1; each finished step's outcome is stored once. */
-  const earlierFailures = async (step: number): Promise<string[]> => {
+  // Tasks that gave a group of equal rewards, and tasks that ever gave a mixed one (or whose outcome predates the
+  // record): a task in the first set and not the second has taught nothing so far.
+  const uniformSeen = new Set<string>();
+  const mixedSeen = new Set<string>();
+  /** Folds the finished steps before `step` (each finished step's outcome is stored once). */
+  const foldThrough = async (step: number): Promise<void> => {
     if (folded > step - 1) {
       failing.clear();
+      uniformSeen.clear();
+      mixedSeen.clear();
       folded = 0;
     }
     for (; folded < step - 1; folded++) {
       const outcome = await outcomeOf(folded + 1);
       for (const id of outcome.failed) failing.add(id);
       for (const id of outcome.passed) failing.delete(id);
+      const uniform = new Set(outcome.uniform ?? []);
+      for (const id of [...outcome.failed, ...outcome.passed]) {
+        if (uniform.has(id)) uniformSeen.add(id);
+        else mixedSeen.add(id);
+      }
     }
+  };
+  /** Tasks whose latest group before `step` had mean reward below 1. */
+  const earlierFailures = async (step: number): Promise<string[]> => {
+    await foldThrough(step);
     return [...failing];
+  };
+  /**
+   * Tasks of the batch that gave no mixed group in any earlier step (so no reflection and no nonzero contrast): they
+   * still run, so every entry relevant to them keeps its groups, but with `settledTaskAttempts` attempts.
+   */
+  const settledOf = async (step: number, taskIds: readonly string[]): Promise<string[]> => {
+    if (options.exposure !== "varied" || options.settledTaskAttempts === 0) return [];
+    if (options.settledTaskAttempts >= options.groupSize) return [];
+    await foldThrough(step);
+    return taskIds.filter((id) => uniformSeen.has(id) && !mixedSeen.has(id));
   };
   // One epoch's order, computed when the epoch starts (linear in the pool), not at every step.
   let epochOrder: { epoch: number; order: string[] } | undefined;
@@ -105,12 +131,18 @@ export function sampleBatch({
         `step ${step}: library ${domain} is at ${name(head)}, not ${name(state.headVersion)}: another writer committed; learning on ${name(head)}`,
       );
     }
+    const settledTaskIds = await settledOf(step, batchTaskIds);
+    const rollouts =
+      settledTaskIds.length === 0
+        ? `${batchTaskIds.length} tasks x ${options.groupSize} rollouts`
+        : `${batchTaskIds.length - settledTaskIds.length} tasks x ${options.groupSize} rollouts, ${settledTaskIds.length} that taught nothing so far x ${options.settledTaskAttempts}`;
     log(
-      `step ${step} (epoch ${state.epoch + 1}/${options.epochs}, batch ${state.batchIndex + 1}/${batchesPerEpoch}): ${batchTaskIds.length} tasks x ${options.groupSize} rollouts`,
+      `step ${step} (epoch ${state.epoch + 1}/${options.epochs}, batch ${state.batchIndex + 1}/${batchesPerEpoch}): ${rollouts}`,
     );
     return {
       step,
       batchTaskIds,
+      settledTaskIds,
       headVersion: head,
       headBefore: head,
       candidateVersion: null,
