@@ -58,18 +58,16 @@ export {
 export { type ErrorCode, errorCodes, type SerializedError, serializeError, TfgrpoError } from "./errors.js";
 export { billedOutputTokens, type ReportedTokens } from "./kernel/billed-output-tokens.js";
 export {
-  type CopiedTextFinding,
-  type CopiedTextSources,
-  checkCopiedInstructions,
-} from "./kernel/copied-instruction-check.js";
-export { diffStates } from "./kernel/diff-states.js";
-
   contrastSequence,
   defaultSequenceOptions,
   type SequenceOptions,
   sequenceOptionsSchema,
 } from "./kernel/contrast-sequence.js";
-
+export {
+  type CopiedTextFinding,
+  type CopiedTextSources,
+  checkCopiedInstructions,
+} from "./kernel/copied-instruction-check.js";
 export {
   contrastDecision,
   type DecisionThresholds,
@@ -78,6 +76,7 @@ export {
   defaultDecisionThresholds,
   exposureShare,
 } from "./kernel/decision-priority.js";
+export { diffStates } from "./kernel/diff-states.js";
 export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,
