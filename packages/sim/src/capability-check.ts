@@ -1,5 +1,5 @@
+import type { SimToolCall } from "./actor-turn.js";
 import { type ChatRequest, lastUserText, messageText, toolNames } from "./chat-request.js";
-import type { SimToolCall } from "./sim-policy.js";
 import { renderStructured } from "./structured-output.js";
 
 /** The marker `tfgrpo models check` puts around its tiny probes, so the simulated model knows the call. */

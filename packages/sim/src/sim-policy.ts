@@ -1,4 +1,5 @@
 import { safeParseJson } from "@tfgrpo/protocol";
+import type { ActorTurn, SimToolCall, ToolExchange } from "./actor-turn.js";
 import type { PolicyBehaviour, SimNoise } from "./behaviour.js";
 import { type ChatRequest, firstUserText, messageText, systemText, toolNames } from "./chat-request.js";
 import { fallProbability, type PitfallReading, readPitfall } from "./experience-reading.js";
@@ -13,22 +14,7 @@ import { scaleDecimal, type WebInstance, type WebSource } from "./suites/web.js"
 import { type ExperienceLine, parseExperienceLines } from "./text/experience-lines.js";
 import type { SimWorld } from "./world.js";
 
-export interface SimToolCall {
-  id: string;
-  name: string;
-  arguments: string;
-}
-
-export interface ActorTurn {
-  content: string | null;
-  toolCalls: SimToolCall[];
-}
-
-export interface ToolExchange {
-  name: string;
-  arguments: string;
-  output: string | null;
-}
+export type { ActorTurn, SimToolCall, ToolExchange } from "./actor-turn.js";
 
 interface Decision {
   pitfall: Pitfall;

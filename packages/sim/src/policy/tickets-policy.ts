@@ -1,5 +1,5 @@
 import { safeParseJson } from "@tfgrpo/protocol";
-import type { ActorTurn, SimToolCall, ToolExchange } from "../sim-policy.js";
+import type { ActorTurn, SimToolCall, ToolExchange } from "../actor-turn.js";
 import type { TicketsInstance } from "../suites/tickets.js";
 
 type MakeCall = (name: string, args: Record<string, unknown>, label: string) => SimToolCall;

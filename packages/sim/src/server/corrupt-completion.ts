@@ -1,6 +1,6 @@
+import type { SimToolCall } from "../actor-turn.js";
 import type { Fault } from "../faults.js";
 import type { SimCompletion } from "../sim-model.js";
-import type { SimToolCall } from "../sim-policy.js";
 import { breakJson, garbleJson } from "../structured-output.js";
 
 export interface CompletionOutput {
