@@ -257,6 +257,8 @@ async function printLearnEstimate(
     groupSize: options.groupSize,
     ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
     valK: options.valK,
+    ...(options.gate !== undefined ? { gate: options.gate } : {}),
+    ...(options.valMaxK !== undefined ? { valMaxK: options.valMaxK } : {}),
     mode: options.mode,
     config,
     db,

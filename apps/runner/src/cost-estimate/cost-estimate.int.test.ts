@@ -38,6 +38,9 @@ describe("learn --dry-run", () => {
       seed: 7,
       db,
       valK: 1,
+      // A fixed-sample gate: the sequential one stops when its evidence settles, so its validation is a range that one
+      // run cannot check to 30% (estimate-run-cost.test.ts checks the range).
+      gate: "paired-t",
       precheck: 0,
       mode: "tools",
       baseline: true,

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { defaultValidationSamples } from "@tfgrpo/curator";
+import { defaultValidationSamples, sequentialValidationRounds } from "@tfgrpo/curator";
 import { loadModelsConfig } from "@tfgrpo/models";
 import { loadDataset, type Task } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
@@ -22,6 +22,9 @@ export interface EstimateForCommandOptions {
   groupSize?: number;
   batchSize?: number;
   valK?: number;
+  /** learn: the gate's rule (`--gate`; absent: sequential, the curator's default) and `--val-max-k`. */
+  gate?: "sequential" | "paired-t" | "paper";
+  valMaxK?: number;
   /** eval: rollouts per task and library (k) and how many libraries. */
   k?: number;
   libraries?: number;
@@ -33,6 +36,16 @@ export interface EstimateForCommandOptions {
   store?: Store;
   /** Where the models config's variables are read (default process.env). */
   env?: Record<string, string | undefined>;
+}
+
+/**
+ * The samples per task a sequential gate takes on `tasks` validation tasks: at least two rounds, at most its budget
+ * (`sequentialValidationRounds`); expected, 45% of the budget, the mean the gate's Monte Carlo measured over effects
+ * from -30 to +30 points (docs/curator.md: 109 of 240 validation rollouts at 30 tasks).
+ */
+function sequentialSamplesRange(tasks: number, cap: number | undefined): [number, number, number] {
+  const most = sequentialValidationRounds(tasks, cap);
+  return [Math.min(2, most), Math.max(1, Math.round(0.45 * most)), most];
 }
 
 /** An estimate calls nothing: key variables not set yet (a dry run before the first real one) get a placeholder. */
@@ -79,6 +92,9 @@ export async function estimateForCommand(options: EstimateForCommandOptions): Pr
           groupSize,
           ...(options.batchSize !== undefined ? { batchSize: options.batchSize } : {}),
           valK: options.valK ?? defaultValidationSamples,
+          ...((options.gate ?? "sequential") === "sequential"
+            ? { candidateValidationSamples: sequentialSamplesRange(val.length, options.valMaxK) }
+            : {}),
           mode: options.mode,
           startingEntries,
         }

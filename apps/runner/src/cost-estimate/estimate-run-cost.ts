@@ -10,6 +10,11 @@ export interface RunShape {
   /** Tasks per step (default: the whole training set). */
   batchSize?: number;
   valK: number;
+  /**
+   * Samples per validation task a candidate takes, when the gate validates in rounds (`--gate sequential`): it stops
+   * once the decision is settled, so the count is a range. Absent: `valK`, the fixed-sample rules.
+   */
+  candidateValidationSamples?: Range;
   mode: "tools" | "direct";
   /** `learn`: training steps and gates; `eval`: only `evalRollouts` rollouts. */
   kind: "learn" | "eval";
@@ -146,7 +151,12 @@ export function estimateRunCost(
       stepsWithProposals = steps * (1 - (1 - mixed) ** (shape.trainSize / stepsPerEpoch));
       const starting = shape.startingEntries ?? 0;
       // The empty library (baseline), the head the run starts from (if any), then each candidate.
-      const validation = shape.valSize * shape.valK * (1 + (starting > 0 ? 1 : 0) + stepsWithProposals);
+      const perCandidate = shape.candidateValidationSamples
+        ? // Candidate and head on the same seeds, round by round.
+          2 * pick(shape.candidateValidationSamples)
+        : shape.valK;
+      const validation =
+        shape.valSize * (shape.valK * (1 + (starting > 0 ? 1 : 0)) + perCandidate * stepsWithProposals);
       rollouts = shape.epochs * shape.trainSize * G + validation;
       // The library grows by up to a few entries per step; on average about half its final size is in prompts.
       libraryTokens = Math.min(1500, starting * 40 + (stepsWithProposals * 1.5 * 40) / 2);
