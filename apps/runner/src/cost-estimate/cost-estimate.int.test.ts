@@ -41,6 +41,10 @@ describe("learn --dry-run", () => {
       // A fixed-sample gate: the sequential one stops when its evidence settles, so its validation is a range that one
       // run cannot check to 30% (estimate-run-cost.test.ts checks the range).
       gate: "paired-t",
+      // The paper's exposure: the estimate prices every attempt with the whole library in its prompt. With exposure,
+      // open entries are withheld from half of each group's attempts, and a run costs up to a third less than
+      // estimated (the safe side for a budget; docs/models.md).
+      exposure: false,
       precheck: 0,
       mode: "tools",
       baseline: true,
