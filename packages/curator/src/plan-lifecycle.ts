@@ -210,8 +210,15 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
 
     switch (entry.status) {
       case "candidate":
-        if (verdict.confirmedHarm)
-          move(entry, "archived", `candidate hurts: ${record} (${confirmLimit})`, evidence);
+        // A candidate has no standing to lose: the demotion's sequential test of harm drops it too, once it has twice
+        // the groups any bound needs (its plug-in variance is poor on a handful).
+        if (verdict.confirmedHarm || (verdict.harmful && (stats.contrast?.n ?? 0) >= 2 * policy.minContrasts))
+          move(
+            entry,
+            "archived",
+            `candidate hurts: ${record} (${verdict.confirmedHarm ? confirmLimit : limit})`,
+            evidence,
+          );
         else if ((stale || age >= policy.staleAfterVersions) && !verdict.safe)
           move(
             entry,

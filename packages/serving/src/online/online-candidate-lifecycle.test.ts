@@ -155,9 +155,11 @@ describe("an online candidate's fate, Monte Carlo over the real pairing and life
       `neutral: archived by harm ${neutral.archivedByHarm}/${trials}, promoted ${neutral.promoted}; ` +
         `-15 points: archived by harm ${harmful.archivedByHarm}/${trials}, promoted ${harmful.promoted}`,
     );
-    // Judged at every reflection (20 looks at a one-sided 95% bound), a neutral one is sometimes called harmful.
+    // Judged at every reflection by a sequential test of harm (valid however often it looks, level 0.1): a neutral one is
+    // seldom called harmful. Validity costs evidence: within 600 reports more than half of the -15-point candidates are
+    // archived on their harm (57% with these seeds), the rest stay candidates; hardly any is promoted.
     expect(neutral.archivedByHarm / trials).toBeLessThan(0.1);
-    expect(harmful.archivedByHarm / trials).toBeGreaterThan(0.8);
-    expect(harmful.promoted / trials).toBeLessThan(0.05);
+    expect(harmful.archivedByHarm / trials).toBeGreaterThan(0.5);
+    expect(harmful.promoted / trials).toBeLessThan(0.01);
   });
 });

@@ -20,7 +20,11 @@ export function onlineCuratorConfig(
     lifecycle: {
       minContrasts: 12,
       harmMargin: 0.05,
-      staleAfterVersions: 40,
+      // Two versions a reflection: 30 reflections before an unproven candidate is dropped, and a looser level for
+      // calling a candidate safe (promotion is reversible: an active entry keeps its contrast and can be demoted);
+      // online-candidate-lifecycle.test.ts measures both.
+      staleAfterVersions: 60,
+      alpha: 0.25,
       ...input?.lifecycle,
       minEvidence: onlineMinEvidence,
     },
