@@ -4,7 +4,7 @@ import { loadRetailDb, type Tau2Task, tau2TaskSchema } from "@tfgrpo/tau2-retail
 import { describe, expect, it } from "vitest";
 import { quietNoise } from "../behaviour.js";
 import { createSimModel } from "../sim-model.js";
-import { runRetailConversation } from "./retail-conversation.test-support.js";
+import { runRetailConversation } from "../testing/retail-conversation.js";
 
 const data = (name: string) => fileURLToPath(new URL(`../../../../test-data/${name}`, import.meta.url));
 const db = loadRetailDb(data("tau2-bench-retail/db.json"));

@@ -5,8 +5,8 @@ import { describe, expect, it } from "vitest";
 import { quietNoise } from "../behaviour.js";
 import { createSimCritic } from "../critic/sim-critic.js";
 import { createSimModel } from "../sim-model.js";
-import { runRetailConversation } from "./retail-conversation.test-support.js";
-import { evaluateRetail, learnRetailLibrary } from "./retail-learning.test-support.js";
+import { runRetailConversation } from "../testing/retail-conversation.js";
+import { evaluateRetail, learnRetailLibrary } from "../testing/retail-learning.js";
 
 const data = (name: string) =>
   fileURLToPath(new URL(`../../../../test-data/tau2-bench-retail/${name}`, import.meta.url));

@@ -2,8 +2,8 @@ import type { RetailDb, Tau2Task } from "@tfgrpo/tau2-retail";
 import { quietNoise } from "../behaviour.js";
 import { createSimCritic } from "../critic/sim-critic.js";
 import type { SimModel } from "../sim-model.js";
-import { runRetailConversation } from "./retail-conversation.test-support.js";
-import { passHat } from "./retail-pass-hat.test-support.js";
+import { runRetailConversation } from "./retail-conversation.js";
+import { passHat } from "./retail-pass-hat.js";
 
 /**
  * Training-Free GRPO's loop on the retail world, in-process and in miniature (no store, no Bus, no curator): G
