@@ -1,0 +1,236 @@
+import type { Command } from "commander";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod";
+import { registerDataCommand } from "../cli-commands/data.js";
+import { registerDbCommand } from "../cli-commands/db.js";
+import { registerEnvCommand } from "../cli-commands/env.js";
+import { registerEvalCommand } from "../cli-commands/eval.js";
+import { registerLearnCommand } from "../cli-commands/learn.js";
+import { registerMcpCommand } from "../cli-commands/mcp.js";
+import { registerModelsCommand } from "../cli-commands/models.js";
+import { registerOnlineCommand } from "../cli-commands/online.js";
+import { registerServeCommand } from "../cli-commands/serve.js";
+import { withParentOptions } from "../online/online-controls.js";
+import { declaredOptions, findCommand, parsedOptions } from "../testing/declared-options.js";
+import { dataImportCommandOptionsSchema } from "./data-import-command-options.js";
+import { dbCopyCommandOptionsSchema, dbPruneCommandOptionsSchema } from "./db-command-options.js";
+import { envServeCommandOptionsSchema } from "./env-serve-command-options.js";
+import { evalCommandOptionsSchema } from "./eval-command-options.js";
+import { learnCommandOptionsSchema } from "./learn-command-options.js";
+import { mcpCommandOptionsSchema } from "./mcp-command-options.js";
+import { modelsCheckCommandOptionsSchema } from "./models-check-command-options.js";
+import {
+  onlineClientsDeclaredSchema,
+  onlineCommandOptionsSchema,
+  onlineControlDeclaredSchema,
+} from "./online-command-options.js";
+import { serveCommandOptionsSchema } from "./serve-command-options.js";
+
+interface CommandCase {
+  path: string[];
+  register: (program: Command) => void;
+  schema: z.ZodObject<z.ZodRawShape>;
+  /** The fewest arguments the command parses with (its required options and arguments): defaults alone. */
+  least: string[];
+  /** Every option given, negations and choices included. */
+  full: string[];
+  /** Some of what the full parse must hand the action. */
+  expected: Record<string, unknown>;
+  /** What the action reads (default: the command's own options). */
+  read?: (command: Command) => Record<string, unknown>;
+}
+
+/** The online subcommands read the parent's --domain, --db and --json too (commander may give those to it). */
+const readWithParent = (command: Command) => withParentOptions(command.opts(), command);
+
+/** Every command that takes options, its declaration (cli-commands/) and its schema (commands/*-command-options.ts). */
+const cases: CommandCase[] = [
+  {
+    path: ["learn"],
+    register: registerLearnCommand,
+    schema: learnCommandOptionsSchema,
+    least: [],
+    full: [
+      "--domain=math",
+      "--train=t.jsonl",
+      "--val=v.jsonl",
+      "--epochs=2",
+      "--batch-size=4",
+      "--no-ground-truth",
+      "--no-exposure",
+      "--no-trace",
+      "--no-baseline",
+      "--on-conflict=stop",
+      "--max-infra-failure-rate=0.3",
+      "--mode=direct",
+      "--precheck=2",
+      "--gate=paper",
+      "--sim",
+      "--dry-run",
+    ],
+    expected: { epochs: 2, batchSize: 4, groundTruth: false, exposure: false, dryRun: true, gate: "paper" },
+  },
+  {
+    path: ["eval"],
+    register: registerEvalCommand,
+    schema: evalCommandOptionsSchema,
+    least: ["--domain=math", "--data=t.jsonl"],
+    full: [
+      "--domain=math",
+      "--data=t.jsonl",
+      "--library=none",
+      "--library=math@head",
+      "--k=3",
+      "--concurrency=2",
+      "--seed=0",
+      "--temperature=0",
+      "--mode=direct",
+      "--controls",
+      "--json",
+      "--no-trace",
+      "--dry-run",
+      "--group-by=none",
+    ],
+    expected: { library: ["none", "math@head"], k: 3, seed: 0, mode: "direct", trace: false, dryRun: true },
+  },
+  {
+    path: ["online"],
+    register: registerOnlineCommand,
+    schema: onlineCommandOptionsSchema,
+    least: [],
+    full: [
+      "--domain=math",
+      "--tasks=t.jsonl",
+      "--reflect-every=4",
+      "--drop-below=0.5",
+      "--canary-share=0.2",
+      "--budget-usd=1.5",
+      "--no-tools",
+      "--learner",
+      "--lease-ttl-ms=100",
+      "--settle-ms=0",
+      "--json",
+      "--sim",
+    ],
+    expected: { reflectEvery: 4, dropBelow: 0.5, budgetUsd: 1.5, tools: false, settleMs: 0, seed: 1 },
+  },
+  ...(["status", "pause", "resume"] as const).map(
+    (name): CommandCase => ({
+      path: ["online", name],
+      register: registerOnlineCommand,
+      schema: onlineControlDeclaredSchema,
+      least: [],
+      full: ["--domain=math", "--db=x.db", "--json"],
+      expected: { domain: "math", db: "x.db", json: true },
+      read: readWithParent,
+    }),
+  ),
+  {
+    path: ["online", "clients"],
+    register: registerOnlineCommand,
+    schema: onlineClientsDeclaredSchema,
+    least: [],
+    full: ["--domain=math", "--exclude=bot", "--reason=spam", "--json"],
+    expected: { domain: "math", exclude: "bot", reason: "spam", json: true },
+    read: readWithParent,
+  },
+  {
+    path: ["serve"],
+    register: registerServeCommand,
+    schema: serveCommandOptionsSchema,
+    least: ["--role=actor"],
+    full: [
+      "--role=library",
+      "--concurrency=3",
+      "--module",
+      "a.js",
+      "b.js",
+      "--rate-limit=0",
+      "--rate-burst=5",
+      "--client-tokens=tokens.txt",
+    ],
+    expected: { concurrency: 3, module: ["a.js", "b.js"], rateLimit: 0, rateBurst: 5 },
+  },
+  {
+    path: ["mcp"],
+    register: registerMcpCommand,
+    schema: mcpCommandOptionsSchema,
+    least: ["--domain=math"],
+    full: ["--domain=math", "--http=0", "--max-sessions=2", "--session-idle=1.5", "--rate-limit=2.5"],
+    expected: { http: 0, maxSessions: 2, sessionIdle: 1.5, rateLimit: 2.5 },
+  },
+  {
+    path: ["data", "import"],
+    register: registerDataCommand,
+    schema: dataImportCommandOptionsSchema,
+    least: ["a.jsonl"],
+    full: [
+      "a.jsonl",
+      "--domain=math",
+      "--val-share=0.1",
+      "--split-by=random",
+      "--extract-boxed=never",
+      "--no-answers",
+      "--out-dir=out",
+    ],
+    expected: { valShare: 0.1, splitBy: "random", extractBoxed: "never", answers: false, seed: 1 },
+  },
+  {
+    path: ["db", "copy"],
+    register: registerDbCommand,
+    schema: dbCopyCommandOptionsSchema,
+    least: ["--from=a.db", "--to=b.db"],
+    full: ["--from=a.db", "--to=b.db", "--domain", "math", "web", "--libraries-only"],
+    expected: { domain: ["math", "web"], librariesOnly: true },
+  },
+  {
+    path: ["db", "prune"],
+    register: registerDbCommand,
+    schema: dbPruneCommandOptionsSchema,
+    least: ["--db=a.db"],
+    full: ["--db=a.db", "--dry-run", "--report-deadline-ms=1000", "--keep-latest-outcomes=10"],
+    expected: { dryRun: true, reportDeadlineMs: 1000, keepLatestOutcomes: 10 },
+  },
+  {
+    path: ["models", "check"],
+    register: registerModelsCommand,
+    schema: modelsCheckCommandOptionsSchema,
+    least: ["--config=models.yaml"],
+    full: ["--config=models.yaml", "--timeout-ms=500", "--mode=direct", "--json"],
+    expected: { timeoutMs: 500, mode: "direct", json: true },
+  },
+  {
+    path: ["env", "serve"],
+    register: registerEnvCommand,
+    schema: envServeCommandOptionsSchema,
+    least: ["tau2-retail", "--data=d"],
+    full: ["tau2-retail", "--data=d", "--http=0", "--host=127.0.0.1", "--max-sessions=3"],
+    expected: { http: 0, maxSessions: 3 },
+  },
+];
+
+describe("each command's options: one schema, the declaration checked against it", () => {
+  for (const { path, register, schema, least, full, expected, read } of cases) {
+    const name = path.join(" ");
+    describe(name, () => {
+      it("declares exactly the schema's keys", async () => {
+        const { Command } = await import("commander");
+        const program = new Command();
+        register(program);
+        const { declared, schema: keys } = declaredOptions(findCommand(program, path), schema);
+        expect(declared).toEqual(keys);
+      });
+
+      it("what commander parses passes the schema: defaults, numbers, negations and choices alike", async () => {
+        expect(schema.safeParse(await parsedOptions(register, path, least, read)).error).toBeUndefined();
+        const parsed = schema.safeParse(await parsedOptions(register, path, full, read));
+        expect(parsed.error).toBeUndefined();
+        expect(parsed.data).toMatchObject(expected);
+      });
+
+      it("refuses an option the declaration does not have", () => {
+        expect(schema.safeParse({ notAnOption: 1 }).success).toBe(false);
+      });
+    });
+  }
+});
