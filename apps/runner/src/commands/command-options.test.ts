@@ -1,22 +1,33 @@
 import type { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
+import { registerAblateCommand } from "../cli-commands/ablate.js";
 import { registerDataCommand } from "../cli-commands/data.js";
 import { registerDbCommand } from "../cli-commands/db.js";
+import { registerDemoCommand } from "../cli-commands/demo.js";
+import { registerDoctorCommand } from "../cli-commands/doctor.js";
 import { registerEnvCommand } from "../cli-commands/env.js";
 import { registerEvalCommand } from "../cli-commands/eval.js";
 import { registerLearnCommand } from "../cli-commands/learn.js";
+import { registerLibraryMergeCommand } from "../cli-commands/library-merge.js";
 import { registerMcpCommand } from "../cli-commands/mcp.js";
 import { registerModelsCommand } from "../cli-commands/models.js";
 import { registerOnlineCommand } from "../cli-commands/online.js";
 import { registerServeCommand } from "../cli-commands/serve.js";
+import { registerSolveCommand } from "../cli-commands/solve.js";
+import { registerStudioCommand } from "../cli-commands/studio.js";
+import { registerTraceCommand } from "../cli-commands/trace.js";
 import { withParentOptions } from "../online/online-controls.js";
 import { declaredOptions, findCommand, parsedOptions } from "../testing/declared-options.js";
+import { ablateCommandOptionsSchema } from "./ablate-command-options.js";
 import { dataImportCommandOptionsSchema } from "./data-import-command-options.js";
 import { dbCopyCommandOptionsSchema, dbPruneCommandOptionsSchema } from "./db-command-options.js";
+import { demoCommandOptionsSchema } from "./demo-command-options.js";
+import { doctorCommandOptionsSchema } from "./doctor-command-options.js";
 import { envServeCommandOptionsSchema } from "./env-serve-command-options.js";
 import { evalCommandOptionsSchema } from "./eval-command-options.js";
 import { learnCommandOptionsSchema } from "./learn-command-options.js";
+import { libraryMergeCommandOptionsSchema } from "./library-merge-command-options.js";
 import { mcpCommandOptionsSchema } from "./mcp-command-options.js";
 import { modelsCheckCommandOptionsSchema } from "./models-check-command-options.js";
 import {
@@ -25,6 +36,9 @@ import {
   onlineControlDeclaredSchema,
 } from "./online-command-options.js";
 import { serveCommandOptionsSchema } from "./serve-command-options.js";
+import { solveCommandOptionsSchema } from "./solve-command-options.js";
+import { studioCommandOptionsSchema } from "./studio-command-options.js";
+import { traceCommandOptionsSchema } from "./trace-command-options.js";
 
 interface CommandCase {
   path: string[];
@@ -206,6 +220,77 @@ const cases: CommandCase[] = [
     least: ["tau2-retail", "--data=d"],
     full: ["tau2-retail", "--data=d", "--http=0", "--host=127.0.0.1", "--max-sessions=3"],
     expected: { http: 0, maxSessions: 3 },
+  },
+  {
+    path: ["demo"],
+    register: registerDemoCommand,
+    schema: demoCommandOptionsSchema,
+    least: [],
+    full: ["--domain=web", "--train=2", "--val=3", "--test=4", "--k=1", "--seed=0"],
+    expected: { domain: "web", train: 2, val: 3, test: 4, k: 1, seed: 0, dir: ".tfgrpo/demo" },
+  },
+  {
+    path: ["ablate"],
+    register: registerAblateCommand,
+    schema: ablateCommandOptionsSchema,
+    least: [],
+    full: [
+      "--sim",
+      "--train-size=2",
+      "--mode=direct",
+      "--sim-fall=0.4",
+      "--no-controls",
+      "--direct-lessons=3",
+    ],
+    expected: { sim: true, trainSize: 2, mode: "direct", simFall: 0.4, controls: false, domain: "math" },
+  },
+  {
+    path: ["solve"],
+    register: registerSolveCommand,
+    schema: solveCommandOptionsSchema,
+    least: ["what", "is", "2+2"],
+    full: [
+      "2+2",
+      "--library=math@head",
+      "--sim",
+      "--sim-seed=3",
+      "--mode=direct",
+      "--seed=-1",
+      "--show-prompt",
+    ],
+    expected: { library: "math@head", simSeed: 3, mode: "direct", seed: -1, showPrompt: true },
+  },
+  {
+    path: ["studio"],
+    register: registerStudioCommand,
+    schema: studioCommandOptionsSchema,
+    least: [],
+    full: ["--port=0", "--host=0.0.0.0", "--db=x.db"],
+    expected: { port: 0, host: "0.0.0.0" },
+  },
+  {
+    path: ["trace"],
+    register: registerTraceCommand,
+    schema: traceCommandOptionsSchema,
+    least: ["run-1"],
+    full: ["run-1", "--step=2", "--rollout=g/1", "--file=t.jsonl"],
+    expected: { step: 2, rollout: "g/1" },
+  },
+  {
+    path: ["doctor"],
+    register: registerDoctorCommand,
+    schema: doctorCommandOptionsSchema,
+    least: [],
+    full: ["--json", "--db=postgres://localhost/x"],
+    expected: { json: true },
+  },
+  {
+    path: ["library", "merge"],
+    register: registerLibraryMergeCommand,
+    schema: libraryMergeCommandOptionsSchema,
+    least: ["--from=web", "--into=math"],
+    full: ["--from=web", "--into=math", "--no-commit", "--sim", "--run-id=r"],
+    expected: { commit: false, sim: true, runId: "r" },
   },
 ];
 
