@@ -13,9 +13,13 @@ import { registerLibraryMergeCommand } from "../cli-commands/library-merge.js";
 import { registerMcpCommand } from "../cli-commands/mcp.js";
 import { registerModelsCommand } from "../cli-commands/models.js";
 import { registerOnlineCommand } from "../cli-commands/online.js";
+import { registerReportCommand } from "../cli-commands/report.js";
+import { registerRewardCommand } from "../cli-commands/reward.js";
 import { registerServeCommand } from "../cli-commands/serve.js";
+import { registerSimCommand } from "../cli-commands/sim.js";
 import { registerSolveCommand } from "../cli-commands/solve.js";
 import { registerStudioCommand } from "../cli-commands/studio.js";
+import { registerToolCommand } from "../cli-commands/tool.js";
 import { registerTraceCommand } from "../cli-commands/trace.js";
 import { withParentOptions } from "../online/online-controls.js";
 import { declaredOptions, findCommand, parsedOptions } from "../testing/declared-options.js";
@@ -35,9 +39,17 @@ import {
   onlineCommandOptionsSchema,
   onlineControlDeclaredSchema,
 } from "./online-command-options.js";
+import { reportCommandOptionsSchema } from "./report-command-options.js";
+import { rewardCommandOptionsSchema } from "./reward-command-options.js";
 import { serveCommandOptionsSchema } from "./serve-command-options.js";
+import {
+  simCorpusCommandOptionsSchema,
+  simDatasetCommandOptionsSchema,
+  simServeCommandOptionsSchema,
+} from "./sim-command-options.js";
 import { solveCommandOptionsSchema } from "./solve-command-options.js";
 import { studioCommandOptionsSchema } from "./studio-command-options.js";
+import { toolRunCommandOptionsSchema } from "./tool-run-command-options.js";
 import { traceCommandOptionsSchema } from "./trace-command-options.js";
 
 interface CommandCase {
@@ -291,6 +303,61 @@ const cases: CommandCase[] = [
     least: ["--from=web", "--into=math"],
     full: ["--from=web", "--into=math", "--no-commit", "--sim", "--run-id=r"],
     expected: { commit: false, sim: true, runId: "r" },
+  },
+  {
+    path: ["sim", "serve"],
+    register: registerSimCommand,
+    schema: simServeCommandOptionsSchema,
+    least: [],
+    full: ["--port=8080", "--seed=3", "--world=4", "--latency=5", "--quiet", "--faults=rate=0.1"],
+    expected: { port: "8080", seed: "3", quiet: true, host: "127.0.0.1" },
+  },
+  {
+    path: ["sim", "dataset"],
+    register: registerSimCommand,
+    schema: simDatasetCommandOptionsSchema,
+    least: ["--domain=math", "--split=train", "--size=3", "--out=t.jsonl"],
+    full: ["--domain=math", "--split=val", "--size=3", "--out=t.jsonl", "--seed=2"],
+    expected: { split: "val", size: "3", seed: "2" },
+  },
+  {
+    path: ["sim", "corpus"],
+    register: registerSimCommand,
+    schema: simCorpusCommandOptionsSchema,
+    least: ["--out=c.jsonl"],
+    full: ["--out=c", "--folder", "--base-url=http://127.0.0.1:1/corpus"],
+    expected: { folder: true, seed: 1 },
+  },
+  {
+    path: ["tool", "run"],
+    register: registerToolCommand,
+    schema: toolRunCommandOptionsSchema,
+    least: ["code_interpreter", "--input={}"],
+    full: [
+      "web_fetch",
+      "--input={}",
+      "--allow-host=a:1",
+      "--allow-host=b:2",
+      "--timeout-ms=50",
+      "--model-view",
+    ],
+    expected: { allowHost: ["a:1", "b:2"], timeoutMs: 50, modelView: true },
+  },
+  {
+    path: ["reward"],
+    register: registerRewardCommand,
+    schema: rewardCommandOptionsSchema,
+    least: ["math"],
+    full: ["module", "-i", "cases.jsonl", "-m", "reward.js", "--partial-credit"],
+    expected: { input: "cases.jsonl", module: "reward.js", partialCredit: true },
+  },
+  {
+    path: ["report"],
+    register: registerReportCommand,
+    schema: reportCommandOptionsSchema,
+    least: ["run-1"],
+    full: ["run-1", "--db=x.db", "--out=r.html"],
+    expected: { db: "x.db", out: "r.html" },
   },
 ];
 
