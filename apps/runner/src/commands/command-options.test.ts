@@ -9,6 +9,7 @@ import { registerDoctorCommand } from "../cli-commands/doctor.js";
 import { registerEnvCommand } from "../cli-commands/env.js";
 import { registerEvalCommand } from "../cli-commands/eval.js";
 import { registerLearnCommand } from "../cli-commands/learn.js";
+import { registerLibraryCommand } from "../cli-commands/library.js";
 import { registerLibraryMergeCommand } from "../cli-commands/library-merge.js";
 import { registerMcpCommand } from "../cli-commands/mcp.js";
 import { registerModelsCommand } from "../cli-commands/models.js";
@@ -31,6 +32,13 @@ import { doctorCommandOptionsSchema } from "./doctor-command-options.js";
 import { envServeCommandOptionsSchema } from "./env-serve-command-options.js";
 import { evalCommandOptionsSchema } from "./eval-command-options.js";
 import { learnCommandOptionsSchema } from "./learn-command-options.js";
+import {
+  libraryDomainCommandOptionsSchema,
+  libraryExportCommandOptionsSchema,
+  libraryImportCommandOptionsSchema,
+  libraryListCommandOptionsSchema,
+  libraryShowCommandOptionsSchema,
+} from "./library-command-options.js";
 import { libraryMergeCommandOptionsSchema } from "./library-merge-command-options.js";
 import { mcpCommandOptionsSchema } from "./mcp-command-options.js";
 import { modelsCheckCommandOptionsSchema } from "./models-check-command-options.js";
@@ -358,6 +366,54 @@ const cases: CommandCase[] = [
     least: ["run-1"],
     full: ["run-1", "--db=x.db", "--out=r.html"],
     expected: { db: "x.db", out: "r.html" },
+  },
+  {
+    path: ["library", "list"],
+    register: registerLibraryCommand,
+    schema: libraryListCommandOptionsSchema,
+    least: [],
+    full: ["--db=x.db", "--domain=math"],
+    expected: { db: "x.db", domain: "math" },
+  },
+  {
+    path: ["library", "show"],
+    register: registerLibraryCommand,
+    schema: libraryShowCommandOptionsSchema,
+    least: ["--domain=math"],
+    full: ["--domain=math", "--version=3", "--entry=G3", "--all", "--wide", "--json", "--costs"],
+    expected: { version: "3", entry: "G3", all: true, costs: true },
+  },
+  {
+    path: ["library", "diff"],
+    register: registerLibraryCommand,
+    schema: libraryDomainCommandOptionsSchema,
+    least: ["1", "2", "--domain=math"],
+    full: ["none", "head", "--domain=math", "--db=x.db"],
+    expected: { domain: "math", db: "x.db" },
+  },
+  {
+    path: ["library", "rollback"],
+    register: registerLibraryCommand,
+    schema: libraryDomainCommandOptionsSchema,
+    least: ["1", "--domain=math"],
+    full: ["1", "--domain=math", "--db=x.db"],
+    expected: { domain: "math" },
+  },
+  {
+    path: ["library", "export"],
+    register: registerLibraryCommand,
+    schema: libraryExportCommandOptionsSchema,
+    least: ["--domain=math"],
+    full: ["--domain=math", "--format=markdown", "--version=2", "--out=l.md"],
+    expected: { format: "markdown", version: "2" },
+  },
+  {
+    path: ["library", "import"],
+    register: registerLibraryCommand,
+    schema: libraryImportCommandOptionsSchema,
+    least: ["l.json"],
+    full: ["l.md", "--format=plain", "--status=candidate", "--replace", "--domain=math"],
+    expected: { format: "plain", status: "candidate", replace: true },
   },
 ];
 
