@@ -1,4 +1,5 @@
-import type { Command } from "commander";
+import { readdirSync } from "node:fs";
+import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
 import { registerAblateCommand } from "../cli-commands/ablate.js";
@@ -417,12 +418,41 @@ const cases: CommandCase[] = [
   },
 ];
 
+/** Every command and subcommand that declares options, by path, from every register* of cli-commands/. */
+async function commandsWithOptions(): Promise<string[]> {
+  const program = new Command();
+  const directory = new URL("../cli-commands/", import.meta.url);
+  // By name without ".ts": library before library-merge, which adds to it (as in cli.ts).
+  const names = readdirSync(directory)
+    .filter((name) => name.endsWith(".ts") && !name.includes(".test."))
+    .map((name) => name.slice(0, -3))
+    .sort();
+  for (const name of names) {
+    const module: Record<string, unknown> = await import(new URL(`${name}.ts`, directory).href);
+    for (const [key, value] of Object.entries(module))
+      if (key.startsWith("register") && typeof value === "function") value(program);
+  }
+  const paths: string[] = [];
+  const visit = (command: Command, path: string[]) => {
+    for (const sub of command.commands) {
+      const subPath = [...path, sub.name()];
+      if (sub.options.length > 0) paths.push(subPath.join(" "));
+      visit(sub, subPath);
+    }
+  };
+  visit(program, []);
+  return paths.sort();
+}
+
+it("every command that takes options has its schema checked here", async () => {
+  expect(await commandsWithOptions()).toEqual(cases.map((entry) => entry.path.join(" ")).sort());
+});
+
 describe("each command's options: one schema, the declaration checked against it", () => {
   for (const { path, register, schema, least, full, expected, read } of cases) {
     const name = path.join(" ");
     describe(name, () => {
       it("declares exactly the schema's keys", async () => {
-        const { Command } = await import("commander");
         const program = new Command();
         register(program);
         const { declared, schema: keys } = declaredOptions(findCommand(program, path), schema);
