@@ -1,4 +1,5 @@
 import { readdirSync } from "node:fs";
+import { TfgrpoError } from "@tfgrpo/protocol";
 import { Command } from "commander";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod";
@@ -48,6 +49,7 @@ import {
   onlineCommandOptionsSchema,
   onlineControlDeclaredSchema,
 } from "./online-command-options.js";
+import { parseCommandOptions } from "./parse-command-options.js";
 import { reportCommandOptionsSchema } from "./report-command-options.js";
 import { rewardCommandOptionsSchema } from "./reward-command-options.js";
 import { serveCommandOptionsSchema } from "./serve-command-options.js";
@@ -471,4 +473,25 @@ describe("each command's options: one schema, the declaration checked against it
       });
     });
   }
+});
+
+describe("parseCommandOptions", () => {
+  it("refuses ill-typed options with one invalid_input naming the command and each option as typed", () => {
+    let error: unknown;
+    try {
+      parseCommandOptions("env serve", envServeCommandOptionsSchema, { data: "d", maxSessions: Number.NaN });
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(TfgrpoError);
+    expect((error as TfgrpoError).code).toBe("invalid_input");
+    expect((error as TfgrpoError).message).toMatch(/^env serve: --max-sessions: /);
+  });
+
+  it("returns the typed options when they pass", () => {
+    expect(parseCommandOptions("env serve", envServeCommandOptionsSchema, { data: "d", http: 0 })).toEqual({
+      data: "d",
+      http: 0,
+    });
+  });
 });

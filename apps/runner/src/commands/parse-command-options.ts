@@ -11,9 +11,19 @@ export function parseCommandOptions<Schema extends z.ZodType>(
   raw: unknown,
 ): z.infer<Schema> {
   const parsed = schema.safeParse(raw);
-  if (!parsed.success)
-    throw new TfgrpoError("invalid_input", `${command}: ${formatZodIssues(parsed.error.issues)}`, {
+  if (!parsed.success) {
+    // Named as the user typed them: maxSessions is --max-sessions.
+    const issues = parsed.error.issues.map((issue) => {
+      const [key, ...rest] = issue.path;
+      if (typeof key !== "string") return issue;
+      return {
+        ...issue,
+        path: [`--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`, ...rest],
+      };
+    });
+    throw new TfgrpoError("invalid_input", `${command}: ${formatZodIssues(issues)}`, {
       details: { issues: parsed.error.issues },
     });
+  }
   return parsed.data;
 }
