@@ -4,6 +4,7 @@ import path from "node:path";
 import { safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import { z } from "zod";
+import type { AblateOptions } from "../commands/ablate-command-options.js";
 import { paperSimFall } from "./sim-fall.js";
 
 /** What an ablation workspace is run with; kept in `ablation.json` so `--resume DIR` continues with the same. */
@@ -27,39 +28,7 @@ const settingsSchema = z.object({
 });
 export type AblationSettings = z.infer<typeof settingsSchema>;
 
-export interface AblateOptions {
-  sim?: boolean;
-  config?: string;
-  domain: string;
-  /** Where a new ablation workspace is created. */
-  dir: string;
-  /** An earlier ablation workspace to continue (finished runs are reused, unfinished ones resumed). */
-  resume?: string;
-  train?: string;
-  val?: string;
-  test?: string;
-  trainSize: number;
-  valSize: number;
-  testSize: number;
-  seed: number;
-  epochs: number;
-  groupSize: number;
-  batchSize?: number;
-  k: number;
-  concurrency: number;
-  mode: "tools" | "direct";
-  directLessons?: number;
-  /**
-   * --sim: chance the policy falls into a pitfall its prompt does not address (the base model's weakness); default
-   * `paperSimFall`, a policy about as strong without a library as the paper's model.
-   */
-  simFall?: number;
-  /**
-   * Placebo controls of the full run's library beside the settings (keyword stubs, shuffled lessons, another domain's
-   * lessons): default true; false with `--no-controls`.
-   */
-  controls?: boolean;
-}
+export type { AblateOptions };
 
 /** A new workspace's settings from the options (written down), or an earlier workspace's (read back). */
 export async function ablationSettingsFor(

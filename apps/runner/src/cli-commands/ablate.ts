@@ -1,8 +1,8 @@
 import type { Command } from "commander";
-import type { AblateOptions } from "../ablation/ablation-settings.js";
 import { paperSimFall, simOwnFall } from "../ablation/sim-fall.js";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { nonNegativeInteger, positiveInteger, probability } from "../cli-options/number-arguments.js";
 import { simOption } from "../cli-options/sim-option.js";
 
@@ -49,7 +49,13 @@ export function registerAblateCommand(program: Command): void {
       positiveInteger,
     )
     .hook("preAction", checkDomainOption)
-    .action(async (options: AblateOptions) => {
+    // Checked against ablateCommandOptionsSchema (commands/ablate-command-options.ts), key for key, by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "ablate",
+        async () => (await import("../commands/ablate-command-options.js")).ablateCommandOptionsSchema,
+        raw,
+      );
       const { runAblation } = await import("../ablation/run-ablation.js");
       await runAblation(options);
     });

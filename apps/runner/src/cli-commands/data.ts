@@ -1,7 +1,7 @@
 import { type Command, Option } from "commander";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { nonNegativeInteger, probability } from "../cli-options/number-arguments.js";
-import type { DataImportOptions } from "../commands/data.js";
 import { datasetPresets, directoryPresets } from "../data-import/dataset-presets.js";
 
 const presetNames = [...Object.keys(datasetPresets), ...Object.keys(directoryPresets)].join(", ");
@@ -40,7 +40,14 @@ export function registerDataCommand(program: Command): void {
     .option("--out <file>", "the tasks (JSONL), without a split")
     .option("--out-dir <dir>", "train.jsonl (and val.jsonl with a split) in this directory")
     .hook("preAction", checkDomainOption)
-    .action(async (files: string[], options: DataImportOptions) => {
+    // Checked against dataImportCommandOptionsSchema (commands/data-import-command-options.ts) by a test.
+    .action(async (files: string[], raw: unknown) => {
+      const options = await checkedOptions(
+        "data import",
+        async () =>
+          (await import("../commands/data-import-command-options.js")).dataImportCommandOptionsSchema,
+        raw,
+      );
       const { dataImport } = await import("../commands/data.js");
       await dataImport(files, options);
     });

@@ -1,6 +1,6 @@
 import type { Command } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { positiveNumber } from "../cli-options/number-arguments.js";
-import type { DbCopyOptions, DbPruneOptions } from "../commands/db.js";
 
 export function registerDbCommand(program: Command): void {
   const db = program
@@ -16,7 +16,13 @@ export function registerDbCommand(program: Command): void {
     .requiredOption("--to <url>", "the database to copy into (a SQLite file is created if needed)")
     .option("--domain <name...>", "only these libraries and their records (default: all)")
     .option("--libraries-only", "copy the libraries alone")
-    .action(async (options: DbCopyOptions) => {
+    // Checked against dbCopyCommandOptionsSchema (commands/db-command-options.ts), key for key, by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "db copy",
+        async () => (await import("../commands/db-command-options.js")).dbCopyCommandOptionsSchema,
+        raw,
+      );
       const { dbCopy } = await import("../commands/db.js");
       await dbCopy(options);
     });
@@ -32,7 +38,13 @@ export function registerDbCommand(program: Command): void {
     .option("--keep-latest-outcomes <n>", "never compact the latest this many per domain", positiveNumber)
     .option("--trajectory-max-age-days <days>", "drop trajectories older than this", positiveNumber)
     .option("--unreported-max-age-days <days>", "compact expired selections older than this", positiveNumber)
-    .action(async (options: DbPruneOptions) => {
+    // Checked against dbPruneCommandOptionsSchema (commands/db-command-options.ts), key for key, by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "db prune",
+        async () => (await import("../commands/db-command-options.js")).dbPruneCommandOptionsSchema,
+        raw,
+      );
       const { dbPrune } = await import("../commands/db.js");
       await dbPrune(options);
     });

@@ -1,6 +1,6 @@
 import { type Command, InvalidArgumentError } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { nonNegativeInteger, positiveInteger } from "../cli-options/number-arguments.js";
-import type { DemoOptions } from "../commands/demo.js";
 
 function oneOfDomains(value: string): "math" | "web" {
   if (value !== "math" && value !== "web")
@@ -22,7 +22,13 @@ export function registerDemoCommand(program: Command): void {
     .option("--group-size <n>", "rollouts per task", positiveInteger, 5)
     .option("--k <n>", "samples per test task", positiveInteger, 4)
     .option("--concurrency <n>", "rollouts in flight", positiveInteger, 8)
-    .action(async (options: DemoOptions) => {
+    // Checked against demoCommandOptionsSchema (commands/demo-command-options.ts), key for key, by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "demo",
+        async () => (await import("../commands/demo-command-options.js")).demoCommandOptionsSchema,
+        raw,
+      );
       const { demo } = await import("../commands/demo.js");
       await demo(options);
     });

@@ -1,5 +1,5 @@
 import type { Command } from "commander";
-import type { DoctorOptions } from "../commands/doctor.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 
 export function registerDoctorCommand(program: Command): void {
   program
@@ -12,7 +12,13 @@ export function registerDoctorCommand(program: Command): void {
       "also connect to this database (a postgres:// URL; without it PostgreSQL is skipped)",
     )
     .option("--json", "print the checks as JSON")
-    .action(async (options: DoctorOptions) => {
+    // Checked against doctorCommandOptionsSchema (commands/doctor-command-options.ts), key for key, by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "doctor",
+        async () => (await import("../commands/doctor-command-options.js")).doctorCommandOptionsSchema,
+        raw,
+      );
       const { doctor } = await import("../commands/doctor.js");
       if (!(await doctor(options))) process.exitCode = 1;
     });

@@ -1,6 +1,6 @@
 import { Argument, type Command, Option } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { nonNegativeInteger } from "../cli-options/number-arguments.js";
-import type { EnvServeOptions } from "../commands/env-serve.js";
 
 export function registerEnvCommand(program: Command): void {
   const env = program
@@ -23,7 +23,13 @@ export function registerEnvCommand(program: Command): void {
     .addOption(
       new Option("--max-sessions <n>", "with --http: open sessions at most (default 256)").argParser(Number),
     )
-    .action(async (domain: string, options: EnvServeOptions) => {
+    // Checked against envServeCommandOptionsSchema (commands/env-serve-command-options.ts), key for key, by a test.
+    .action(async (domain: string, raw: unknown) => {
+      const options = await checkedOptions(
+        "env serve",
+        async () => (await import("../commands/env-serve-command-options.js")).envServeCommandOptionsSchema,
+        raw,
+      );
       const { envServe } = await import("../commands/env-serve.js");
       await envServe(domain, options);
     });

@@ -1,10 +1,10 @@
 import type { Command } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { nonNegativeInteger, positiveInteger, temperature } from "../cli-options/number-arguments.js";
 import { simOption } from "../cli-options/sim-option.js";
-import type { EvalCommandOptions } from "../commands/eval.js";
 
 export function registerEvalCommand(program: Command): void {
   program
@@ -63,7 +63,13 @@ export function registerEvalCommand(program: Command): void {
       "answer every model call from a cassette recorded with --record (no model endpoint)",
     )
     .hook("preAction", checkDomainOption)
-    .action(async (options: EvalCommandOptions) => {
+    // Checked against evalCommandOptionsSchema (commands/eval-command-options.ts), key for key, by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "eval",
+        async () => (await import("../commands/eval-command-options.js")).evalCommandOptionsSchema,
+        raw,
+      );
       const { evaluate } = await import("../commands/eval.js");
       await evaluate(options);
     });

@@ -1,7 +1,7 @@
 import { Command } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { simOption } from "../cli-options/sim-option.js";
-import type { LibraryMergeOptions } from "../commands/library-merge.js";
 
 /**
  * Adds `merge` to the `library` command (declared in cli-commands/library.ts); creates `library` if it is not there,
@@ -28,7 +28,14 @@ export function registerLibraryMergeCommand(program: Command): void {
     .addOption(simOption())
     .option("--no-commit", "leave the merged version proposed, for a validation gate")
     .option("--run-id <id>", "run id recorded on the version")
-    .action(async (options: LibraryMergeOptions) => {
+    // Checked against libraryMergeCommandOptionsSchema (commands/library-merge-command-options.ts) by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "library merge",
+        async () =>
+          (await import("../commands/library-merge-command-options.js")).libraryMergeCommandOptionsSchema,
+        raw,
+      );
       const { libraryMerge } = await import("../commands/library-merge.js");
       await libraryMerge(options);
     });

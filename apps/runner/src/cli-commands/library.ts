@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import type * as Library from "../commands/library.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { experienceStatuses } from "./help-defaults.js";
 
 export function registerLibraryCommand(program: Command): void {
@@ -11,14 +11,20 @@ export function registerLibraryCommand(program: Command): void {
   const dbOption = () =>
     new Option("--db <path>", "database file or sqlite:// URL (default: $TFGRPO_DB, else .tfgrpo/tfgrpo.db)");
 
+  // Each subcommand is checked against its schema (commands/library-command-options.ts), key for key, by a test.
   library
     .command("list")
     .description("List libraries, or the versions of one library with --domain")
     .addOption(dbOption())
     .option("--domain <domain>", "list the versions of this library")
-    .action(async (...args: Parameters<typeof Library.libraryList>) => {
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "library list",
+        async () => (await import("../commands/library-command-options.js")).libraryListCommandOptionsSchema,
+        raw,
+      );
       const { libraryList } = await import("../commands/library.js");
-      await libraryList(...args);
+      await libraryList(options);
     });
 
   library
@@ -37,9 +43,14 @@ export function registerLibraryCommand(program: Command): void {
       "--costs",
       "what each entry cost to learn (its share of the critic and curator calls of the steps that wrote it)",
     )
-    .action(async (...args: Parameters<typeof Library.libraryShow>) => {
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "library show",
+        async () => (await import("../commands/library-command-options.js")).libraryShowCommandOptionsSchema,
+        raw,
+      );
       const { libraryShow } = await import("../commands/library.js");
-      await libraryShow(...args);
+      await libraryShow(options);
     });
 
   library
@@ -49,9 +60,15 @@ export function registerLibraryCommand(program: Command): void {
     .argument("<to>", "newer version")
     .addOption(dbOption())
     .requiredOption("--domain <domain>", "library domain, e.g. math")
-    .action(async (...args: Parameters<typeof Library.libraryDiff>) => {
+    .action(async (from: string, to: string, raw: unknown) => {
+      const options = await checkedOptions(
+        "library diff",
+        async () =>
+          (await import("../commands/library-command-options.js")).libraryDomainCommandOptionsSchema,
+        raw,
+      );
       const { libraryDiff } = await import("../commands/library.js");
-      await libraryDiff(...args);
+      await libraryDiff(from, to, options);
     });
 
   library
@@ -60,9 +77,15 @@ export function registerLibraryCommand(program: Command): void {
     .argument("<version>", "the version to return to")
     .addOption(dbOption())
     .requiredOption("--domain <domain>", "library domain, e.g. math")
-    .action(async (...args: Parameters<typeof Library.libraryRollback>) => {
+    .action(async (version: string, raw: unknown) => {
+      const options = await checkedOptions(
+        "library rollback",
+        async () =>
+          (await import("../commands/library-command-options.js")).libraryDomainCommandOptionsSchema,
+        raw,
+      );
       const { libraryRollback } = await import("../commands/library.js");
-      await libraryRollback(...args);
+      await libraryRollback(version, options);
     });
 
   library
@@ -75,9 +98,15 @@ export function registerLibraryCommand(program: Command): void {
     )
     .option("--version <version>", "a version number instead of the head")
     .option("--out <file>", "write to this file instead of stdout")
-    .action(async (...args: Parameters<typeof Library.libraryExport>) => {
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "library export",
+        async () =>
+          (await import("../commands/library-command-options.js")).libraryExportCommandOptionsSchema,
+        raw,
+      );
       const { libraryExport } = await import("../commands/library.js");
-      await libraryExport(...args);
+      await libraryExport(options);
     });
 
   library
@@ -105,8 +134,14 @@ export function registerLibraryCommand(program: Command): void {
       "--replace",
       "exact restore: commit a version equal to the file (ids, statuses, stats, history) instead of adding to the head",
     )
-    .action(async (...args: Parameters<typeof Library.libraryImport>) => {
+    .action(async (file: string, raw: unknown) => {
+      const options = await checkedOptions(
+        "library import",
+        async () =>
+          (await import("../commands/library-command-options.js")).libraryImportCommandOptionsSchema,
+        raw,
+      );
       const { libraryImport } = await import("../commands/library.js");
-      await libraryImport(...args);
+      await libraryImport(file, options);
     });
 }

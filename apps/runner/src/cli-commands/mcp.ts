@@ -1,9 +1,9 @@
 import type { Command } from "commander";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { addClientGateOptions } from "../cli-options/client-gate-declarations.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { nonNegativeInteger, positiveInteger, positiveNumber } from "../cli-options/number-arguments.js";
-import type { McpOptions } from "../commands/mcp.js";
 
 export function registerMcpCommand(program: Command): void {
   const command = program
@@ -37,7 +37,13 @@ export function registerMcpCommand(program: Command): void {
     )
     .hook("preAction", checkDomainOption);
   // Who may call it and how often.
-  addClientGateOptions(command).action(async (options: McpOptions) => {
+  // Checked against mcpCommandOptionsSchema (commands/mcp-command-options.ts), key for key, by a test.
+  addClientGateOptions(command).action(async (raw: unknown) => {
+    const options = await checkedOptions(
+      "mcp",
+      async () => (await import("../commands/mcp-command-options.js")).mcpCommandOptionsSchema,
+      raw,
+    );
     const { mcp } = await import("../commands/mcp.js");
     await mcp(options);
   });

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { positiveInteger } from "../cli-options/number-arguments.js";
-import type { ModelsCheckOptions } from "../commands/models.js";
 
 export function registerModelsCommand(program: Command): void {
   const models = program.command("models").description("Check the model endpoints of a models config");
@@ -14,7 +14,14 @@ export function registerModelsCommand(program: Command): void {
     .option("--timeout-ms <ms>", "deadline of each call (no retries)", positiveInteger, 20_000)
     .addOption(actorModeOption("the actor's mode in your runs: tools (needs tool calls) or direct"))
     .option("--json", "print the report as JSON")
-    .action(async (options: ModelsCheckOptions) => {
+    // Checked against modelsCheckCommandOptionsSchema (commands/models-check-command-options.ts) by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "models check",
+        async () =>
+          (await import("../commands/models-check-command-options.js")).modelsCheckCommandOptionsSchema,
+        raw,
+      );
       const { modelsCheck } = await import("../commands/models.js");
       const report = await modelsCheck(options);
       if (!report.ok) process.exitCode = 1;

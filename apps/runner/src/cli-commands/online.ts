@@ -1,5 +1,6 @@
 import { type Command, Option } from "commander";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import {
   nonNegativeInteger,
@@ -8,9 +9,6 @@ import {
   probability,
 } from "../cli-options/number-arguments.js";
 import { simOption } from "../cli-options/sim-option.js";
-import type { OnlineCommandOptions } from "../commands/online.js";
-import type { OnlineClientsOptions } from "../commands/online-clients.js";
-import type { OnlineControlOptions } from "../online/online-controls.js";
 
 export function registerOnlineCommand(program: Command): void {
   const online = program
@@ -73,7 +71,13 @@ export function registerOnlineCommand(program: Command): void {
     .addOption(simOption())
     .addOption(new Option("--json", "print the summary as JSON"))
     .hook("preAction", checkDomainOption)
-    .action(async (options: OnlineCommandOptions) => {
+    // Each command's options are checked against its schema (commands/online-command-options.ts) by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "online",
+        async () => (await import("../commands/online-command-options.js")).onlineCommandOptionsSchema,
+        raw,
+      );
       const { online } = await import("../commands/online.js");
       await online(options, {
         stdout: (text) => process.stdout.write(text),
@@ -97,7 +101,7 @@ function registerOnlineControls(online: Command): void {
     .addOption(databaseOption())
     .addOption(new Option("--json", "print the status as JSON"))
     .hook("preAction", checkDomainOption)
-    .action(async (options: Partial<OnlineControlOptions>, command: Command) => {
+    .action(async (options: Record<string, unknown>, command: Command) => {
       const { controlOptions, onlineStatus } = await import("../online/online-controls.js");
       await onlineStatus(controlOptions(options, command), print);
     });
@@ -116,7 +120,7 @@ function registerOnlineControls(online: Command): void {
       .addOption(databaseOption())
       .addOption(new Option("--json", "print the result as JSON"))
       .hook("preAction", checkDomainOption)
-      .action(async (options: Partial<OnlineControlOptions>, command: Command) => {
+      .action(async (options: Record<string, unknown>, command: Command) => {
         const { controlOptions, onlinePause } = await import("../online/online-controls.js");
         await onlinePause(paused, controlOptions(options, command), print);
       });
@@ -140,13 +144,13 @@ function registerOnlineClients(online: Command): void {
     .option("--reason <text>", "with --exclude: why, stored and listed")
     .addOption(new Option("--json", "print the list as JSON"))
     .hook("preAction", checkDomainOption)
-    .action(async (_options: OnlineClientsOptions, command: Command) => {
-      const { onlineClients } = await import("../commands/online-clients.js");
-      const options = command.optsWithGlobals() as OnlineClientsOptions;
-      if (!options.domain) {
-        const { TfgrpoError } = await import("@tfgrpo/protocol");
-        throw new TfgrpoError("invalid_input", "online clients: --domain is required");
-      }
+    .action(async (raw: Record<string, unknown>, command: Command) => {
+      const [{ onlineClients }, { onlineClientsDeclaredSchema }, { subcommandOptions }] = await Promise.all([
+        import("../commands/online-clients.js"),
+        import("../commands/online-command-options.js"),
+        import("../online/online-controls.js"),
+      ]);
+      const options = subcommandOptions(onlineClientsDeclaredSchema, raw, command);
       await onlineClients(options, {
         stdout: (text) => process.stdout.write(text),
         stderr: (text) => process.stderr.write(text),

@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { rewardMethods } from "../cli-options/reward-methods.js";
 
 export function registerRewardCommand(program: Command): void {
@@ -14,8 +15,14 @@ export function registerRewardCommand(program: Command): void {
       'for method "module": a JS/TS module whose default export is the reward function',
     )
     .option("--partial-credit", "math: give partial credit for partly matching sets of answers", false)
-    .action(async (method: string, flags: { input?: string; module?: string; partialCredit: boolean }) => {
+    // Checked against rewardCommandOptionsSchema (commands/reward-command-options.ts), key for key, by a test.
+    .action(async (method: string, raw: unknown) => {
+      const options = await checkedOptions(
+        "reward",
+        async () => (await import("../commands/reward-command-options.js")).rewardCommandOptionsSchema,
+        raw,
+      );
       const { rewardCommand } = await import("../commands/reward.js");
-      await rewardCommand(method, flags);
+      await rewardCommand(method, options);
     });
 }

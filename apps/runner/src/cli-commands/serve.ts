@@ -1,7 +1,7 @@
 import type { Command } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { addClientGateOptions } from "../cli-options/client-gate-declarations.js";
 import { positiveInteger } from "../cli-options/number-arguments.js";
-import type { ServeOptions } from "../commands/serve.js";
 
 export function registerServeCommand(program: Command): void {
   const command = program
@@ -18,7 +18,13 @@ export function registerServeCommand(program: Command): void {
     )
     .option("--module <file...>", "import modules that register more roles (registerRole) first");
   // The library role's: who may call it and how often (other roles ignore them).
-  addClientGateOptions(command).action(async (options: ServeOptions) => {
+  // Checked against serveCommandOptionsSchema (commands/serve-command-options.ts), key for key, by a test.
+  addClientGateOptions(command).action(async (raw: unknown) => {
+    const options = await checkedOptions(
+      "serve",
+      async () => (await import("../commands/serve-command-options.js")).serveCommandOptionsSchema,
+      raw,
+    );
     const { serve } = await import("../commands/serve.js");
     await serve(options);
   });

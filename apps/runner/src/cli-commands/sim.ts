@@ -1,5 +1,5 @@
 import { type Command, Option } from "commander";
-import type { SimCorpusOptions, SimDatasetOptions, SimServeOptions } from "../commands/sim.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 
 /** `tfgrpo sim serve | dataset | corpus`: the offline simulated world, standalone. */
 export function registerSimCommand(program: Command): void {
@@ -22,7 +22,12 @@ export function registerSimCommand(program: Command): void {
     )
     .option("--latency <ms>", "mean latency added to every call (jitter: half of it)")
     .option("--quiet", "no critic/curator noise (exact behaviour)")
-    .action(async (options: SimServeOptions) => {
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "sim serve",
+        async () => (await import("../commands/sim-command-options.js")).simServeCommandOptionsSchema,
+        raw,
+      );
       const { simServe } = await import("../commands/sim.js");
       await simServe(options);
     });
@@ -42,7 +47,12 @@ export function registerSimCommand(program: Command): void {
       ).default(1),
     )
     .requiredOption("--out <file>", "JSONL file to write")
-    .action(async (options: SimDatasetOptions) => {
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "sim dataset",
+        async () => (await import("../commands/sim-command-options.js")).simDatasetCommandOptionsSchema,
+        raw,
+      );
       const { simDataset } = await import("../commands/sim.js");
       await simDataset(options);
     });
@@ -57,7 +67,12 @@ export function registerSimCommand(program: Command): void {
       "a running sim server's corpus URL: documents get the addresses it serves them at",
     )
     .option("--folder", "write one HTML file per page plus corpus.jsonl instead of one JSONL file")
-    .action(async (options: SimCorpusOptions) => {
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "sim corpus",
+        async () => (await import("../commands/sim-command-options.js")).simCorpusCommandOptionsSchema,
+        raw,
+      );
       const { simCorpus } = await import("../commands/sim.js");
       await simCorpus(options);
     });

@@ -1,9 +1,9 @@
 import { type Command, Option } from "commander";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { integer, positiveInteger, temperature } from "../cli-options/number-arguments.js";
 import { simOption } from "../cli-options/sim-option.js";
-import type { SolveOptions } from "../commands/solve.js";
 
 export function registerSolveCommand(program: Command): void {
   program
@@ -35,7 +35,13 @@ export function registerSolveCommand(program: Command): void {
     .option("--json", "print the trajectory as JSON")
     .option("--show-prompt", "print the whole system prompt")
     .hook("preAction", checkDomainOption)
-    .action(async (question: string[], options: Omit<SolveOptions, "question">) => {
+    // Checked against solveCommandOptionsSchema (commands/solve-command-options.ts), key for key, by a test.
+    .action(async (question: string[], raw: unknown) => {
+      const options = await checkedOptions(
+        "solve",
+        async () => (await import("../commands/solve-command-options.js")).solveCommandOptionsSchema,
+        raw,
+      );
       const { solve } = await import("../commands/solve.js");
       await solve({ ...options, question: question.join(" ") });
     });

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { nonNegativeInteger } from "../cli-options/number-arguments.js";
-import type { StudioOptions } from "../commands/studio.js";
 import { defaultStudioPort } from "./help-defaults.js";
 
 /**
@@ -23,7 +23,13 @@ export function registerStudioCommand(program: Command): void {
       "--config <file>",
       "models config: the curator model then checks edited lessons against similar ones for conflicts (default: $TFGRPO_CONFIG; without one, the rule scan only)",
     )
-    .action(async (options: StudioOptions) => {
+    // Checked against studioCommandOptionsSchema (commands/studio-command-options.ts), key for key, by a test.
+    .action(async (raw: unknown) => {
+      const options = await checkedOptions(
+        "studio",
+        async () => (await import("../commands/studio-command-options.js")).studioCommandOptionsSchema,
+        raw,
+      );
       const { studio } = await import("../commands/studio.js");
       await studio(options);
     });

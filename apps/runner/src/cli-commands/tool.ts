@@ -1,4 +1,5 @@
 import type { Command } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { toolNames } from "./help-defaults.js";
 
 export function registerToolCommand(program: Command): void {
@@ -24,8 +25,14 @@ export function registerToolCommand(program: Command): void {
       "code_interpreter: run without bubblewrap if it is unavailable (weaker isolation)",
     )
     .option("--model-view", "print the text the model would read instead of the JSON result")
-    .action(async (name: string, flags: Record<string, unknown>) => {
+    // Checked against toolRunCommandOptionsSchema (commands/tool-run-command-options.ts), key for key, by a test.
+    .action(async (name: string, raw: unknown) => {
+      const options = await checkedOptions(
+        "tool run",
+        async () => (await import("../commands/tool-run-command-options.js")).toolRunCommandOptionsSchema,
+        raw,
+      );
       const { toolRun } = await import("../commands/tool.js");
-      await toolRun(name, flags);
+      await toolRun(name, options);
     });
 }

@@ -1,7 +1,7 @@
 import type { Command } from "commander";
+import { checkedOptions } from "../cli-options/checked-options.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import { positiveInteger } from "../cli-options/number-arguments.js";
-import type { TraceCommandOptions } from "../commands/trace.js";
 
 export function registerTraceCommand(program: Command): void {
   program
@@ -13,7 +13,13 @@ export function registerTraceCommand(program: Command): void {
     .option("--file <jsonl>", "the trace file (default: traces/<run>.jsonl beside the database)")
     .option("--step <n>", "only this learning step", positiveInteger)
     .option("--rollout <id>", "only this rollout (<group>/<attempt>, or a trajectory id)")
-    .action(async (run: string, options: TraceCommandOptions) => {
+    // Checked against traceCommandOptionsSchema (commands/trace-command-options.ts), key for key, by a test.
+    .action(async (run: string, raw: unknown) => {
+      const options = await checkedOptions(
+        "trace",
+        async () => (await import("../commands/trace-command-options.js")).traceCommandOptionsSchema,
+        raw,
+      );
       const { trace } = await import("../commands/trace.js");
       await trace(run, options);
     });

@@ -1,16 +1,10 @@
 import { type Command, InvalidArgumentError } from "commander";
 import { defaultRateLimit } from "../cli-commands/help-defaults.js";
+import type { ClientGateCliOptions } from "../commands/client-gate-command-options.js";
 import { positiveInteger } from "./number-arguments.js";
 
 /** The options of a server that agents call (`tfgrpo mcp --http`, `serve --role library`). */
-export interface ClientGateCliOptions {
-  /** File of `name:token` lines; falls back to $TFGRPO_CLIENT_TOKENS (`name:token,name:token`). */
-  clientTokens?: string;
-  /** Requests per second per client; 0: no limit. */
-  rateLimit?: number;
-  /** Burst per client. */
-  rateBurst?: number;
-}
+export type { ClientGateCliOptions };
 
 const nonNegativeNumber = (value: string): number => {
   const parsed = Number(value);

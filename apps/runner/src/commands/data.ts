@@ -5,23 +5,9 @@ import { InvalidArgumentError } from "commander";
 import type { CommandOutput } from "../cli-options/command-output.js";
 import { directoryPresets } from "../data-import/dataset-presets.js";
 import { type ImportedDataset, importDataset } from "../data-import/import-dataset.js";
+import type { DataImportOptions } from "./data-import-command-options.js";
 
-export interface DataImportOptions {
-  preset?: string;
-  format?: string;
-  map?: string;
-  domain?: string;
-  family?: string;
-  time?: string;
-  val?: string;
-  valShare?: number;
-  splitBy?: "family" | "time" | "random";
-  seed: number;
-  extractBoxed: "auto" | "always" | "never";
-  answers: boolean;
-  out?: string;
-  outDir?: string;
-}
+export type { DataImportOptions };
 
 /** `tfgrpo data import FILE...`: tasks written as JSONL (train.jsonl and val.jsonl with a split). */
 export async function dataImport(

@@ -10,14 +10,9 @@ import {
   redactUrl,
   retentionSettingsFromEnv,
 } from "@tfgrpo/store";
+import type { DbCopyOptions, DbPruneOptions } from "./db-command-options.js";
 
-export interface DbCopyOptions {
-  from: string;
-  to: string;
-  domain?: string[];
-  /** Only the libraries (no runs, trajectories, selections or outcomes). */
-  librariesOnly?: boolean;
-}
+export type { DbCopyOptions };
 
 /**
  * `tfgrpo db copy`: libraries and everything recorded beside them (runs, trajectories, usage, selections, outcomes,
@@ -56,17 +51,7 @@ export async function dbCopy(
   );
 }
 
-export interface DbPruneOptions {
-  db: string;
-  dryRun?: boolean;
-  /** Settings over TFGRPO_RETENTION's and the defaults. */
-  reportDeadlineMs?: number;
-  outcomeMaxAgeDays?: number;
-  maxOutcomesPerDomain?: number;
-  keepLatestOutcomes?: number;
-  trajectoryMaxAgeDays?: number;
-  unreportedMaxAgeDays?: number;
-}
+export type { DbPruneOptions };
 
 /**
  * `tfgrpo db prune --db URL [--dry-run]`: one retention pass now (what the serving processes' sweep does every

@@ -15,20 +15,10 @@ import { collectLearningEvents, describeLearningEvents } from "../report/learnin
 import { writeReport } from "../report/write-report.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
+import type { DemoOptions } from "./demo-command-options.js";
 import { learn } from "./learn.js";
 
-export interface DemoOptions {
-  dir: string;
-  seed: number;
-  domain: "math" | "web";
-  train: number;
-  val: number;
-  test: number;
-  epochs: number;
-  groupSize: number;
-  k: number;
-  concurrency: number;
-}
+export type { DemoOptions };
 
 /**
  * A complete learning run on the SIMULATED world, then the learned head library against no library on held-out

@@ -1,10 +1,8 @@
 import type { CommandOutput } from "../cli-options/command-output.js";
 import { renderDoctor, runDoctor } from "../doctor/doctor-checks.js";
+import type { DoctorOptions } from "./doctor-command-options.js";
 
-export interface DoctorOptions {
-  db?: string;
-  json?: boolean;
-}
+export type { DoctorOptions };
 
 /** `tfgrpo doctor`: what commands need on this machine, one line each; false when something required is missing. */
 export async function doctor(

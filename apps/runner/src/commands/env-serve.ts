@@ -2,13 +2,9 @@ import path from "node:path";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { loadRetailDb, serveRetailMcpHttp, serveRetailMcpStdio } from "@tfgrpo/tau2-retail";
 import { runnerVersion } from "../cli-commands/runner-version.js";
+import type { EnvServeOptions } from "./env-serve-command-options.js";
 
-export interface EnvServeOptions {
-  data: string;
-  http?: number;
-  host?: string;
-  maxSessions?: number;
-}
+export type { EnvServeOptions };
 
 /**
  * `tfgrpo env serve tau2-retail --data D`: the retail tools over D/db.json. Over stdio the process is one

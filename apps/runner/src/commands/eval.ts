@@ -19,43 +19,10 @@ import { resolveGroupBy } from "../learn/summarize-evaluation.js";
 import { createRuntime } from "../runtime/create-runtime.js";
 import { simModelsConfig, startSimWorld } from "../runtime/start-sim-world.js";
 import { startTracing, traceFileFor } from "../tracing/start-tracing.js";
+import type { EvalCommandOptions } from "./eval-command-options.js";
 import { resolveDatabase } from "./library.js";
 
-export interface EvalCommandOptions {
-  domain: string;
-  library: string[];
-  data: string;
-  k: number;
-  config?: string;
-  nats?: string;
-  concurrency: number;
-  seed: number;
-  temperature: number;
-  db?: string;
-  mode: "tools" | "direct";
-  /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */
-  agent?: string;
-  localRoles: string;
-  sim?: boolean;
-  runId?: string;
-  /** Report Mean@k and Δ per value of this task field (default familySplit when the tasks carry it; none: off). */
-  groupBy?: string;
-  /** Add placebo libraries (keyword stubs, shuffled, other domain) beside every library other than none. */
-  controls?: boolean;
-  /** The other-domain control: this domain's head in the database (default: the vendored other library). */
-  controlDomain?: string;
-  /** Print the evaluation as JSON instead of tables. */
-  json?: boolean;
-  /** `--no-trace`: no spans, not even the run's local trace file. */
-  trace?: boolean;
-  /** Also evaluate with this actor model (a `models:` entry, or a model id on the actor's provider), side by side. */
-  actorModel?: string;
-  /** Print the expected model calls, tokens and USD, and call no model. */
-  dryRun?: boolean;
-  /** Write every model exchange into this directory (a cassette), or answer every model call from one. */
-  record?: string;
-  replay?: string;
-}
+export type { EvalCommandOptions };
 
 /** Evaluates one or more libraries side by side on the same tasks and seeds, and prints the table. */
 export async function evaluate(

@@ -1,5 +1,5 @@
 import path from "node:path";
-import { formatZodIssues, requireReadableFile, TfgrpoError } from "@tfgrpo/protocol";
+import { requireReadableFile, TfgrpoError } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import { openCassette } from "../cassette/open-cassette.js";
 import { artifactDirectory } from "../cli-options/artifact-directory.js";
@@ -25,16 +25,13 @@ import { startTracing, traceFileFor } from "../tracing/start-tracing.js";
 import { type LearnCommandOptions, learnCommandOptionsSchema } from "./learn-command-options.js";
 import { learnDirectExperiences } from "./learn-direct-experiences.js";
 import { resolveDatabase } from "./library.js";
+import { parseCommandOptions } from "./parse-command-options.js";
 
 /** `tfgrpo learn` as commander hands it over: the options checked against their schema, then the command. */
 export async function learnFromCli(raw: unknown): Promise<void> {
-  const parsed = learnCommandOptionsSchema.safeParse(raw);
-  if (!parsed.success)
-    throw new TfgrpoError("invalid_input", `learn: ${formatZodIssues(parsed.error.issues)}`, {
-      details: { issues: parsed.error.issues },
-    });
-  if (parsed.data.dryRun) await learnDryRun(parsed.data);
-  else await learn(parsed.data);
+  const options = parseCommandOptions("learn", learnCommandOptionsSchema, raw);
+  if (options.dryRun) await learnDryRun(options);
+  else await learn(options);
 }
 
 /** The user's files a learn command names, refused before anything starts: a directory, missing or unreadable. */

@@ -7,18 +7,9 @@ import { localDatabaseFile, parseLibraryFile } from "@tfgrpo/store";
 import { createCuratorRuntime } from "../roles/curator.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import { resolveDatabase } from "./library.js";
+import type { LibraryMergeOptions } from "./library-merge-command-options.js";
 
-export interface LibraryMergeOptions {
-  /** A domain in the database, or a library file (.json / .md). */
-  from: string;
-  into: string;
-  db?: string;
-  config?: string;
-  sim?: boolean;
-  /** false: leave the merged version proposed (for a validation gate). */
-  commit?: boolean;
-  runId?: string;
-}
+export type { LibraryMergeOptions };
 
 export interface LibraryMergeOutput {
   stdout: (text: string) => void;

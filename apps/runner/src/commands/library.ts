@@ -3,7 +3,6 @@ import path from "node:path";
 import {
   domainSchema,
   type Experience,
-  type ExperienceStatus,
   entryContrast,
   experienceIdSchema,
   type LibraryVersion,
@@ -13,17 +12,24 @@ import {
 import {
   createStore,
   type ExperienceChange,
-  type LibraryFormat,
   type LibraryStore,
   parseLibraryFile,
   type Store,
 } from "@tfgrpo/store";
+import type { z } from "zod";
 import { domainArgument } from "../cli-options/domain-argument.js";
 import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { contrastColumns, contrastJson } from "../cli-output/contrast-columns.js";
 import { formatSuccessRate } from "../cli-output/format-success-rate.js";
 import { type Column, renderTable } from "../cli-output/render-table.js";
 import { domainLessonCosts } from "../learn/stored-lesson-costs.js";
+import type {
+  libraryDomainCommandOptionsSchema,
+  libraryExportCommandOptionsSchema,
+  libraryImportCommandOptionsSchema,
+  libraryListCommandOptionsSchema,
+  libraryShowCommandOptionsSchema,
+} from "./library-command-options.js";
 import { describeLibraryEntry, libraryEntryJson, readLibraryEntryView } from "./library-entry.js";
 
 export interface DatabaseOptions {
@@ -104,7 +110,7 @@ function describeOps(version: LibraryVersion): string {
 }
 
 /** `tfgrpo library list`. */
-export const libraryList = async (options: DatabaseOptions & { domain?: string }) =>
+export const libraryList = async (options: z.infer<typeof libraryListCommandOptionsSchema>) =>
   withStore(options, "existing", async (store) => {
     if (options.domain === undefined) {
       const domains = await store.listDomains();
@@ -153,17 +159,7 @@ export const libraryList = async (options: DatabaseOptions & { domain?: string }
   });
 
 /** `tfgrpo library show`. */
-export const libraryShow = async (
-  options: DatabaseOptions & {
-    domain: string;
-    version?: string;
-    entry?: string;
-    all?: boolean;
-    wide?: boolean;
-    json?: boolean;
-    costs?: boolean;
-  },
-) => {
+export const libraryShow = async (options: z.infer<typeof libraryShowCommandOptionsSchema>) => {
   const entryId = options.entry === undefined ? undefined : entryArgument(options.entry);
   await withStore(options, "existing", async (store) => {
     const domain = domainArgument(options.domain);
@@ -261,7 +257,7 @@ export const libraryShow = async (
 export const libraryDiff = async (
   fromArg: string,
   toArg: string,
-  options: DatabaseOptions & { domain: string },
+  options: z.infer<typeof libraryDomainCommandOptionsSchema>,
 ) =>
   withStore(options, "existing", async (store) => {
     const domain = domainArgument(options.domain);
@@ -294,7 +290,10 @@ export const libraryDiff = async (
   });
 
 /** `tfgrpo library rollback <version>`. */
-export const libraryRollback = async (versionArg: string, options: DatabaseOptions & { domain: string }) =>
+export const libraryRollback = async (
+  versionArg: string,
+  options: z.infer<typeof libraryDomainCommandOptionsSchema>,
+) =>
   withStore(options, "existing", async (store) => {
     const domain = domainArgument(options.domain);
     const target = (await resolveVersion(store, domain, versionArg))!;
@@ -305,9 +304,7 @@ export const libraryRollback = async (versionArg: string, options: DatabaseOptio
   });
 
 /** `tfgrpo library export`. */
-export const libraryExport = async (
-  options: DatabaseOptions & { domain: string; format: LibraryFormat; version?: string; out?: string },
-) =>
+export const libraryExport = async (options: z.infer<typeof libraryExportCommandOptionsSchema>) =>
   withStore(options, "existing", async (store) => {
     const domain = domainArgument(options.domain);
     const version = await resolveVersion(store, domain, options.version ?? "head");
@@ -325,12 +322,7 @@ export const libraryExport = async (
 /** `tfgrpo library import <file>`. */
 export const libraryImport = async (
   file: string,
-  options: DatabaseOptions & {
-    domain?: string;
-    format: LibraryFormat | "auto";
-    status: ExperienceStatus;
-    replace?: boolean;
-  },
+  options: z.infer<typeof libraryImportCommandOptionsSchema>,
 ) => {
   const text = await readUserText(file, { what: "library file", code: "not_found" });
   // Validate the whole file before touching (or creating) the database.

@@ -1,26 +1,14 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { serveMcpHttp, serveMcpStdio } from "@tfgrpo/serving";
 import { isLoopbackHost } from "@tfgrpo/studio";
-import type { ClientGateCliOptions } from "../cli-options/client-gate-declarations.js";
 import { describeClientGate, resolveClientGate } from "../cli-options/client-gate-options.js";
 import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { openLibraryService } from "../roles/library.js";
 import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import { resolveDatabase } from "./library.js";
+import type { McpOptions } from "./mcp-command-options.js";
 
-export interface McpOptions extends ClientGateCliOptions {
-  domain: string;
-  /** Serve Streamable HTTP on this port (0: a free one) instead of stdio. */
-  http?: number;
-  host?: string;
-  db?: string;
-  /** models.yaml with an `embedder` role, for similarity; falls back to $TFGRPO_CONFIG; optional. */
-  config?: string;
-  /** With --http: open sessions at most (default 100). */
-  maxSessions?: number;
-  /** With --http: a session idle this many seconds is closed (default 1800). */
-  sessionIdle?: number;
-}
+export type { McpOptions };
 
 export interface McpDependencies {
   /** Resolves on the first stop request (SIGINT/SIGTERM). */

@@ -6,13 +6,9 @@ import {
   type ModelsCheckReport,
 } from "@tfgrpo/models";
 import type { CommandOutput } from "../cli-options/command-output.js";
+import type { ModelsCheckOptions } from "./models-check-command-options.js";
 
-export interface ModelsCheckOptions {
-  config: string;
-  timeoutMs: number;
-  mode: "tools" | "direct";
-  json?: boolean;
-}
+export type { ModelsCheckOptions };
 
 const columns: Array<[Capability, string]> = [
   ["chat", "chat"],

@@ -2,18 +2,9 @@ import { TfgrpoError } from "@tfgrpo/protocol";
 import { type ClientSummary, createStore } from "@tfgrpo/store";
 import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { resolveDatabase } from "./library.js";
+import type { OnlineClientsOptions } from "./online-command-options.js";
 
-export interface OnlineClientsOptions {
-  domain: string;
-  db?: string;
-  json?: boolean;
-  /** Exclude this client's outcomes from learning. */
-  exclude?: string;
-  /** Include this client's outcomes again. */
-  include?: string;
-  /** Why (stored with an exclusion). */
-  reason?: string;
-}
+export type { OnlineClientsOptions };
 
 export interface OnlineClientsOutput {
   stdout: (text: string) => void;

@@ -17,35 +17,9 @@ import { startSimWorld } from "../runtime/start-sim-world.js";
 import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import { startMetrics } from "../tracing/start-metrics.js";
 import { resolveDatabase } from "./library.js";
+import type { OnlineCommandOptions } from "./online-command-options.js";
 
-export interface OnlineCommandOptions {
-  config?: string;
-  domain?: string;
-  tasks?: string;
-  nats?: string;
-  db?: string;
-  sim?: boolean;
-  seed: number;
-  concurrency: number;
-  budgetUsd?: number;
-  online?: string;
-  reflectEvery?: number;
-  dropBelow?: number;
-  canaryShare?: number;
-  maxOutcomes?: number;
-  runId?: string;
-  json?: boolean;
-  /** commander's --no-tools: false when given. */
-  tools?: boolean;
-  /** The domain's one learner: learns from every outcome in the store while it holds the domain's lease. */
-  learner?: boolean;
-  leaseTtlMs?: number;
-  renewEveryMs?: number;
-  pollMs?: number;
-  settleMs?: number;
-  /** With --learner: the learner's OpenTelemetry metrics to this JSON-lines file (or $TFGRPO_METRICS_FILE). */
-  metrics?: string;
-}
+export type { OnlineCommandOptions };
 
 export interface OnlineCommandOutput {
   stdout: (text: string) => void;

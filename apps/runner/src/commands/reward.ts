@@ -10,6 +10,7 @@ import {
 import { requireReadableFile, safeParseJson, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { rewardMethods as methods } from "../cli-options/reward-methods.js";
+import type { RewardCommandOptions } from "./reward-command-options.js";
 
 type Method = (typeof methods)[number];
 
@@ -103,10 +104,7 @@ async function rewardFunctionFor(options: RewardCasesOptions): Promise<RewardFun
 }
 
 /** `tfgrpo reward <method>`: scores the cases of a JSONL file (or stdin), one line out per case, a summary on stderr. */
-export async function rewardCommand(
-  method: string,
-  flags: { input?: string; module?: string; partialCredit: boolean },
-): Promise<void> {
+export async function rewardCommand(method: string, flags: RewardCommandOptions): Promise<void> {
   const parsedMethod = z.enum(methods).safeParse(method);
   if (!parsedMethod.success) {
     throw new TfgrpoError(

@@ -2,7 +2,6 @@ import os from "node:os";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type Bus, type ServeEvent, TfgrpoError } from "@tfgrpo/protocol";
-import type { ClientGateCliOptions } from "../cli-options/client-gate-declarations.js";
 import { resolveClientGate } from "../cli-options/client-gate-options.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
 import { loadRole } from "../roles/registry.js";
@@ -10,20 +9,9 @@ import { createBus } from "../runtime/create-bus.js";
 import { natsSettingsFromEnv } from "../runtime/nats-settings.js";
 import { waitForStopSignal } from "../runtime/wait-for-stop-signal.js";
 import { startTracing } from "../tracing/start-tracing.js";
+import type { ServeOptions } from "./serve-command-options.js";
 
-export interface ServeOptions extends ClientGateCliOptions {
-  role: string;
-  /** NATS server URL(s), comma-separated; falls back to $TFGRPO_NATS_URL. */
-  nats?: string;
-  concurrency?: number;
-  /** models.yaml; falls back to $TFGRPO_CONFIG, and serve refuses to start without one. */
-  config?: string;
-  db?: string;
-  /** Modules to import first, for roles registered outside apps/runner/src/roles. */
-  module?: string[];
-  /** With the actor role: the team's agent module runs the rollouts (no models config needed). */
-  agent?: string;
-}
+export type { ServeOptions };
 
 export interface ServeDependencies {
   connect?: (nats: string, name: string) => Promise<Bus>;

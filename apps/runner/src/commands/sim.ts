@@ -13,6 +13,7 @@ import {
   writeCorpusJsonl,
   writeSuiteJsonl,
 } from "@tfgrpo/sim";
+import type { SimCorpusOptions, SimDatasetOptions, SimServeOptions } from "./sim-command-options.js";
 
 function integer(name: string, min: number): (value: string) => number {
   return (value) => {
@@ -42,16 +43,7 @@ function oneOf<T extends string>(name: string, allowed: readonly T[]): (value: s
 }
 
 /** `tfgrpo sim serve`: the simulated model server and web until Ctrl-C. */
-/** As the command line gives them (strings) or as their defaults (numbers): checked when the command runs. */
-export interface SimServeOptions {
-  port: number | string;
-  host: string;
-  seed: number | string;
-  world?: number | string;
-  faults?: string;
-  latency?: number | string;
-  quiet?: boolean;
-}
+export type { SimServeOptions };
 
 export async function simServe(given: SimServeOptions): Promise<void> {
   const options = {
@@ -94,14 +86,7 @@ export async function simServe(given: SimServeOptions): Promise<void> {
 }
 
 /** `tfgrpo sim dataset`: a synthetic task suite as JSONL. */
-/** As the command line gives them (strings) or as their defaults (numbers): checked when the command runs. */
-export interface SimDatasetOptions {
-  domain: string;
-  split: string;
-  size: number | string;
-  seed: number | string;
-  out: string;
-}
+export type { SimDatasetOptions };
 
 export async function simDataset(given: SimDatasetOptions): Promise<void> {
   const options = {
@@ -125,13 +110,7 @@ export async function simDataset(given: SimDatasetOptions): Promise<void> {
 }
 
 /** `tfgrpo sim corpus`: the simulated web of a world seed, as JSONL or a folder. */
-/** As the command line gives them (strings) or as their defaults (numbers): checked when the command runs. */
-export interface SimCorpusOptions {
-  seed: number | string;
-  out: string;
-  baseUrl?: string;
-  folder?: boolean;
-}
+export type { SimCorpusOptions };
 
 export async function simCorpus(given: SimCorpusOptions): Promise<void> {
   const options = { ...given, seed: integer("seed", 0)(String(given.seed)) };

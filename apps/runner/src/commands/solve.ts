@@ -17,30 +17,9 @@ import { createActorRuntime, loadActorSettings } from "../roles/actor.js";
 import { createBus } from "../runtime/create-bus.js";
 import { startSimWorld } from "../runtime/start-sim-world.js";
 import { resolveDatabase } from "./library.js";
+import type { SolveOptions } from "./solve-command-options.js";
 
-export interface SolveOptions {
-  question: string;
-  domain?: string;
-  /** `math@head`, `math@v3`, `math@3` or `none`. */
-  library: string;
-  config?: string;
-  db?: string;
-  /** Start the SIMULATED world in this process (model server and web corpus). */
-  sim?: boolean;
-  simSeed?: number;
-  mode?: "tools" | "direct";
-  temperature?: number;
-  seed?: number;
-  maxSteps?: number;
-  maxToolCalls?: number;
-  timeoutMs?: number;
-  /** Actor settings file (limits, retrieval, domains, tools); default $TFGRPO_ACTOR_CONFIG. */
-  actorConfig?: string;
-  /** Send the rollout to actor workers over NATS instead of running it here. */
-  nats?: string;
-  json?: boolean;
-  showPrompt?: boolean;
-}
+export type { SolveOptions };
 
 export interface SolveDependencies {
   stdout?: (text: string) => void;

@@ -7,13 +7,9 @@ import { renderReport } from "../report/render-report.js";
 import { collectReportData } from "../report/report-data.js";
 import { loadCuratorSettings } from "../roles/curator.js";
 import { resolveDatabase } from "./library.js";
+import type { StudioOptions } from "./studio-command-options.js";
 
-export interface StudioOptions {
-  db?: string;
-  config?: string;
-  port: number;
-  host: string;
-}
+export type { StudioOptions };
 
 /** `tfgrpo studio`: serves the library studio until Ctrl-C. */
 export async function studio(options: StudioOptions): Promise<void> {

@@ -15,6 +15,7 @@ import {
   webSearchInputSchema,
 } from "@tfgrpo/tools";
 import type { z } from "zod";
+import type { ToolRunOptions } from "./tool-run-command-options.js";
 
 export interface RunToolOptions {
   name: string;
@@ -100,16 +101,16 @@ export async function runTool(options: RunToolOptions): Promise<unknown> {
 }
 
 /** `tfgrpo tool run <name>`: one tool call from the command line's flags, its result printed. */
-export async function toolRun(name: string, flags: Record<string, unknown>): Promise<void> {
+export async function toolRun(name: string, flags: ToolRunOptions): Promise<void> {
   const result = await runTool({
     name,
-    input: flags.input as string,
-    allowHosts: flags.allowHost as string[],
-    ...(flags.corpus ? { corpus: flags.corpus as string } : {}),
-    ...(flags.searxng ? { searxng: flags.searxng as string } : {}),
-    ...(flags.tavilyKeyEnv ? { tavilyKeyEnv: flags.tavilyKeyEnv as string } : {}),
-    ...(flags.braveKeyEnv ? { braveKeyEnv: flags.braveKeyEnv as string } : {}),
-    ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs as number } : {}),
+    input: flags.input,
+    allowHosts: flags.allowHost,
+    ...(flags.corpus ? { corpus: flags.corpus } : {}),
+    ...(flags.searxng ? { searxng: flags.searxng } : {}),
+    ...(flags.tavilyKeyEnv ? { tavilyKeyEnv: flags.tavilyKeyEnv } : {}),
+    ...(flags.braveKeyEnv ? { braveKeyEnv: flags.braveKeyEnv } : {}),
+    ...(flags.timeoutMs ? { timeoutMs: flags.timeoutMs } : {}),
     ...(flags.allowUnsandboxed ? { allowUnsandboxed: true } : {}),
     ...(flags.modelView ? { modelView: true } : {}),
   });

@@ -3,13 +3,9 @@ import { readTraceFile } from "../tracing/read-trace-file.js";
 import { renderTraceTree } from "../tracing/render-trace-tree.js";
 import { traceFileFor } from "../tracing/start-tracing.js";
 import { resolveDatabase } from "./library.js";
+import type { TraceCommandOptions } from "./trace-command-options.js";
 
-export interface TraceCommandOptions {
-  db?: string;
-  file?: string;
-  step?: number;
-  rollout?: string;
-}
+export type { TraceCommandOptions };
 
 /** `tfgrpo trace <run>`: the run's spans as an indented tree. */
 export async function trace(run: string, options: TraceCommandOptions): Promise<void> {

@@ -2,14 +2,14 @@ import { TfgrpoError } from "@tfgrpo/protocol";
 import { readLearnerStatus, renderLearnerStatus } from "@tfgrpo/serving";
 import { createStore } from "@tfgrpo/store";
 import type { Command } from "commander";
+import type { z } from "zod";
 import { requireExistingDatabase } from "../cli-options/require-existing-database.js";
 import { resolveDatabase } from "../commands/library.js";
+import type { OnlineControlOptions } from "../commands/online-command-options.js";
+import { onlineControlDeclaredSchema } from "../commands/online-command-options.js";
+import { parseCommandOptions } from "../commands/parse-command-options.js";
 
-export interface OnlineControlOptions {
-  domain: string;
-  db?: string;
-  json?: boolean;
-}
+export type { OnlineControlOptions };
 
 export interface OnlineControlOutput {
   stdout: (text: string) => void;
@@ -53,15 +53,35 @@ export async function onlinePause(
 }
 
 /**
- * A control subcommand's options: the parent `online` has --domain, --db and --json too, and whichever of the two
- * commander gave them to is read.
+ * A subcommand's options (status, pause, resume, clients) checked against its schema: the parent `online` has --domain,
+ * --db and --json too, and whichever of the two commander gave them to is read. --domain is required.
  */
-export function controlOptions(
-  options: Partial<OnlineControlOptions>,
+export function subcommandOptions<Schema extends z.ZodType<{ domain?: string }>>(
+  schema: Schema,
+  options: Record<string, unknown>,
   command: Command,
-): OnlineControlOptions {
-  const all = { ...command.parent?.opts(), ...options } as Partial<OnlineControlOptions>;
-  if (!all.domain)
-    throw new TfgrpoError("invalid_input", `online ${command.name()} needs --domain (e.g. --domain math)`);
-  return all as OnlineControlOptions;
+): z.infer<Schema> & { domain: string } {
+  const name = `online ${command.name()}`;
+  const all = parseCommandOptions(name, schema, withParentOptions(options, command));
+  if (!all.domain) throw new TfgrpoError("invalid_input", `${name} needs --domain (e.g. --domain math)`);
+  return all as z.infer<Schema> & { domain: string };
+}
+
+/** A subcommand's options with the parent's --domain, --db and --json where commander gave those to the parent. */
+export function withParentOptions(
+  options: Record<string, unknown>,
+  command: Command,
+): Record<string, unknown> {
+  const parent = command.parent?.opts() ?? {};
+  const shared = Object.fromEntries(
+    (["domain", "db", "json"] as const)
+      .filter((key) => parent[key] !== undefined)
+      .map((key) => [key, parent[key]]),
+  );
+  return { ...shared, ...options };
+}
+
+/** A control subcommand's options (status, pause, resume). */
+export function controlOptions(options: Record<string, unknown>, command: Command): OnlineControlOptions {
+  return subcommandOptions(onlineControlDeclaredSchema, options, command);
 }
