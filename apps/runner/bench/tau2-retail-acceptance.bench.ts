@@ -4,11 +4,12 @@
  * Streamable HTTP with one session per attempt, `learn --sim` (G = 4, 3 epochs), then `eval --k 4` on the 40 test
  * tasks of no library against the learned head with `--controls` (keyword stubs, shuffled, other domain), and, in a
  * database of its own, no library against three libraries built from the lesson bank test-data/lesson-bank-retail
- * (correct, harmful, unrelated). A benchmark, not a test: about half an hour on 2 shared cores.
+ * (correct, harmful, unrelated). A benchmark, not a test: about 16 minutes on 2 loaded cores.
  *
  *   pnpm --filter tfgrpo bench:tau2-retail [--seed 7] [--epochs 3] [--group-size 4] [--val-share 0.2] [--out DIR]
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadRetailDb, serveRetailMcpHttp } from "@tfgrpo/tau2-retail";
@@ -27,7 +28,7 @@ const { values } = parseArgs({
   },
 });
 const seed = values.seed;
-const out = path.resolve(values.out ?? path.join(repositoryRoot, ".bench/tau2-retail-acceptance"));
+const out = path.resolve(values.out ?? path.join(os.tmpdir(), "tfgrpo-tau2-retail-acceptance"));
 await mkdir(out, { recursive: true });
 const started = Date.now();
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(0)} s`;
