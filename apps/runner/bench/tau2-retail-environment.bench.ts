@@ -7,10 +7,13 @@
 //   fixed model latency; every conversation calls the real retail tools) at C = 8 and 32, against the model-latency
 //   ideal C / (model calls per rollout x latency); the user role's calls count as model calls.
 // Run: pnpm --filter tfgrpo bench:tau2-retail-environment (also part of `pnpm bench`). About two minutes here.
+import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
+import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { pathToFileURL } from "node:url";
 import { createActor } from "@tfgrpo/actor";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
 import { type RolloutRequest, type Task, taskSchema } from "@tfgrpo/protocol";
@@ -139,18 +142,21 @@ await using http = await serveRetailMcpHttp({
   initial: loadRetailDb(path.join(out.path, "db.json")),
   port: 0,
 });
+// The built CLI, as an installed package runs it; from the sources through tsx (slower to start) when not built.
+const builtCli = path.join(repositoryRoot, "apps/runner/dist/cli.js");
+const cliArgs = existsSync(builtCli)
+  ? [builtCli]
+  : [
+      "--conditions=source",
+      "--import",
+      pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
+      path.join(repositoryRoot, "apps/runner/src/cli.ts"),
+    ];
 const stdio: ToolsConfig = {
   servers: {
     [domain]: {
       command: process.execPath,
-      args: [
-        path.join(repositoryRoot, "apps/runner/dist/cli.js"),
-        "env",
-        "serve",
-        domain,
-        "--data",
-        out.path,
-      ],
+      args: [...cliArgs, "env", "serve", domain, "--data", out.path],
       environment: "process",
     },
   },
@@ -159,7 +165,7 @@ const session: ToolsConfig = { servers: { [domain]: { url: http.url, environment
 const load = os.loadavg()[0]!;
 const startups = [
   await startupRow(
-    "retail start-up per attempt: stdio, a fresh `tfgrpo env serve` process (environment: process)",
+    `retail start-up per attempt: stdio, a fresh \`tfgrpo env serve\` process${existsSync(builtCli) ? "" : " (from the sources: not built)"} (environment: process)`,
     stdio,
     16,
   ),
