@@ -64,7 +64,7 @@ export const learnOptionsSchema = z.object({
       (value) => value !== 1,
       "settledTaskAttempts must be 0 (off) or at least 2 (a contrast needs two arms)",
     )
-    .default(2)
+    .default(0)
     .describe(
       "Attempts for a task whose every earlier group had equal rewards (no mixed group, no nonzero contrast); 0 (default): the full G. Varied exposure only: the paper's loop keeps G",
     ),
