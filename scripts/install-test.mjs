@@ -253,10 +253,11 @@ try {
         ),
         // What the agent modules of examples/agents import: LangChain v1 and the AI SDK (ai@6, Node 20).
         `langchain@${workspaceVersion("langchain")}`,
-        ...["ai", "@ai-sdk/openai-compatible"].map(
-          (name) =>
-            `${name}@${JSON.parse(readFileSync(path.join(root, "packages/ai-sdk/package.json"), "utf8")).devDependencies[name]}`,
-        ),
+        ...["ai", "@ai-sdk/openai-compatible"].map((name) => {
+          // `ai` is a dependency of @tfgrpo/ai-sdk, the provider a dev dependency: the version is in one of the two.
+          const manifest = JSON.parse(readFileSync(path.join(root, "packages/ai-sdk/package.json"), "utf8"));
+          return `${name}@${manifest.dependencies?.[name] ?? manifest.devDependencies[name]}`;
+        }),
         `${mcpSdk}@${JSON.parse(readFileSync(path.join(root, "packages/serving/package.json"), "utf8")).dependencies[mcpSdk]}`,
         ...["typescript", "@types/node"].map((name) => `${name}@${workspaceVersion(name)}`),
       ];

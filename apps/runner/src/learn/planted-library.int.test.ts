@@ -88,7 +88,8 @@ describe("a planted library under learning (SIMULATED)", () => {
       return entry.status !== "active" && move !== undefined && /contrast -\d/.test(move.reason);
     });
     expect(demoted.length, listEntries(head.experiences)).toBeGreaterThanOrEqual(2);
-    for (const id of demoted) expect(entryContrast(byId.get(id)!.stats).estimate).toBeLessThan(0);
+    // The move's own numbers are negative (the pattern above); the entry stays varied on probation, so its contrast
+    // at the end of the run may have moved since: probation is the reversible step.
     // At least two correct lessons are still active, credited with a positive contrast.
     const kept = idsOf.correct.filter((id) => byId.get(id)!.status === "active");
     expect(kept.length, listEntries(head.experiences)).toBeGreaterThanOrEqual(2);
