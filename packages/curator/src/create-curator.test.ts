@@ -306,7 +306,7 @@ describe("curator.credit and curator.updateLifecycle", () => {
       to: "probation",
     });
     expect(g5.history.at(-1)!.reason).toMatch(
-      /^hurts: contrast -1\.000 \[-1\.000, -0\.\d{3}\] over 4 groups \(90% confidence sequence\) \(sequential test of no harm beyond \+0\.000 against -0\.150 or -0\.300: log likelihood ratio \d+\.\d\d, threshold 2\.30 \(level 0\.1\)\)$/,
+      /^hurts: contrast -1\.000 \[-1\.000, -0\.\d{3}\] over 4 groups \(90% confidence sequence\) \(sequential test of no harm beyond \+0\.000 against -0\.150 or -0\.300: log likelihood ratio \d+\.\d\d, threshold 1\.39 \(level 0\.25\)\)$/,
     );
   });
 });

@@ -72,6 +72,11 @@ const lifecycleSchema = z.strictObject({
    * there, back once safe): the chance, over every look together, that an entry without harm is ever demoted by it.
    */
   demoteAlpha: z.number().gt(0).lt(0.5).default(defaultDecisionThresholds.demoteAlpha),
+  /**
+   * Level of the same harm test that drops a candidate (with twice `minContrasts` groups): an archive, final for the
+   * automatic policy, so held stricter than a demotion.
+   */
+  dropAlpha: z.number().gt(0).lt(0.5).default(defaultDecisionThresholds.dropAlpha),
   /** The demotion test's harmful alternative: a mean contrast this far below `-harmMargin` (mixed with twice it). */
   harmEffect: z.number().gt(0).max(1).default(defaultDecisionThresholds.harmEffect),
   /** Level at which harm counts as confirmed (archive, final for the automatic policy). */

@@ -158,7 +158,7 @@ describe("planLifecycle on contrasts", () => {
     expect(transition).toMatchObject({ from: "active", to: "probation" });
     expect(transition!.reason).toMatch(/^hurts: contrast -0\.300 \[-0\.609, \+0\.009\] over 8 groups/);
     expect(transition!.reason).toContain(
-      "sequential test of no harm beyond +0.000 against -0.150 or -0.300: log likelihood ratio 4.09, threshold 2.30 (level 0.1)",
+      "sequential test of no harm beyond +0.000 against -0.150 or -0.300: log likelihood ratio 4.09, threshold 1.39 (level 0.25)",
     );
     // A small harm the test is not built for, over many groups, stays: the ratio falls while the mean is above -0.075.
     expect(plan([makeExperience({ id: "G4", stats: contrasted(60, -0.03) })])).toEqual([]);

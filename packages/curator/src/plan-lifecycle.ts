@@ -39,6 +39,8 @@ export interface LifecyclePolicy {
   alpha?: number;
   /** Level of the sequential harm test that demotes an active entry (default 0.1). */
   demoteAlpha?: number;
+  /** Level of the same harm test that drops a candidate (an archive; default 0.1). */
+  dropAlpha?: number;
   /** The demotion test's harmful alternative: a mean contrast this far below `-harmMargin` (default 0.15). */
   harmEffect?: number;
   /** Level at which harm is confirmed (default 0.02). */
@@ -85,13 +87,18 @@ function probationSince(entry: Experience): number {
 
 /** What the evidence of one entry says, and in what words. */
 interface Verdict {
+  /** Harmful at the demotion's level (an active entry goes to probation). */
   harmful: boolean;
+  /** Harmful at the drop's level (a candidate is archived). */
+  droppable: boolean;
   safe: boolean;
   /** Harm confirmed at the stricter level (archive). */
   confirmedHarm: boolean;
   record: string;
   /** The harm rule that applied, in words. */
   limit: string;
+  /** The harm rule of a candidate's drop, in words. */
+  dropLimit: string;
   /** The rule of confirmed harm, in words. */
   confirmLimit: string;
   /** The rank key of the budget: the contrast's lower bound (or, without one, the mean delta). */
@@ -105,6 +112,7 @@ function thresholdsOf(policy: LifecyclePolicy): DecisionThresholds {
     promoteMargin: policy.promoteMargin,
     alpha: policy.alpha ?? defaultDecisionThresholds.alpha,
     demoteAlpha: policy.demoteAlpha ?? defaultDecisionThresholds.demoteAlpha,
+    dropAlpha: policy.dropAlpha ?? defaultDecisionThresholds.dropAlpha,
     harmEffect: policy.harmEffect ?? defaultDecisionThresholds.harmEffect,
     confirmAlpha: policy.confirmAlpha ?? defaultDecisionThresholds.confirmAlpha,
     horizon: policy.horizon ?? defaultDecisionThresholds.horizon,
@@ -132,16 +140,21 @@ function verdictOf(
     const decision = contrastDecision(counters, thresholds);
     const level = `${Math.round((1 - thresholds.alpha) * 100)}% confidence sequence`;
     const confirmLimit = `upper bound below ${formatSigned(-policy.harmMargin)}, at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`;
+    const harmTestLimit = (alpha: number) =>
+      `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)} or ${formatSigned(-policy.harmMargin - 2 * thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / alpha).toFixed(2)} (level ${alpha})`;
+    const dropAlpha = Math.min(thresholds.dropAlpha, thresholds.demoteAlpha);
     return {
       harmful: decision.harmful,
+      droppable: decision.droppable,
       safe: decision.safe,
       confirmedHarm: decision.confirmedHarm,
       record: `contrast ${formatContrast(contrast)} (${level})`,
       // Harmful by the one-sided test, or (a large effect far from harmEffect) by confirmed harm: each says its rule.
       limit:
         decision.harmLogRatio >= Math.log(1 / thresholds.demoteAlpha)
-          ? `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)} or ${formatSigned(-policy.harmMargin - 2 * thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / thresholds.demoteAlpha).toFixed(2)} (level ${thresholds.demoteAlpha})`
+          ? harmTestLimit(thresholds.demoteAlpha)
           : confirmLimit,
+      dropLimit: decision.harmLogRatio >= Math.log(1 / dropAlpha) ? harmTestLimit(dropAlpha) : confirmLimit,
       confirmLimit,
       rank: contrast.lower,
     };
@@ -151,10 +164,12 @@ function verdictOf(
   const harmful = decided && evidence.meanDelta < -policy.meanDeltaHarmMargin;
   return {
     harmful,
+    droppable: harmful,
     safe: decided && evidence.meanDelta >= -policy.promoteMargin,
     confirmedHarm: harmful,
     record: `no contrast; mean delta ${formatSigned(evidence.meanDelta)} over ${evidence.shown} rollouts`,
     limit: `limit ${formatSigned(-policy.meanDeltaHarmMargin)}`,
+    dropLimit: `limit ${formatSigned(-policy.meanDeltaHarmMargin)}`,
     confirmLimit: `limit ${formatSigned(-policy.meanDeltaHarmMargin)}`,
     rank: decided ? evidence.meanDelta - 1 : -2,
   };
@@ -212,11 +227,14 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
       case "candidate":
         // A candidate has no standing to lose: the demotion's sequential test of harm drops it too, once it has twice
         // the groups any bound needs (its plug-in variance is poor on a handful).
-        if (verdict.confirmedHarm || (verdict.harmful && (stats.contrast?.n ?? 0) >= 2 * policy.minContrasts))
+        if (
+          verdict.confirmedHarm ||
+          (verdict.droppable && (stats.contrast?.n ?? 0) >= 2 * policy.minContrasts)
+        )
           move(
             entry,
             "archived",
-            `candidate hurts: ${record} (${verdict.confirmedHarm ? confirmLimit : limit})`,
+            `candidate hurts: ${record} (${verdict.confirmedHarm ? confirmLimit : verdict.dropLimit})`,
             evidence,
           );
         else if ((stale || age >= policy.staleAfterVersions) && !verdict.safe)

@@ -26,11 +26,12 @@ const base: LifecycleTrialSetting = {
 };
 
 describe("lifecycle error rates under repeated looks (Monte Carlo, seeded)", () => {
-  it("demotes an entry without effect at most at the demotion level, where a fixed interval at every look often does", () => {
+  it("demotes an entry without effect at most at the demotion level, where a fixed interval at every look loses its level", () => {
     const sequential = lifecycleTrials(base, plannedRule(policy));
     const fixed = lifecycleTrials(base, fixedIntervalRule(policy));
     expect(sequential.demoted).toBeLessThanOrEqual(policy.demoteAlpha);
-    expect(fixed.demoted).toBeGreaterThan(2 * sequential.demoted);
+    // A 95% interval checked at every look: nominally 5%, in fact more than three times that.
+    expect(fixed.demoted).toBeGreaterThan(3 * 0.05);
   });
 
   it("demotes a harm of -0.20 faster with the one-sided test than with the two-sided sequence alone", () => {

@@ -26,9 +26,17 @@ export const decisionThresholdsSchema = z.object({
     .number()
     .gt(0)
     .lt(0.5)
+    .default(0.25)
+    .describe(
+      "Level of the sequential harm test that demotes an active entry to probation, over all looks: loose, as a demotion is undone once the entry is safe again (measured: about 16% for an entry without effect, 2.5% for one 10 points helpful)",
+    ),
+  dropAlpha: z
+    .number()
+    .gt(0)
+    .lt(0.5)
     .default(0.1)
     .describe(
-      "Level of the sequential harm test that demotes an active entry to probation (reversible), over all looks",
+      "Level of the same harm test that drops a candidate (an archive, final for the automatic policy), over all looks",
     ),
   harmEffect: z
     .number()
@@ -57,7 +65,15 @@ export const defaultDecisionThresholds: DecisionThresholds = decisionThresholdsS
 export function contrastDecision(
   contrast: ExperienceContrast | undefined,
   thresholds: DecisionThresholds = defaultDecisionThresholds,
-): { harmful: boolean; confirmedHarm: boolean; safe: boolean; decidable: boolean; harmLogRatio: number } {
+): {
+  harmful: boolean;
+  /** Harmful at `dropAlpha`, the level for an archive: implies `harmful`. */
+  droppable: boolean;
+  confirmedHarm: boolean;
+  safe: boolean;
+  decidable: boolean;
+  harmLogRatio: number;
+} {
   const counters = contrast ?? { n: 0, sum: 0, sumSquares: 0 };
   const decidable = counters.n >= thresholds.minContrasts;
   const harm = harmTest(counters, {
@@ -66,7 +82,14 @@ export function contrastDecision(
     margin: thresholds.harmMargin,
   });
   if (!decidable)
-    return { harmful: false, confirmedHarm: false, safe: false, decidable, harmLogRatio: harm.logRatio };
+    return {
+      harmful: false,
+      droppable: false,
+      confirmedHarm: false,
+      safe: false,
+      decidable,
+      harmLogRatio: harm.logRatio,
+    };
   const sequence = { ...defaultSequenceOptions, horizon: thresholds.horizon };
   const bounds = contrastSequence(counters, { ...sequence, alpha: thresholds.alpha });
   const confirm = contrastSequence(counters, { ...sequence, alpha: thresholds.confirmAlpha });
@@ -74,6 +97,8 @@ export function contrastDecision(
   return {
     // Confirmed harm is harm too: the stricter two-sided rule may cross first for a large effect far from harmEffect.
     harmful: harm.harmful || confirmedHarm,
+    droppable:
+      harm.logRatio >= Math.log(1 / Math.min(thresholds.dropAlpha, thresholds.demoteAlpha)) || confirmedHarm,
     confirmedHarm,
     safe: bounds.lower >= -thresholds.promoteMargin,
     decidable,
@@ -96,8 +121,14 @@ export function decisionPriority(
   const counters = contrast ?? { n: 0, sum: 0, sumSquares: 0 };
   const decision = contrastDecision(counters, thresholds);
   if (!decision.decidable) return 1;
-  const settled =
-    status === "probation" ? decision.confirmedHarm || decision.safe : decision.harmful || decision.safe;
+  // Settled is what the lifecycle would act on: a candidate is dropped only at the archive's level.
+  const harmSettles =
+    status === "probation"
+      ? decision.confirmedHarm
+      : status === "candidate"
+        ? decision.droppable
+        : decision.harmful;
+  const settled = harmSettles || decision.safe;
   if (settled) return 0;
   const bounds = contrastSequence(counters, { ...defaultSequenceOptions, horizon: thresholds.horizon });
   const lean = normalCdf((-thresholds.harmMargin - bounds.estimate) / bounds.standardError);
