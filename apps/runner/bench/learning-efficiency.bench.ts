@@ -20,6 +20,7 @@ import { createStore } from "@tfgrpo/store";
 import { stepHistory } from "../src/learn/step-history.js";
 import { simLearnArgs } from "../src/testing/sim-learn-args.js";
 import { runCli } from "../src/testing/spawn-cli.js";
+import { type CurvePoint, learningCurve } from "./learning-curve.js";
 import { renderEfficiencyPlot } from "./render-efficiency-plot.js";
 
 const { values } = parseArgs({
@@ -34,6 +35,8 @@ const { values } = parseArgs({
     settings: { type: "string", default: "demo,planted" },
     parallel: { type: "string", default: "2" },
     plot: { type: "string" },
+    /** Extra flags for the default loop's runs (to measure a setting against the defaults), space-separated. */
+    "default-flags": { type: "string", default: "" },
   },
 });
 const domain = "math";
@@ -55,7 +58,7 @@ const planted: Record<string, string> = {
 };
 
 const loops = {
-  default: [] as string[],
+  default: values["default-flags"].split(" ").filter(Boolean),
   paper: ["--no-exposure", "--gate", "paper", "--val-k", "2"],
 };
 type Loop = keyof typeof loops;
@@ -74,6 +77,8 @@ interface RunResult {
   usd: number;
   commits: number;
   seconds: number;
+  /** After each step: rollouts spent so far and the held-out gain of the head then. */
+  curve: Array<CurvePoint & { gain: number }>;
 }
 
 await using temporary = await temporaryDirectory("tfgrpo-learning-efficiency-");
@@ -131,21 +136,26 @@ async function runOne(job: { setting: Setting; seed: number; loop: Loop }): Prom
   const history = await stepHistory(store, runId);
   const all = await store.countTrajectories({ runId });
   const usage = await store.getUsageTotals(runId);
-  const head = await store.getHeadVersion(domain);
+  const points = await learningCurve(store, runId, domain, history);
   await store.close();
   const trainingRollouts = history.reduce((sum, step) => sum + step.rollouts, 0);
-  const reference = job.setting === "planted" ? `${domain}@v1` : "none";
-  let gain = { estimate: 0, low: 0, high: 0 };
-  if (head !== null && !(job.setting === "planted" && head === 1)) {
+  // The starting library gains nothing over itself: the planted v1, or no library for the demo.
+  const start = job.setting === "planted" ? 1 : null;
+  const heads = [...new Set(points.map((p) => p.head))].filter(
+    (head): head is number => head !== null && head !== start,
+  );
+  const gains = new Map<number | null, { estimate: number; low: number; high: number }>([
+    [start, { estimate: 0, low: 0, high: 0 }],
+  ]);
+  if (heads.length > 0) {
     const evaluated = await runCli([
       "eval",
       "--sim",
       "--domain",
       domain,
       "--library",
-      reference,
-      "--library",
-      `${domain}@head`,
+      start === null ? "none" : `${domain}@v${start}`,
+      ...heads.flatMap((head) => ["--library", `${domain}@v${head}`]),
       "--data",
       data("test"),
       "--k",
@@ -162,9 +172,21 @@ async function runOne(job: { setting: Setting; seed: number; loop: Loop }): Prom
     if (evaluated.code !== 0) throw new Error(`eval failed:\n${evaluated.stderr.slice(-2000)}`);
     const parsed = safeParseJson(evaluated.stdout);
     if (!parsed.success) throw new Error(`eval --json printed no JSON: ${evaluated.stdout.slice(0, 400)}`);
-    const rows = (parsed.value as { rows: Array<{ deltaVsReference: typeof gain | null }> }).rows;
-    gain = rows[1]!.deltaVsReference ?? gain;
+    const rows = (
+      parsed.value as {
+        rows: Array<{ deltaVsReference: { estimate: number; low: number; high: number } | null }>;
+      }
+    ).rows;
+    for (const [i, head] of heads.entries())
+      gains.set(head, rows[i + 1]!.deltaVsReference ?? { estimate: 0, low: 0, high: 0 });
   }
+  const curve = points.map((point) => ({ ...point, gain: gains.get(point.head)?.estimate ?? 0 }));
+  const final = gains.get(points.at(-1)?.head ?? start) ?? { estimate: 0, low: 0, high: 0 };
+  if ((points.at(-1)?.rollouts ?? 0) !== all)
+    process.stderr.write(
+      `${job.setting} ${job.loop} seed ${job.seed}: the cost curve counts ${points.at(-1)?.rollouts} rollouts, the store ${all}\n`,
+    );
+  const gain = final;
   const byRole = usage.byRole as Record<string, { calls: number; costUsd: number }>;
   const result: RunResult = {
     ...job,
@@ -177,6 +199,7 @@ async function runOne(job: { setting: Setting; seed: number; loop: Loop }): Prom
     usd: Object.values(byRole).reduce((sum, totals) => sum + totals.costUsd, 0),
     commits: history.filter((step) => step.decision === "commit").length,
     seconds: (Date.now() - started) / 1000,
+    curve,
   };
   process.stderr.write(
     `${job.setting} ${job.loop} seed ${job.seed}: gain ${pts(result.gain)} [${pts(result.gainLower)}, ${pts(result.gainUpper)}], rollouts ${trainingRollouts} + ${result.validationRollouts} validation, ${result.commits} commit(s), $${result.usd.toFixed(4)}, ${result.seconds.toFixed(0)} s\n`,
@@ -219,12 +242,37 @@ for (const setting of settings) {
     );
   }
 }
-process.stdout.write(`${rows.join("\n")}\n\nper run:\n`);
+process.stdout.write(`${rows.join("\n")}\n\n`);
+
+// The cost of reaching the paper loop's gain, read off the default loop's mean curve (steps line up across seeds: the
+// same epochs and batches): the first step whose mean head gain is at least the paper loop's mean final gain.
+const reach: string[] = [
+  "| setting | paper loop: final gain, rollouts | default loop, mean over seeds after each step: rollouts spent, head gain | reached at | share of the paper loop's rollouts |",
+  "| --- | --- | --- | --- | --- |",
+];
+for (const setting of settings) {
+  const paper = results.filter((r) => r.setting === setting && r.loop === "paper");
+  const ours = results.filter((r) => r.setting === setting && r.loop === "default");
+  if (paper.length === 0 || ours.length === 0) continue;
+  const paperGain = paper.reduce((sum, r) => sum + r.gain, 0) / paper.length;
+  const paperRollouts =
+    paper.reduce((sum, r) => sum + r.trainingRollouts + r.validationRollouts, 0) / paper.length;
+  const steps = Math.min(...ours.map((r) => r.curve.length));
+  const curve = Array.from({ length: steps }, (_, i) => ({
+    rollouts: ours.reduce((sum, r) => sum + r.curve[i]!.rollouts, 0) / ours.length,
+    gain: ours.reduce((sum, r) => sum + r.curve[i]!.gain, 0) / ours.length,
+  }));
+  const reached = curve.findIndex((point) => point.gain >= paperGain);
+  reach.push(
+    `| ${setting} | ${pts(paperGain)}, ${paperRollouts.toFixed(0)} | ${curve.map((p, i) => `s${i + 1}: ${p.rollouts.toFixed(0)}, ${pts(p.gain)}`).join("; ")} | ${reached < 0 ? "not reached" : `step ${reached + 1}`} | ${reached < 0 ? "-" : `${((curve[reached]!.rollouts / paperRollouts) * 100).toFixed(0)}%`} |`,
+  );
+}
+process.stdout.write(`${reach.join("\n")}\n\nper run:\n`);
 for (const r of results.sort((a, b) =>
   `${a.setting}${a.loop}${a.seed}`.localeCompare(`${b.setting}${b.loop}${b.seed}`),
 ))
   process.stdout.write(
-    `  ${r.setting} ${r.loop} seed ${r.seed}: gain ${pts(r.gain)} [${pts(r.gainLower)}, ${pts(r.gainUpper)}], ${r.trainingRollouts} training + ${r.validationRollouts} validation rollouts, ${r.commits} commit(s), $${r.usd.toFixed(4)}\n`,
+    `  ${r.setting} ${r.loop} seed ${r.seed}: gain ${pts(r.gain)} [${pts(r.gainLower)}, ${pts(r.gainUpper)}], ${r.trainingRollouts} training + ${r.validationRollouts} validation rollouts, ${r.commits} commit(s), $${r.usd.toFixed(4)}; curve ${r.curve.map((p) => `${p.rollouts}:${pts(p.gain)}`).join(" ")}\n`,
   );
 if (values.plot) {
   await writeFile(values.plot, renderEfficiencyPlot(results));

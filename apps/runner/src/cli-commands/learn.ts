@@ -60,7 +60,7 @@ export function registerLearnCommand(program: Command): void {
     )
     .option(
       "--settled-task-attempts <n>",
-      "attempts for a task whose every earlier group had equal rewards (no mixed group, no contrast); 0: the full group size (default 0)",
+      "attempts for a task whose every earlier group had equal rewards (no mixed group, no contrast; default 2, still two arms); 0: the full group size",
       nonNegativeInteger,
     )
     .option(

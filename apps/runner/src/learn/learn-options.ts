@@ -64,9 +64,9 @@ export const learnOptionsSchema = z.object({
       (value) => value !== 1,
       "settledTaskAttempts must be 0 (off) or at least 2 (a contrast needs two arms)",
     )
-    .default(0)
+    .default(2)
     .describe(
-      "Attempts for a task whose every earlier group had equal rewards (no mixed group, no nonzero contrast); 0 (default): the full G. Varied exposure only: the paper's loop keeps G",
+      "Attempts for a task whose every earlier group had equal rewards (no mixed group, no nonzero contrast): default 2 (still two arms for the contrasts of entries relevant to it); 0: the full G. Varied exposure only: the paper's loop keeps G",
     ),
   evalTemperature: z.number().min(0).max(2).default(0.3),
   valK: z
