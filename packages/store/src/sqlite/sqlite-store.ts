@@ -1,4 +1,3 @@
-import { TfgrpoError } from "@tfgrpo/protocol";
 import { ComposedStore } from "../composed-store.js";
 import type { LeakageFingerprintStore } from "../leakage-fingerprint-store.js";
 import type { LearnerStore } from "../learner-store.js";
@@ -6,6 +5,7 @@ import type { LibraryStore } from "../library-store.js";
 import type { OutcomeStore } from "../outcome-store.js";
 import { sqlitePath } from "../parse-store-url.js";
 import type { RunStore } from "../run-store.js";
+import { migrateSchema } from "../sql/migrate-schema.js";
 import { SqlClientStore } from "../sql/sql-client-store.js";
 import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
 import { SqlLearnerStore } from "../sql/sql-learner-store.js";
@@ -79,30 +79,9 @@ export class SqliteStore extends ComposedStore {
   }
 
   async setup(): Promise<void> {
-    const { db } = this.connection;
-    this.connection.write(() => {
-      db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
-        version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-      const current =
-        (db.prepare("SELECT max(version) AS v FROM schema_version").get() as { v: number | null }).v ?? 0;
-      const latest = migrations.at(-1)!.version;
-      if (current > latest) {
-        throw new TfgrpoError(
-          "invalid_config",
-          `${this.path}: database schema version ${current} is newer than this tfgrpo understands (${latest}); upgrade tfgrpo`,
-          { details: { path: this.path, schemaVersion: current, supported: latest } },
-        );
-      }
-      for (const migration of migrations) {
-        if (migration.version <= current) continue;
-        db.exec(migration.sql);
-        db.prepare("INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)").run(
-          migration.version,
-          migration.description,
-          this.connection.now().toISOString(),
-        );
-      }
-    });
+    await this.port.write(() =>
+      migrateSchema(migrations, { where: this.path, details: { path: this.path }, now: this.port.now }),
+    );
   }
 
   async close(): Promise<void> {
