@@ -1,15 +1,8 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { ComposedStore } from "../composed-store.js";
+import { setUpOrClose } from "../set-up-or-close.js";
 import { migrateSchema } from "../sql/migrate-schema.js";
-import { SqlClientStore } from "../sql/sql-client-store.js";
-import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
-import { SqlLearnerStore } from "../sql/sql-learner-store.js";
-import { SqlLibraryStore } from "../sql/sql-library-store.js";
-import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
-import { all, get, type SqlPort } from "../sql/sql-port.js";
-import { SqlRetentionStore } from "../sql/sql-retention-store.js";
-import { SqlRunStore } from "../sql/sql-run-store.js";
-import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
+import { all, get } from "../sql/sql-port.js";
+import { SqlStore } from "../sql/sql-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { postgresPort } from "./postgres-port.js";
@@ -31,18 +24,9 @@ const checkpointTables = new Set([
  * The server backend (`postgres://…`): what several runners, curators and machines share. The aggregate stores
  * over one connection pool; every write is one transaction, writers of a library serialize on its domain row.
  */
-export class PostgresStore extends ComposedStore {
+export class PostgresStore extends SqlStore {
   readonly url: string;
-  readonly libraries: SqlLibraryStore;
-  readonly runs: SqlRunStore;
-  readonly trajectories: SqlTrajectoryStore;
-  readonly outcomes: SqlOutcomeStore;
-  readonly leakageFingerprints: SqlLeakageFingerprintStore;
-  readonly clients: SqlClientStore;
-  readonly learners: SqlLearnerStore;
-  readonly retention: SqlRetentionStore;
   readonly connection: PostgresConnection;
-  private readonly port: SqlPort;
 
   /** The `StoreLifecycle` capability `db copy` reads and writes tables through. */
   get postgresConnection(): PostgresConnection {
@@ -51,29 +35,14 @@ export class PostgresStore extends ComposedStore {
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const store = new PostgresStore(options);
-    try {
-      await store.setup();
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-    return store;
+    return setUpOrClose(new PostgresStore(options));
   }
 
   constructor(options: PostgresStoreOptions) {
-    super();
-    this.connection = new PostgresConnection(options);
-    this.port = postgresPort(this.connection);
-    this.url = this.connection.where;
-    this.libraries = new SqlLibraryStore(this.port);
-    this.runs = new SqlRunStore(this.port);
-    this.trajectories = new SqlTrajectoryStore(this.port);
-    this.outcomes = new SqlOutcomeStore(this.port, this.libraries);
-    this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
-    this.clients = new SqlClientStore(this.port);
-    this.learners = new SqlLearnerStore(this.port);
-    this.retention = new SqlRetentionStore(this.port);
+    const connection = new PostgresConnection(options);
+    super(postgresPort(connection));
+    this.connection = connection;
+    this.url = connection.where;
   }
 
   async setup(): Promise<void> {
