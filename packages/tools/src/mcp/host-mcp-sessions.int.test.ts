@@ -3,6 +3,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { expect, it } from "vitest";
 import { z } from "zod";
+import { postMcpInitialize as initialize } from "../testing/post-mcp-initialize.js";
 import { hostMcpSessions } from "./host-mcp-sessions.js";
 
 /** A server whose one tool says which client its session was made for. */
@@ -20,22 +21,6 @@ const connect = async (url: string, headers: Record<string, string> = {}) => {
   await client.connect(transport);
   return { client, transport };
 };
-
-const initialize = (url: string, headers: Record<string, string> = {}) =>
-  fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  });
 
 it("gives each client a session with its own server, answers only /mcp, caps sessions and expires idle ones", async () => {
   let now = 0;
