@@ -1,11 +1,13 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { contrastDecision, contrastOf, entryContrast, safeParseJson } from "@tfgrpo/protocol";
+import { contrastDecision, contrastOf, entryContrast } from "@tfgrpo/protocol";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
+import { evalJsonRows } from "../src/testing/eval-json-rows.js";
+import { simEvalArgs } from "../src/testing/sim-eval-args.js";
 import { simLearnArgs } from "../src/testing/sim-learn-args.js";
 import { runCli } from "../src/testing/spawn-cli.js";
+import { writeSimSuites } from "../src/testing/write-sim-suites.js";
 
 /*
  * Decisions as soon as the evidence allows (issue 32's acceptance, the lifecycle half), as a benchmark: it prints
@@ -43,13 +45,7 @@ const plantedLessons = {
 
 await using temporary = await temporaryDirectory("tfgrpo-planted-decisions-");
 const directory = temporary.path;
-for (const [split, size] of [
-  ["train", 24],
-  ["val", 30],
-  ["test", 40],
-] as const) {
-  await writeSuiteJsonl(path.join(directory, `${split}.jsonl`), createSuite({ domain, seed, size, split }));
-}
+await writeSimSuites(directory, { domain, seed, sizes: { train: 24, val: 30, test: 40 } });
 const kinds = ["correct", "harmful", "stubs"] as const;
 const planted: Record<string, string> = {};
 const kindOf = new Map<string, (typeof kinds)[number]>();
@@ -125,31 +121,18 @@ const correctKept = [...kindOf].filter(
     byId.get(id)!.status === "active" &&
     entryContrast(byId.get(id)!.stats).estimate > 0,
 ).length;
-const evaluated = await must([
-  "eval",
-  "--sim",
-  "--domain",
-  domain,
-  "--library",
-  `${domain}@v1`,
-  "--library",
-  `${domain}@head`,
-  "--data",
-  data("test"),
-  "--k",
-  "2",
-  "--seed",
-  String(seed),
-  "--concurrency",
-  "8",
-  "--db",
-  db,
-  "--json",
-  "--no-trace",
-]);
-const parsed = safeParseJson(evaluated.stdout);
-if (!parsed.success) throw new Error("eval --json printed no JSON");
-const rows = (parsed.value as { rows: Array<{ meanAtK: { estimate: number } }> }).rows;
+const evaluated = await must(
+  simEvalArgs({
+    domain,
+    libraries: [`${domain}@v1`, `${domain}@head`],
+    data: data("test"),
+    k: 2,
+    seed,
+    concurrency: 8,
+    db,
+  }),
+);
+const rows = evalJsonRows(evaluated.stdout);
 const gain = rows[1]!.meanAtK.estimate - rows[0]!.meanAtK.estimate;
 const check = (ok: boolean, text: string) => console.log(`${ok ? "PASS" : "FAIL"} ${text}`);
 check(

@@ -12,9 +12,7 @@
 // Run: pnpm --filter @tfgrpo/serving bench:soak [-- --outcomes 100000 --clients 8 --backend both --plot ../../docs/images/soak-rss.svg]
 import { spawn } from "node:child_process";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -24,6 +22,7 @@ import { createStore, type PostgresStore, startRetentionSweep } from "@tfgrpo/st
 import { realLibraryPath, startPostgresServer } from "@tfgrpo/store/testing";
 import { createLibraryService } from "../src/service/in-process-library-service.js";
 import type { LibraryService } from "../src/service/library-service.js";
+import { runnerCliArgs as cliArgs, repositoryRoot as root } from "../src/testing/runner-cli.js";
 
 const { values: args } = parseArgs({
   options: {
@@ -43,13 +42,6 @@ const clients = Number(args.clients);
 const sampleMs = Number(args["sample-ms"]);
 const via = args.via === "mcp" ? "mcp" : "service";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-const cliArgs = [
-  "--conditions=source",
-  "--import",
-  pathToFileURL(createRequire(path.join(root, "package.json")).resolve("tsx")).href,
-  path.join(root, "apps/runner/src/cli.ts"),
-];
 const retention = {
   reportDeadlineMs: 30_000,
   maxOutcomesPerDomain: 10_000,

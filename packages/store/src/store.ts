@@ -3,6 +3,7 @@ import type { LeakageFingerprintStore } from "./leakage-fingerprint-store.js";
 import type { LearnerStore } from "./learner-store.js";
 import type { LibraryStore } from "./library-store.js";
 import type { OutcomeStore } from "./outcome-store.js";
+import type { PostgresConnection } from "./postgres/postgres-connection.js";
 import type { RetentionStore } from "./retention.js";
 import type { RunStore } from "./run-store.js";
 import type { TrajectoryStore } from "./trajectory-store.js";
@@ -18,6 +19,11 @@ export interface StoreLifecycle {
    * its writers. Callers ask for it (`store.withLock?.(...)`), never for the backend.
    */
   withLock?<T>(name: string, fn: () => Promise<T>): Promise<T>;
+  /**
+   * Present on a PostgreSQL store: its connection pool, for what moves tables as they are (`db copy`) rather than
+   * through the aggregates. Absent on SQLite, whose tables are read from the file.
+   */
+  readonly postgresConnection?: PostgresConnection;
 }
 
 /**

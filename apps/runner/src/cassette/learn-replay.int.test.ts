@@ -4,7 +4,6 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { cassetteFileName } from "@tfgrpo/models";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { learn } from "../commands/learn.js";
@@ -12,6 +11,7 @@ import type { LearnCommandOptions } from "../commands/learn-command-options.js";
 import { captureCommandOutput } from "../testing/capture-command-output.js";
 import { libraryHistory } from "../testing/library-history.js";
 import { meansOnlyGate } from "../testing/means-only-gate.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 
 const domain = "math";
 let temporary: TemporaryDirectory | undefined;
@@ -22,10 +22,7 @@ let val: string;
 beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-cassette-");
   directory = temporary.path;
-  train = path.join(directory, "train.jsonl");
-  val = path.join(directory, "val.jsonl");
-  await writeSuiteJsonl(train, createSuite({ domain, seed: 5, size: 4, split: "train" }));
-  await writeSuiteJsonl(val, createSuite({ domain, seed: 5, size: 4, split: "val" }));
+  ({ train, val } = await writeSimSuites(directory, { domain, seed: 5, sizes: { train: 4, val: 4 } }));
   // Four validation tasks: the step must commit for the replay to have a library to match (see meansOnlyGate).
   Object.assign(process.env, await meansOnlyGate(directory));
 });

@@ -1,13 +1,13 @@
 // Two runners learning the same library at once against one PostgreSQL database: commits never interleave (every
 // commit's parent is the head before it), nothing is lost or applied twice, and a runner whose head moved during its
 // validation re-validates on the new head, or stops with a clear conflict when asked to.
-import path from "node:path";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore, type Store } from "@tfgrpo/store";
 import { type PostgresServerHandle, startPostgresServer } from "@tfgrpo/store/testing";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { simLearnArgs } from "../testing/sim-learn-args.js";
 import { spawnCli, waitForStderr } from "../testing/spawn-cli.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
 
 const domain = "math";
@@ -18,10 +18,7 @@ let val: string;
 
 beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-concurrent-runners-");
-  train = path.join(temporary.path, "train.jsonl");
-  val = path.join(temporary.path, "val.jsonl");
-  await writeSuiteJsonl(train, createSuite({ domain, seed: 3, size: 6, split: "train" }));
-  await writeSuiteJsonl(val, createSuite({ domain, seed: 3, size: 4, split: "val" }));
+  ({ train, val } = await writeSimSuites(temporary.path, { domain, seed: 3, sizes: { train: 6, val: 4 } }));
   postgres = await startPostgresServer();
 });
 afterAll(async () => {
@@ -32,29 +29,19 @@ afterAll(async () => {
 const learn = (db: string, runId: string, seed: number, extra: string[] = []) =>
   spawnCli(
     [
-      "learn",
-      "--sim",
-      "--seed",
-      String(seed),
-      "--domain",
-      domain,
-      "--train",
-      train,
-      "--val",
-      val,
-      "--epochs",
-      "1",
       // One step per runner (the whole train set as one batch): enough to race, short enough for CI.
-      "--batch-size",
-      "6",
-      "--group-size",
-      "4",
-      "--concurrency",
-      "6",
-      "--db",
-      db,
-      "--run-id",
-      runId,
+      ...simLearnArgs({
+        seed,
+        domain,
+        train,
+        val,
+        epochs: 1,
+        batchSize: 6,
+        groupSize: 4,
+        concurrency: 6,
+        db,
+        runId,
+      }),
       ...extra,
     ],
     { env: { TFGRPO_DB: "" }, cwd: temporary.path },

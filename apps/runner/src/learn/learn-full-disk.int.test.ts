@@ -4,12 +4,14 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSimServer, createSuite, type SimServer, writeSuiteJsonl } from "@tfgrpo/sim";
+import { createSimServer, type SimServer } from "@tfgrpo/sim";
 import { createStore, type Store } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simModelsConfig } from "../runtime/start-sim-world.js";
 import { meansOnlyGate } from "../testing/means-only-gate.js";
+import { simLearnArgs } from "../testing/sim-learn-args.js";
 import { repositoryRoot } from "../testing/spawn-cli.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 
 // A real full disk under a running `learn --sim`: a 16 MiB tmpfs (room for the WAL files) mounted in a private user and mount namespace
 // (unshare -rm, as packages/store/src/sqlite/full-disk.int.test.ts does) holds the database and the checkpoints. The
@@ -97,10 +99,7 @@ const integrityOf = (store: Store) =>
 
 describe("a disk filled under a running learn --sim", () => {
   it("stops within seconds with one line naming the full disk, keeps the database whole, marks the run interrupted, and resumes to finished once space is freed", async () => {
-    const train = path.join(directory, "train.jsonl");
-    const val = path.join(directory, "val.jsonl");
-    await writeSuiteJsonl(train, createSuite({ domain, seed, size: 6, split: "train" }));
-    await writeSuiteJsonl(val, createSuite({ domain, seed, size: 6, split: "val" }));
+    const { train, val } = await writeSimSuites(directory, { domain, seed, sizes: { train: 6, val: 6 } });
     const models = path.join(directory, "models.slow.yaml");
     await writeFile(
       models,
@@ -113,35 +112,25 @@ describe("a disk filled under a running learn --sim", () => {
     const db = path.join(mount, "tfgrpo.db");
     const out = (name: string) => quote(path.join(directory, name));
     const learn = command([
-      "learn",
-      "--sim",
-      "--config",
-      models,
-      "--seed",
-      String(seed),
-      "--domain",
-      domain,
-      "--train",
-      train,
-      "--val",
-      val,
-      "--epochs",
-      "2",
-      "--batch-size",
-      "3",
-      "--group-size",
-      "4",
+      ...simLearnArgs({
+        seed,
+        domain,
+        train,
+        val,
+        epochs: 2,
+        batchSize: 3,
+        groupSize: 4,
+        concurrency: 6,
+        db,
+        runId,
+      }),
       // Full G in every epoch (no fewer attempts for tasks that taught nothing): the counts below are exact.
       "--settled-task-attempts",
       "0",
-      "--concurrency",
-      "6",
+      "--config",
+      models,
       "--mode",
       "direct",
-      "--db",
-      db,
-      "--run-id",
-      runId,
     ]);
     const resume = command(["learn", "--sim", "--resume", runId, "--db", db]);
     const script = `

@@ -2,10 +2,11 @@ import { access, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { isInfrastructureFailure } from "@tfgrpo/protocol";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";
+import { simLearnArgs } from "../testing/sim-learn-args.js";
 import { runCli, spawnCli } from "../testing/spawn-cli.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 import { trainingGroupId } from "./rollouts.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
 
@@ -47,18 +48,18 @@ roles:
 it("learns over 3 epochs with G = 5 while 20% of model calls fail (429, 500, hang, malformed, truncated): the run finishes and every rollout is stored and counted exactly once", async () => {
   await using temporary = await temporaryDirectory("tfgrpo-model-faults-");
   const directory = temporary.path;
-  const train = path.join(directory, "train.jsonl");
-  const val = path.join(directory, "val.jsonl");
   const config = path.join(directory, "models.faulty.yaml");
-  await writeSuiteJsonl(train, createSuite({ domain, seed: 7, size: trainSize, split: "train" }));
-  await writeSuiteJsonl(val, createSuite({ domain, seed: 7, size: 6, split: "val" }));
+  const { train, val } = await writeSimSuites(directory, {
+    domain,
+    seed: 7,
+    sizes: { train: trainSize, val: 6 },
+  });
   await writeFile(config, faultyModels);
   const db = path.join(directory, "tfgrpo.db");
   const runId = "model-faults";
   const started = Date.now();
   const run = spawnCli([
-    "learn",
-    "--sim",
+    ...simLearnArgs({ seed: 7, domain, train, val, epochs, groupSize, concurrency: 8, db, runId }),
     "--sim-faults",
     // A hung call is cut after 1.5 s (the socket closed), a 429 asks for a 0.2 s wait: the test stays short.
     "rate=0.2,kinds=429,500,hang,malformed,truncated,hangMs=1500,retryAfterMs=200",
@@ -66,24 +67,6 @@ it("learns over 3 epochs with G = 5 while 20% of model calls fail (429, 500, han
     config,
     "--mode",
     "direct",
-    "--domain",
-    domain,
-    "--train",
-    train,
-    "--val",
-    val,
-    "--epochs",
-    String(epochs),
-    "--group-size",
-    String(groupSize),
-    "--concurrency",
-    "8",
-    "--seed",
-    "7",
-    "--db",
-    db,
-    "--run-id",
-    runId,
   ]);
   const code = await run.exited;
   const elapsedMs = Date.now() - started;
@@ -170,8 +153,7 @@ it("learns over 3 epochs with G = 5 while 20% of model calls fail (429, 500, han
 it("refuses a bad --sim-faults spec with one line naming the option, before anything is written", async () => {
   await using temporary = await temporaryDirectory("tfgrpo-model-faults-refused-");
   const db = path.join(temporary.path, "tfgrpo.db");
-  const train = path.join(temporary.path, "train.jsonl");
-  await writeSuiteJsonl(train, createSuite({ domain, seed: 7, size: 2, split: "train" }));
+  const { train } = await writeSimSuites(temporary.path, { domain, seed: 7, sizes: { train: 2 } });
   const common = ["learn", "--domain", domain, "--train", train, "--val", train, "--db", db];
   const bad = await runCli([...common, "--sim", "--sim-faults", "rate=0.2,kinds=bogus"]);
   expect(bad.code).toBe(1);

@@ -2,11 +2,13 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { type NatsServerHandle, startNatsServer } from "@tfgrpo/bus-nats/testing";
-import { createSimServer, createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
+import { createSimServer } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";
+import { learnArgs } from "../testing/learn-args.js";
 import { repositoryRoot, type SpawnedCli, spawnCli, waitForStderr } from "../testing/spawn-cli.js";
 import { startRoleWorker } from "../testing/start-role-worker.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 import { trainingGroupId } from "./rollouts.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
 
@@ -34,10 +36,11 @@ it("learns over NATS with actor, critic and curator workers while the nats-serve
   const workers: Awaited<ReturnType<typeof startRoleWorker>>[] = [];
   let runner: SpawnedCli | undefined;
   try {
-    const train = path.join(directory, "train.jsonl");
-    const val = path.join(directory, "val.jsonl");
-    await writeSuiteJsonl(train, createSuite({ domain, seed: 2, size: trainSize, split: "train" }));
-    await writeSuiteJsonl(val, createSuite({ domain, seed: 2, size: 4, split: "val" }));
+    const { train, val } = await writeSimSuites(directory, {
+      domain,
+      seed: 2,
+      sizes: { train: trainSize, val: 4 },
+    });
     // Kept on disk between restarts (JetStream's streams and consumers), on the same port.
     servers.push(await startNatsServer({ storeDir }));
     const url = servers[0]!.url;
@@ -57,7 +60,7 @@ it("learns over NATS with actor, critic and curator workers while the nats-serve
     const started = Date.now();
     runner = spawnCli(
       [
-        "learn",
+        ...learnArgs({ seed: 2, domain, train, val, epochs, groupSize, concurrency: 8, db, runId }),
         "--nats",
         url,
         // Every role is a worker: the runner's calls all cross the server.
@@ -67,24 +70,6 @@ it("learns over NATS with actor, critic and curator workers while the nats-serve
         simConfig,
         "--mode",
         "direct",
-        "--domain",
-        domain,
-        "--train",
-        train,
-        "--val",
-        val,
-        "--epochs",
-        String(epochs),
-        "--group-size",
-        String(groupSize),
-        "--concurrency",
-        "8",
-        "--seed",
-        "2",
-        "--db",
-        db,
-        "--run-id",
-        runId,
       ],
       { env },
     );

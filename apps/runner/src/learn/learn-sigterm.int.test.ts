@@ -1,13 +1,15 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSimServer, createSuite, type SimServer, writeSuiteJsonl } from "@tfgrpo/sim";
+import { createSimServer, type SimServer } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { simModelsConfig } from "../runtime/start-sim-world.js";
 import { libraryHistory } from "../testing/library-history.js";
 import { meansOnlyGate } from "../testing/means-only-gate.js";
+import { simLearnArgs } from "../testing/sim-learn-args.js";
 import { type SpawnedCli, spawnCli } from "../testing/spawn-cli.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 
 // SIGTERM of a running `learn --sim` at two moments of a step: while the curator consolidates, and while the gate's
 // validation runs. The run must stop promptly as `interrupted`, leave no half-written version, and `--resume` must
@@ -31,40 +33,27 @@ let reference: Awaited<ReturnType<typeof libraryHistory>>;
 let env: NodeJS.ProcessEnv;
 
 const learnArgs = (db: string, runId: string) => [
-  "learn",
-  "--sim",
-  "--seed",
-  String(seed),
-  "--domain",
-  domain,
-  "--train",
-  train,
-  "--val",
-  val,
-  "--epochs",
-  "1",
-  "--batch-size",
-  "3",
-  "--group-size",
-  "4",
-  "--concurrency",
-  "6",
+  ...simLearnArgs({
+    seed,
+    domain,
+    train,
+    val,
+    epochs: 1,
+    batchSize: 3,
+    groupSize: 4,
+    concurrency: 6,
+    db,
+    runId,
+  }),
   "--mode",
   "direct",
   "--no-baseline",
-  "--db",
-  db,
-  "--run-id",
-  runId,
 ];
 
 beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-learn-sigterm-");
   directory = temporary.path;
-  train = path.join(directory, "train.jsonl");
-  val = path.join(directory, "val.jsonl");
-  await writeSuiteJsonl(train, createSuite({ domain, seed, size: 6, split: "train" }));
-  await writeSuiteJsonl(val, createSuite({ domain, seed, size: 6, split: "val" }));
+  ({ train, val } = await writeSimSuites(directory, { domain, seed, sizes: { train: 6, val: 6 } }));
   slow = await createSimServer({ seed, latency: { meanMs: 400 } });
   slowModels = path.join(directory, "models.slow.yaml");
   await writeFile(

@@ -3,10 +3,11 @@
 // that is clearly better instead of rejecting every version for want of evidence.
 import path from "node:path";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { simLearnArgs } from "../testing/sim-learn-args.js";
 import { spawnCli } from "../testing/spawn-cli.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 import { runStateKeys, runStateOf } from "./run-state.js";
 
 const domain = "math";
@@ -16,10 +17,7 @@ let val: string;
 
 beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-small-validation-");
-  train = path.join(temporary.path, "train.jsonl");
-  val = path.join(temporary.path, "val.jsonl");
-  await writeSuiteJsonl(train, createSuite({ domain, seed: 3, size: 12, split: "train" }));
-  await writeSuiteJsonl(val, createSuite({ domain, seed: 3, size: 4, split: "val" }));
+  ({ train, val } = await writeSimSuites(temporary.path, { domain, seed: 3, sizes: { train: 12, val: 4 } }));
 });
 afterAll(async () => {
   await temporary?.[Symbol.asyncDispose]();
@@ -27,30 +25,18 @@ afterAll(async () => {
 
 const learn = (db: string, runId: string, seed: number) =>
   spawnCli(
-    [
-      "learn",
-      "--sim",
-      "--seed",
-      String(seed),
-      "--domain",
+    simLearnArgs({
+      seed,
       domain,
-      "--train",
       train,
-      "--val",
       val,
-      "--epochs",
-      "1",
-      "--batch-size",
-      "6",
-      "--group-size",
-      "4",
-      "--concurrency",
-      "6",
-      "--db",
+      epochs: 1,
+      batchSize: 6,
+      groupSize: 4,
+      concurrency: 6,
       db,
-      "--run-id",
       runId,
-    ],
+    }),
     { env: { TFGRPO_DB: "" }, cwd: temporary.path },
   );
 

@@ -1,11 +1,12 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { libraryHistory } from "../testing/library-history.js";
+import { simLearnArgs } from "../testing/sim-learn-args.js";
 import { spawnCli } from "../testing/spawn-cli.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 
 const domain = "math";
 let temporary: TemporaryDirectory | undefined;
@@ -16,42 +17,28 @@ let val: string;
 beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-learn-");
   directory = temporary.path;
-  train = path.join(directory, "train.jsonl");
-  val = path.join(directory, "val.jsonl");
-  await writeSuiteJsonl(train, createSuite({ domain, seed: 3, size: 6, split: "train" }));
-  await writeSuiteJsonl(val, createSuite({ domain, seed: 3, size: 6, split: "val" }));
+  ({ train, val } = await writeSimSuites(directory, { domain, seed: 3, sizes: { train: 6, val: 6 } }));
 });
 afterAll(async () => {
   await temporary?.[Symbol.asyncDispose]();
 });
 
-const learnArgs = (db: string, runId: string) => [
-  "learn",
-  "--sim",
-  "--seed",
-  "3",
-  "--domain",
-  domain,
-  "--train",
-  train,
-  "--val",
-  val,
-  "--epochs",
-  "2",
-  "--batch-size",
-  "3",
-  "--group-size",
-  "4",
-  // Full G in every epoch (no fewer attempts for tasks that taught nothing): the counts below are exact.
-  "--settled-task-attempts",
-  "0",
-  "--concurrency",
-  "6",
-  "--db",
-  db,
-  "--run-id",
-  runId,
-];
+const learnArgs = (db: string, runId: string) =>
+  simLearnArgs({
+    seed: 3,
+    domain,
+    train,
+    val,
+    epochs: 2,
+    batchSize: 3,
+    groupSize: 4,
+    concurrency: 6,
+    db,
+    runId,
+  }).concat(
+    // Full G in every epoch (no fewer attempts for tasks that taught nothing): the counts below are exact.
+    ["--settled-task-attempts", "0"],
+  );
 
 describe("tfgrpo learn on the simulated world", () => {
   it("runs every step, records each rollout once, and resumes after kill -9 to the same libraries as an uninterrupted run", async () => {

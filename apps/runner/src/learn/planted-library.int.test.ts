@@ -1,13 +1,15 @@
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { entryContrast, safeParseJson } from "@tfgrpo/protocol";
+import { entryContrast } from "@tfgrpo/protocol";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { createSuite, writeSuiteJsonl } from "@tfgrpo/sim";
 import { loadLessonBank } from "@tfgrpo/sim/testing";
 import { createStore } from "@tfgrpo/store";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { evalJsonRows } from "../testing/eval-json-rows.js";
+import { simEvalArgs } from "../testing/sim-eval-args.js";
 import { simLearnArgs } from "../testing/sim-learn-args.js";
 import { runCli } from "../testing/spawn-cli.js";
+import { writeSimSuites } from "../testing/write-sim-suites.js";
 
 /*
  * Credit that measures each lesson, end to end (issue 25's acceptance): a run starts from a planted library in which
@@ -28,13 +30,7 @@ let directory: string;
 beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-planted-");
   directory = temporary.path;
-  for (const [split, size] of [
-    ["train", 40],
-    ["val", 30],
-    ["test", 40],
-  ] as const) {
-    await writeSuiteJsonl(path.join(directory, `${split}.jsonl`), createSuite({ domain, seed, size, split }));
-  }
+  await writeSimSuites(directory, { domain, seed, sizes: { train: 40, val: 30, test: 40 } });
 });
 afterAll(async () => {
   await temporary?.[Symbol.asyncDispose]();
@@ -97,32 +93,19 @@ describe("a planted library under learning (SIMULATED)", () => {
     expect(positive.length, listEntries(head.experiences)).toBeGreaterThanOrEqual(2);
 
     // The head beats the planted library by at least 10 points on held-out tasks (the same seeds for both).
-    const evaluated = await runCli([
-      "eval",
-      "--sim",
-      "--domain",
-      domain,
-      "--library",
-      `${domain}@v1`,
-      "--library",
-      `${domain}@head`,
-      "--data",
-      data("test"),
-      "--k",
-      "2",
-      "--seed",
-      String(seed),
-      "--concurrency",
-      "8",
-      "--db",
-      db,
-      "--json",
-      "--no-trace",
-    ]);
+    const evaluated = await runCli(
+      simEvalArgs({
+        domain,
+        libraries: [`${domain}@v1`, `${domain}@head`],
+        data: data("test"),
+        k: 2,
+        seed,
+        concurrency: 8,
+        db,
+      }),
+    );
     expect(evaluated.code, evaluated.stderr).toBe(0);
-    const parsed = safeParseJson(evaluated.stdout);
-    if (!parsed.success) throw new Error(`eval --json printed no JSON: ${evaluated.stdout.slice(0, 400)}`);
-    const rows = (parsed.value as { rows: Array<{ meanAtK: { estimate: number } }> }).rows;
+    const rows = evalJsonRows(evaluated.stdout);
     const gain = rows[1]!.meanAtK.estimate - rows[0]!.meanAtK.estimate;
     expect(
       gain,

@@ -1,9 +1,7 @@
 // `tfgrpo mcp --domain math` as a real process (the CLI through tsx), driven by the MCP SDK's own Client over stdio
 // and over Streamable HTTP: tools, experiences, outcomes, pinned versions and resources, bad arguments.
 import { spawn } from "node:child_process";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
@@ -11,14 +9,8 @@ import type { GetExperiencesReply } from "@tfgrpo/protocol";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
 import { describe, expect, it } from "vitest";
+import { runnerCliArgs as cliArgs, repositoryRoot as root } from "../testing/runner-cli.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const cliArgs = [
-  "--conditions=source",
-  "--import",
-  pathToFileURL(createRequire(path.join(root, "package.json")).resolve("tsx")).href,
-  path.join(root, "apps/runner/src/cli.ts"),
-];
 // No models config: similarity off, nothing to reach; no inherited workspace settings.
 const env = { ...process.env, TFGRPO_CONFIG: "", TFGRPO_ACTOR_CONFIG: "", TFGRPO_DB: "" } as Record<
   string,

@@ -3,22 +3,14 @@
 // `tfgrpo online clients` listing the clients and excluding one from learning.
 import { type ChildProcess, spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
 import { expect, it } from "vitest";
+import { runnerCliArgs as cliArgs, repositoryRoot as root } from "../testing/runner-cli.js";
 
-const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
-const cliArgs = [
-  "--conditions=source",
-  "--import",
-  pathToFileURL(createRequire(path.join(root, "package.json")).resolve("tsx")).href,
-  path.join(root, "apps/runner/src/cli.ts"),
-];
 // No models config (similarity off), no inherited workspace settings or tokens.
 const env = {
   ...process.env,

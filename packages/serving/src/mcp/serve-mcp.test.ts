@@ -1,6 +1,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { createStore } from "@tfgrpo/store";
+import { postMcpInitialize as initialize } from "@tfgrpo/tools/testing";
 import { expect, it } from "vitest";
 import { parseClientTokens } from "../service/client-tokens.js";
 import { createLibraryService } from "../service/in-process-library-service.js";
@@ -44,22 +45,6 @@ it("with a token, the HTTP server answers only requests that carry it", async ()
     await store.close();
   }
 });
-
-const initialize = (url: string, headers: Record<string, string> = {}) =>
-  fetch(url, {
-    method: "POST",
-    headers: {
-      "content-type": "application/json",
-      accept: "application/json, text/event-stream",
-      ...headers,
-    },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-03-26", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  });
 
 const connect = async (url: string, token?: string) => {
   const client = new Client({ name: "test", version: "1" });

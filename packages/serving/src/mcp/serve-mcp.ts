@@ -1,10 +1,11 @@
-import { randomUUID, timingSafeEqual } from "node:crypto";
-import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
-import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
-import { TfgrpoError } from "@tfgrpo/protocol";
+import { timingSafeEqual } from "node:crypto";
+import type { IncomingMessage } from "node:http";
+import {
+  hostMcpSessions,
+  type McpRefusal,
+  type McpStdioHandle,
+  serveMcpStdio as serveServerOverStdio,
+} from "@tfgrpo/tools/internal";
 import { createClientGate } from "../service/client-gate.js";
 import { bearerToken, type ClientTokens } from "../service/client-tokens.js";
 import type { RateLimitSettings } from "../service/rate-limit.js";
@@ -58,37 +59,14 @@ export interface McpHttpHandle extends AsyncDisposable {
  * must carry it.
  */
 export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpHandle> {
-  const host = options.host ?? "127.0.0.1";
   const idleSessionMs = options.idleSessionMs ?? 30 * 60_000;
   const maxSessions = options.maxSessions ?? 100;
-  if (!Number.isInteger(maxSessions) || maxSessions < 1) {
-    throw new TfgrpoError("invalid_config", `max sessions must be a whole number >= 1, got ${maxSessions}`);
-  }
-  const clock = options.now ?? Date.now;
   const gate = createClientGate({
     ...(options.clientTokens ? { clientTokens: options.clientTokens } : {}),
     ...(options.rateLimit !== undefined ? { rateLimit: options.rateLimit } : {}),
     ...(options.now ? { now: options.now } : {}),
   });
-  const sessions = new Map<
-    string,
-    { transport: StreamableHTTPServerTransport; server: McpServer; used: number; client: string | undefined }
-  >();
-  /** Initialize requests being answered: they hold a slot before their session has an id. */
-  let opening = 0;
   let rateLimited = 0;
-  let allowedHosts: string[] = [];
-
-  const reply = (
-    res: ServerResponse,
-    status: number,
-    message: string,
-    headers: Record<string, string> = {},
-  ) => {
-    if (res.headersSent) return;
-    res.writeHead(status, { "content-type": "application/json", ...headers });
-    res.end(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }));
-  };
 
   const expected = options.token === undefined ? undefined : Buffer.from(`Bearer ${options.token}`);
   const sharedToken = (req: IncomingMessage) => {
@@ -109,126 +87,55 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpHand
       ? { client: undefined }
       : { refused: "unauthorized: send Authorization: Bearer <token>" };
   };
-
-  const expireIdle = () => {
-    const cutoff = clock() - idleSessionMs;
-    for (const [id, session] of sessions) {
-      if (session.used < cutoff) {
-        sessions.delete(id);
-        void session.server.close();
-      }
-    }
-  };
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+  const admit = (req: IncomingMessage, sessionOpen: boolean): { client: string | undefined } | McpRefusal => {
     const identity = identify(req);
-    if ("refused" in identity) return reply(res, 401, identity.refused);
+    if ("refused" in identity) return { status: 401, message: identity.refused };
     const { client } = identity;
-    const sessionId = req.headers["mcp-session-id"];
-    const existing = typeof sessionId === "string" ? sessions.get(sessionId) : undefined;
     // Refused before anything else is read: a flooding client costs a bucket lookup per request. An anonymous
     // client is its session (only an open one: made-up ids would each get a full bucket), else its address.
-    const key = client ?? (existing ? `session ${sessionId}` : `address ${req.socket.remoteAddress}`);
+    const key =
+      client ??
+      (sessionOpen ? `session ${req.headers["mcp-session-id"]}` : `address ${req.socket.remoteAddress}`);
     const admitted = gate.admit(key);
-    if (!admitted.ok) {
-      rateLimited++;
-      return reply(res, 429, admitted.message, {
-        "retry-after": String(Math.max(1, Math.ceil(admitted.retryAfterMs / 1000))),
-      });
-    }
-    const path = new URL(req.url ?? "/", "http://localhost").pathname;
-    if (path !== "/mcp") return reply(res, 404, `not found: ${path} (the MCP endpoint is /mcp)`);
-    if (existing) {
-      if (existing.client !== client) {
-        return reply(res, 403, `session ${sessionId} belongs to another client; start your own session`);
-      }
-      existing.used = clock();
-      return existing.transport.handleRequest(req, res);
-    }
-    if (typeof sessionId === "string") return reply(res, 404, `unknown or closed session ${sessionId}`);
-    if (req.method !== "POST") return reply(res, 400, "no session: start with an initialize request (POST)");
-    if (sessions.size + opening >= maxSessions) expireIdle();
-    if (sessions.size + opening >= maxSessions) {
-      return reply(
-        res,
-        503,
-        `too many open MCP sessions (${maxSessions}, the server's --max-sessions): close one (DELETE /mcp with ` +
-          `its mcp-session-id) or retry when an idle one expires (after ${Math.round(idleSessionMs / 1000)} s idle)`,
-        { "retry-after": String(Math.max(1, Math.min(60, Math.ceil(idleSessionMs / 1000)))) },
-      );
-    }
-    // A new client: the transport answers its initialize request and names the session.
-    const server = createLibraryMcpServer({ ...options, ...(client === undefined ? {} : { client }) });
-    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
-      sessionIdGenerator: () => randomUUID(),
-      enableDnsRebindingProtection: true,
-      allowedHosts,
-      onsessioninitialized: (id) => {
-        sessions.set(id, { transport, server, used: clock(), client });
-      },
-    });
-    transport.onclose = () => {
-      if (transport.sessionId) sessions.delete(transport.sessionId);
+    if (admitted.ok) return { client };
+    rateLimited++;
+    return {
+      status: 429,
+      message: admitted.message,
+      headers: { "retry-after": String(Math.max(1, Math.ceil(admitted.retryAfterMs / 1000))) },
     };
-    opening++;
-    try {
-      await server.connect(transport);
-      await transport.handleRequest(req, res);
-    } finally {
-      opening--;
-    }
-    // Not an initialize request after all (the transport refused it): nothing to keep.
-    if (!transport.sessionId) await server.close();
   };
 
-  const http = createServer((req, res) => {
-    handle(req, res).catch((error: unknown) => {
-      options.log?.(`mcp http: ${(error as Error).message}`);
-      reply(res, 500, `internal error: ${(error as Error).message}`);
-    });
+  const host = await hostMcpSessions({
+    port: options.port,
+    ...(options.host !== undefined ? { host: options.host } : {}),
+    maxSessions,
+    idleSessionMs,
+    createServer: (client) =>
+      createLibraryMcpServer({ ...options, ...(client === undefined ? {} : { client }) }),
+    admit,
+    tooManySessions: {
+      status: 503,
+      message:
+        `too many open MCP sessions (${maxSessions}, the server's --max-sessions): close one (DELETE /mcp with ` +
+        `its mcp-session-id) or retry when an idle one expires (after ${Math.round(idleSessionMs / 1000)} s idle)`,
+      headers: { "retry-after": String(Math.max(1, Math.min(60, Math.ceil(idleSessionMs / 1000)))) },
+    },
+    ...(options.now ? { now: options.now } : {}),
+    ...(options.log ? { log: options.log } : {}),
+    logLabel: "mcp http",
   });
-  await new Promise<void>((resolve, reject) => {
-    http.once("error", (error: NodeJS.ErrnoException) =>
-      reject(
-        new TfgrpoError(
-          error.code === "EADDRINUSE" ? "conflict" : "invalid_config",
-          `cannot listen on ${host}:${options.port}: ${error.code === "EADDRINUSE" ? "the port is in use" : error.message}`,
-          { cause: error, details: { host, port: options.port } },
-        ),
-      ),
-    );
-    http.listen(options.port, host, () => resolve());
-  });
-  const port = (http.address() as AddressInfo).port;
-  allowedHosts = [`${host}:${port}`, `localhost:${port}`, `127.0.0.1:${port}`];
-
-  const sweep = setInterval(expireIdle, Math.max(10, Math.min(idleSessionMs / 2, 60_000)));
-  sweep.unref();
-
-  let closing: Promise<void> | undefined;
-  const close = () => {
-    closing ??= (async () => {
-      clearInterval(sweep);
-      const open = [...sessions.values()];
-      sessions.clear();
-      await Promise.allSettled(open.map((session) => session.server.close()));
-      http.closeAllConnections();
-      await new Promise<void>((resolve) => http.close(() => resolve()));
-    })();
-    return closing;
-  };
-  const displayHost = host.includes(":") ? `[${host}]` : host;
   return {
-    url: `http://${displayHost}:${port}/mcp`,
-    port,
+    url: host.url,
+    port: host.port,
     get sessions() {
-      return sessions.size;
+      return host.sessions;
     },
     get rateLimited() {
       return rateLimited;
     },
-    close,
-    [Symbol.asyncDispose]: close,
+    close: () => host.close(),
+    [Symbol.asyncDispose]: () => host.close(),
   };
 }
 
@@ -236,15 +143,6 @@ export async function serveMcpHttp(options: McpHttpOptions): Promise<McpHttpHand
  * The MCP server over stdio (for clients that spawn `tfgrpo mcp` themselves): stdout carries the protocol only.
  * Resolves with a handle; `closed` resolves when the client closes stdin or the transport ends.
  */
-export async function serveMcpStdio(
-  options: CreateMcpServerOptions,
-): Promise<{ closed: Promise<void>; close(): Promise<void> }> {
-  const server = createLibraryMcpServer(options);
-  const transport = new StdioServerTransport();
-  const closed = new Promise<void>((resolve) => {
-    transport.onclose = () => resolve();
-    process.stdin.once("end", () => resolve());
-  });
-  await server.connect(transport);
-  return { closed, close: () => server.close() };
+export async function serveMcpStdio(options: CreateMcpServerOptions): Promise<McpStdioHandle> {
+  return serveServerOverStdio(createLibraryMcpServer(options));
 }

@@ -1,4 +1,4 @@
-import type { LearnerStore, LibraryStore, OutcomeStore } from "@tfgrpo/store";
+import type { LearnerLease, LearnerStore, LibraryStore, OutcomeStore } from "@tfgrpo/store";
 import type { OnlineDecisionRecord } from "./learner-snapshot.js";
 import { parseLearnerSnapshot } from "./learner-snapshot.js";
 
@@ -7,15 +7,7 @@ export interface LearnerStatus {
   /** When this status was read. */
   at: string;
   /** The lease as stored; `active` is false once it ran out (the holder is gone or stopped). */
-  lease: {
-    holder: string;
-    host: string;
-    pid: number;
-    acquiredAt: string;
-    renewedAt: string;
-    expiresAt: string;
-    active: boolean;
-  } | null;
+  lease: (LearnerLease & { active: boolean }) | null;
   paused: boolean;
   pausedAt: string | null;
   head: number | null;

@@ -98,43 +98,45 @@ export function canaryDecision(
   };
 }
 
-/** A proposed version no canary will decide (no longer proposed, its parent moved, its learner stopped). */
-export function abandonedDecision(version: number, parent: number | null, why: string): OnlineDecision {
+/** A rejection no canary measured: no evidence, the rule (its kind) and the versions in its details. */
+function unmeasuredRejection(
+  kind: "abandoned" | "voided",
+  version: number,
+  parent: number | null,
+  reason: string,
+  details: Record<string, unknown> = {},
+): OnlineDecision {
   return {
-    kind: "abandoned",
+    kind,
     version,
     parent,
     state: "rejected",
     decision: {
       ...base(null),
       decision: "reject",
-      reason: `abandoned: ${why}`,
+      reason,
       details: {
-        rule: "abandoned" satisfies OnlineDecisionRule,
+        rule: kind satisfies OnlineDecisionRule,
         candidateVersion: version,
         headVersion: parent,
+        ...details,
       },
     },
   };
 }
 
+/** A proposed version no canary will decide (no longer proposed, its parent moved, its learner stopped). */
+export function abandonedDecision(version: number, parent: number | null, why: string): OnlineDecision {
+  return unmeasuredRejection("abandoned", version, parent, `abandoned: ${why}`);
+}
+
 /** A canary whose parent was just rolled back: it was measured against a version that no longer serves. */
 export function voidedDecision(version: number, parent: number, restoredAs: number): OnlineDecision {
-  return {
-    kind: "voided",
+  return unmeasuredRejection(
+    "voided",
     version,
     parent,
-    state: "rejected",
-    decision: {
-      ...base(null),
-      decision: "reject",
-      reason: `voided: its parent ${name(parent)} was rolled back (restored as v${restoredAs}) before the canary finished`,
-      details: {
-        rule: "voided" satisfies OnlineDecisionRule,
-        candidateVersion: version,
-        headVersion: parent,
-        restoredAs,
-      },
-    },
-  };
+    `voided: its parent ${name(parent)} was rolled back (restored as v${restoredAs}) before the canary finished`,
+    { restoredAs },
+  );
 }

@@ -3,7 +3,6 @@ import { createStore } from "../create-store.js";
 import { parseStoreUrl } from "../parse-store-url.js";
 import type { PostgresConnection } from "../postgres/postgres-connection.js";
 import { redactUrl } from "../postgres/postgres-connection.js";
-import { PostgresStore } from "../postgres/postgres-store.js";
 import type { Store } from "../store.js";
 
 /** How a copy reads and writes its tables in each backend (libraries, or the records beside them). */
@@ -52,7 +51,8 @@ function access<A extends { close(): Promise<void> }>(
 ): A {
   const parsed = parseStoreUrl(location);
   if (parsed.backend === "sqlite") return tables.sqlite(parsed.path);
-  if (!(store instanceof PostgresStore))
-    throw new Error(`db copy: ${redactUrl(location)} did not open as PostgreSQL`);
-  return tables.postgres(store.connection);
+  if (store.postgresConnection === undefined) {
+    throw new TfgrpoError("internal", `db copy: ${redactUrl(location)} did not open as PostgreSQL`);
+  }
+  return tables.postgres(store.postgresConnection);
 }

@@ -23,6 +23,11 @@ async function execute(client: Client, statement: Statement): Promise<unknown> {
     const result = await client.query(text, columns);
     return statement.mode === "many-rows" ? result.rows : (result.rowCount ?? 0);
   }
+  // No parameters: the simple query protocol, which runs several statements in one round trip.
+  if (statement.mode === "script") {
+    await client.query(statement.text);
+    return undefined;
+  }
   const text = numberPlaceholders(statement.text);
   const params = statement.params as unknown[];
   if (statement.mode === "raw") return (await client.query({ text, values: params, rowMode: "array" })).rows;

@@ -1,14 +1,8 @@
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { ComposedStore } from "../composed-store.js";
-import { SqlClientStore } from "../sql/sql-client-store.js";
-import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
-import { SqlLearnerStore } from "../sql/sql-learner-store.js";
-import { SqlLibraryStore } from "../sql/sql-library-store.js";
-import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
-import type { SqlPort } from "../sql/sql-port.js";
-import { SqlRetentionStore } from "../sql/sql-retention-store.js";
-import { SqlRunStore } from "../sql/sql-run-store.js";
-import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
+import { setUpOrClose } from "../set-up-or-close.js";
+import { migrateSchema } from "../sql/migrate-schema.js";
+import { all, get } from "../sql/sql-port.js";
+import { SqlStore } from "../sql/sql-store.js";
 import { PostgresConnection, type PostgresConnectionOptions } from "./postgres-connection.js";
 import { postgresMigrations } from "./postgres-migrations.js";
 import { postgresPort } from "./postgres-port.js";
@@ -30,85 +24,45 @@ const checkpointTables = new Set([
  * The server backend (`postgres://…`): what several runners, curators and machines share. The aggregate stores
  * over one connection pool; every write is one transaction, writers of a library serialize on its domain row.
  */
-export class PostgresStore extends ComposedStore {
+export class PostgresStore extends SqlStore {
   readonly url: string;
-  readonly libraries: SqlLibraryStore;
-  readonly runs: SqlRunStore;
-  readonly trajectories: SqlTrajectoryStore;
-  readonly outcomes: SqlOutcomeStore;
-  readonly leakageFingerprints: SqlLeakageFingerprintStore;
-  readonly clients: SqlClientStore;
-  readonly learners: SqlLearnerStore;
-  readonly retention: SqlRetentionStore;
   readonly connection: PostgresConnection;
-  private readonly port: SqlPort;
+
+  /** The `StoreLifecycle` capability `db copy` reads and writes tables through. */
+  get postgresConnection(): PostgresConnection {
+    return this.connection;
+  }
 
   /** Connects and migrates; the pool is closed again if that fails (a wrong password, a missing database, ...). */
   static async open(options: PostgresStoreOptions): Promise<PostgresStore> {
-    const store = new PostgresStore(options);
-    try {
-      await store.setup();
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-    return store;
+    return setUpOrClose(new PostgresStore(options));
   }
 
   constructor(options: PostgresStoreOptions) {
-    super();
-    this.connection = new PostgresConnection(options);
-    this.port = postgresPort(this.connection);
-    this.url = this.connection.where;
-    this.libraries = new SqlLibraryStore(this.port);
-    this.runs = new SqlRunStore(this.port);
-    this.trajectories = new SqlTrajectoryStore(this.port);
-    this.outcomes = new SqlOutcomeStore(this.port, this.libraries);
-    this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
-    this.clients = new SqlClientStore(this.port);
-    this.learners = new SqlLearnerStore(this.port);
-    this.retention = new SqlRetentionStore(this.port);
+    const connection = new PostgresConnection(options);
+    super(postgresPort(connection));
+    this.connection = connection;
+    this.url = connection.where;
   }
 
   async setup(): Promise<void> {
-    await this.connection.transaction(async (sql) => {
-      await sql.query("SELECT pg_advisory_xact_lock($1)", [migrationLock]);
-      const tables = (
-        await sql.query<{ name: string }>(
-          `SELECT table_name AS name FROM information_schema.tables
+    const { url } = this;
+    const now = this.port.now;
+    await this.port.write(function* () {
+      yield* get("SELECT pg_advisory_xact_lock(?)", [migrationLock]);
+      const tables = (yield* all<{ name: string }>(
+        `SELECT table_name AS name FROM information_schema.tables
            WHERE table_schema = current_schema() ORDER BY table_name`,
-        )
-      ).rows.map((r) => r.name);
+      )).map((r) => r.name);
       const foreign = tables.filter((name) => !checkpointTables.has(name));
       if (foreign.length > 0 && !tables.includes("schema_version")) {
         throw new TfgrpoError(
           "invalid_input",
-          `not a tfgrpo database: ${this.url} has other tables (${foreign.slice(0, 5).join(", ")})`,
-          { details: { url: this.url, tables: foreign } },
+          `not a tfgrpo database: ${url} has other tables (${foreign.slice(0, 5).join(", ")})`,
+          { details: { url, tables: foreign } },
         );
       }
-      await sql.query(`CREATE TABLE IF NOT EXISTS schema_version (
-        version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-      const current =
-        (await sql.query<{ v: number | null }>("SELECT max(version) AS v FROM schema_version")).rows[0]?.v ??
-        0;
-      const latest = postgresMigrations.at(-1)!.version;
-      if (current > latest) {
-        throw new TfgrpoError(
-          "invalid_config",
-          `${this.url}: database schema version ${current} is newer than this tfgrpo understands (${latest}); upgrade tfgrpo`,
-          { details: { url: this.url, schemaVersion: current, supported: latest } },
-        );
-      }
-      for (const migration of postgresMigrations) {
-        if (migration.version <= current) continue;
-        await sql.query(migration.sql);
-        await sql.query("INSERT INTO schema_version (version, description, applied_at) VALUES ($1, $2, $3)", [
-          migration.version,
-          migration.description,
-          this.connection.now().toISOString(),
-        ]);
-      }
+      yield* migrateSchema(postgresMigrations, { where: url, details: { url }, now });
     });
   }
 

@@ -7,8 +7,8 @@
  * placeholders (numbered for PostgreSQL by the port); an array parameter is one list (`inList`), a boolean a bool.
  */
 
-/** How a statement's result is read. */
-export type StatementMode = "get" | "all" | "raw" | "run";
+/** How a statement's result is read ("script": several statements without parameters, e.g. a migration). */
+export type StatementMode = "get" | "all" | "raw" | "run" | "script";
 
 /** The PostgreSQL type of a column given to `runMany`/`allMany` (SQLite needs none). */
 export type ColumnType = "text" | "int" | "bigint" | "float8" | "bool";
@@ -46,6 +46,11 @@ export function* raw<R extends readonly unknown[]>(text: string, params: readonl
 /** A statement run for its effect; returns how many rows it changed. */
 export function* run(text: string, params: readonly unknown[] = []): Sql<number> {
   return (yield { mode: "run", text, params }) as number;
+}
+
+/** Several statements run for their effect, in order, without parameters (a schema migration). */
+export function* script(text: string): Sql<void> {
+  yield { mode: "script", text, params: [] };
 }
 
 /**

@@ -33,6 +33,10 @@ function execute(connection: SqliteConnection, statement: Statement): unknown {
     for (const row of statement.rows) changes += prepared.run(...bind(row)).changes;
     return changes;
   }
+  if (statement.mode === "script") {
+    connection.db.exec(statement.text);
+    return undefined;
+  }
   const params = bind(statement.params);
   if (statement.mode === "raw") return connection.rawStmt(statement.text).all(...params);
   const prepared: Database.Statement = connection.stmt(statement.text);

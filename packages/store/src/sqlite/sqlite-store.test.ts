@@ -31,6 +31,8 @@ describe("SqliteStore composition", () => {
     expect(store.inspect()).toMatchObject({ schemaVersion: migrations.at(-1)!.version, integrity: "ok" });
     // SQLite writers take turns on the file's write lock: no database-wide lock to offer.
     expect(store.withLock).toBeUndefined();
+    // Nor a PostgreSQL connection: `db copy` reads its tables from the file.
+    expect(store.postgresConnection).toBeUndefined();
     await store.close();
     await expect(store.runs.getRunState("run-1", "cursor")).rejects.toThrow(/not open/);
   });

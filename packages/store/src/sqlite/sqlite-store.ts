@@ -1,21 +1,7 @@
-import { TfgrpoError } from "@tfgrpo/protocol";
-import { ComposedStore } from "../composed-store.js";
-import type { LeakageFingerprintStore } from "../leakage-fingerprint-store.js";
-import type { LearnerStore } from "../learner-store.js";
-import type { LibraryStore } from "../library-store.js";
-import type { OutcomeStore } from "../outcome-store.js";
 import { sqlitePath } from "../parse-store-url.js";
-import type { RunStore } from "../run-store.js";
-import { SqlClientStore } from "../sql/sql-client-store.js";
-import { SqlLeakageFingerprintStore } from "../sql/sql-leakage-fingerprint-store.js";
-import { SqlLearnerStore } from "../sql/sql-learner-store.js";
-import { SqlLibraryStore } from "../sql/sql-library-store.js";
-import { SqlOutcomeStore } from "../sql/sql-outcome-store.js";
-import type { SqlPort } from "../sql/sql-port.js";
-import { SqlRetentionStore } from "../sql/sql-retention-store.js";
-import { SqlRunStore } from "../sql/sql-run-store.js";
-import { SqlTrajectoryStore } from "../sql/sql-trajectory-store.js";
-import type { TrajectoryStore } from "../trajectory-store.js";
+import { setUpOrClose } from "../set-up-or-close.js";
+import { migrateSchema } from "../sql/migrate-schema.js";
+import { SqlStore } from "../sql/sql-store.js";
 import { migrations } from "./migrations.js";
 import { SqliteConnection, type SqliteConnectionOptions } from "./sqlite-connection.js";
 import { sqlitePort } from "./sqlite-port.js";
@@ -28,18 +14,9 @@ export type SqliteStoreOptions = SqliteConnectionOptions;
  * prepared-statement cache; `libraries`, `runs`, `trajectories`, `outcomes` and `leakageFingerprints` are those narrow views, and the store itself
  * answers every method of `Store` by handing it to the aggregate it belongs to.
  */
-export class SqliteStore extends ComposedStore {
+export class SqliteStore extends SqlStore {
   readonly path: string;
-  readonly libraries: LibraryStore;
-  readonly runs: RunStore;
-  readonly trajectories: TrajectoryStore;
-  readonly outcomes: OutcomeStore;
-  readonly leakageFingerprints: LeakageFingerprintStore;
-  readonly clients: SqlClientStore;
-  readonly learners: LearnerStore;
-  readonly retention: SqlRetentionStore;
   private readonly connection: SqliteConnection;
-  private readonly port: SqlPort;
 
   /** Opens (creating if needed) and migrates the SQLite store at a `sqlite://` URL, a file path or ":memory:". */
   static async fromUrl(
@@ -52,57 +29,20 @@ export class SqliteStore extends ComposedStore {
 
   /** Opens (creating if needed) and migrates the SQLite store at a path; closes it again if migrating fails. */
   static async open(options: SqliteStoreOptions): Promise<SqliteStore> {
-    const store = new SqliteStore(options);
-    try {
-      await store.setup();
-    } catch (error) {
-      await store.close();
-      throw error;
-    }
-    return store;
+    return setUpOrClose(new SqliteStore(options));
   }
 
   constructor(options: SqliteStoreOptions) {
-    super();
+    const connection = new SqliteConnection(options);
+    super(sqlitePort(connection));
+    this.connection = connection;
     this.path = options.path;
-    this.connection = new SqliteConnection(options);
-    this.port = sqlitePort(this.connection);
-    const libraries = new SqlLibraryStore(this.port);
-    this.libraries = libraries;
-    this.runs = new SqlRunStore(this.port);
-    this.trajectories = new SqlTrajectoryStore(this.port);
-    this.outcomes = new SqlOutcomeStore(this.port, libraries);
-    this.leakageFingerprints = new SqlLeakageFingerprintStore(this.port);
-    this.clients = new SqlClientStore(this.port);
-    this.learners = new SqlLearnerStore(this.port);
-    this.retention = new SqlRetentionStore(this.port);
   }
 
   async setup(): Promise<void> {
-    const { db } = this.connection;
-    this.connection.write(() => {
-      db.exec(`CREATE TABLE IF NOT EXISTS schema_version (
-        version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied_at TEXT NOT NULL)`);
-      const current =
-        (db.prepare("SELECT max(version) AS v FROM schema_version").get() as { v: number | null }).v ?? 0;
-      const latest = migrations.at(-1)!.version;
-      if (current > latest) {
-        throw new TfgrpoError(
-          "invalid_config",
-          `${this.path}: database schema version ${current} is newer than this tfgrpo understands (${latest}); upgrade tfgrpo`,
-          { details: { path: this.path, schemaVersion: current, supported: latest } },
-        );
-      }
-      for (const migration of migrations) {
-        if (migration.version <= current) continue;
-        db.exec(migration.sql);
-        db.prepare("INSERT INTO schema_version (version, description, applied_at) VALUES (?, ?, ?)").run(
-          migration.version,
-          migration.description,
-          this.connection.now().toISOString(),
-        );
-      }
-    });
+    await this.port.write(() =>
+      migrateSchema(migrations, { where: this.path, details: { path: this.path }, now: this.port.now }),
+    );
   }
 
   async close(): Promise<void> {

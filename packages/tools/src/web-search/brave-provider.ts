@@ -2,6 +2,7 @@ import { z } from "zod";
 import { decodeEntities } from "./html-to-text.js";
 import { readApiKey, requestJson } from "./request-json.js";
 import type { SearchProvider } from "./search-provider.js";
+import { urlUnder } from "./url-under.js";
 
 const braveAnswerSchema = z.object({
   web: z
@@ -28,7 +29,7 @@ export function createBraveProvider(options: BraveProviderOptions = {}): SearchP
     async search(query, { maxResults, signal }) {
       const apiKey = readApiKey("Brave", apiKeyEnv, options.env ?? process.env);
       const base = options.baseUrl ?? "https://api.search.brave.com";
-      const url = new URL("res/v1/web/search", base.endsWith("/") ? base : `${base}/`);
+      const url = urlUnder("res/v1/web/search", base);
       url.searchParams.set("q", query);
       url.searchParams.set("count", String(Math.min(maxResults, 20)));
       const answer = await requestJson({

@@ -6,6 +6,7 @@ import { z } from "zod";
 import { type Bm25Index, createBm25Index, type IndexedDocument } from "./bm25-index.js";
 import { htmlToText, looksLikeHtml, markdownToText } from "./html-to-text.js";
 import type { SearchProvider } from "./search-provider.js";
+import { urlUnder } from "./url-under.js";
 
 /** One corpus document as JSONL lines carry it (the sim world exports its corpus in this form). */
 export const corpusDocumentSchema = z.object({
@@ -146,11 +147,7 @@ async function readCorpusFile(
   }
   const relative = path.relative(root, file).split(path.sep).join("/");
   const canonical = /<link[^>]+rel=["']canonical["'][^>]*href=["']([^"']+)["']/i.exec(content)?.[1];
-  const url =
-    canonical ??
-    (baseUrl
-      ? new URL(relative, baseUrl.endsWith("/") ? baseUrl : `${baseUrl}/`).href
-      : pathToFileURL(file).href);
+  const url = canonical ?? (baseUrl ? urlUnder(relative, baseUrl).href : pathToFileURL(file).href);
   const extracted = /\.html?$/i.test(file) ? htmlToText(content) : markdownToText(content);
   return [{ url, title: extracted.title ?? path.basename(file), text: extracted.text }];
 }

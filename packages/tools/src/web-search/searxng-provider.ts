@@ -1,17 +1,7 @@
-import { z } from "zod";
 import { requestJson } from "./request-json.js";
+import { scoredResults, scoredResultsSchema } from "./scored-results.js";
 import type { SearchProvider } from "./search-provider.js";
-
-const searxngAnswerSchema = z.object({
-  results: z.array(
-    z.object({
-      url: z.string(),
-      title: z.string().default(""),
-      content: z.string().nullish(),
-      score: z.number().nullish(),
-    }),
-  ),
-});
+import { urlUnder } from "./url-under.js";
 
 export interface SearxngProviderOptions {
   /** The instance, e.g. http://127.0.0.1:8888 (its settings must allow `format=json`). */
@@ -27,7 +17,7 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
   return {
     name: "searxng",
     async search(query, { maxResults, signal }) {
-      const url = new URL("search", options.baseUrl.endsWith("/") ? options.baseUrl : `${options.baseUrl}/`);
+      const url = urlUnder("search", options.baseUrl);
       url.searchParams.set("q", query);
       url.searchParams.set("format", "json");
       if (options.categories) url.searchParams.set("categories", options.categories);
@@ -36,15 +26,10 @@ export function createSearxngProvider(options: SearxngProviderOptions): SearchPr
         service: "SearXNG",
         url,
         timeoutMs: options.timeoutMs ?? 15_000,
-        schema: searxngAnswerSchema,
+        schema: scoredResultsSchema,
         ...(signal ? { signal } : {}),
       });
-      return answer.results.slice(0, maxResults).map((result) => ({
-        title: result.title,
-        url: result.url,
-        snippet: result.content ?? "",
-        ...(typeof result.score === "number" ? { score: result.score } : {}),
-      }));
+      return scoredResults(answer, maxResults);
     },
   };
 }

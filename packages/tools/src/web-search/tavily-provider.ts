@@ -1,17 +1,7 @@
-import { z } from "zod";
 import { readApiKey, requestJson } from "./request-json.js";
+import { scoredResults, scoredResultsSchema } from "./scored-results.js";
 import type { SearchProvider } from "./search-provider.js";
-
-const tavilyAnswerSchema = z.object({
-  results: z.array(
-    z.object({
-      title: z.string().default(""),
-      url: z.string(),
-      content: z.string().nullish(),
-      score: z.number().nullish(),
-    }),
-  ),
-});
+import { urlUnder } from "./url-under.js";
 
 export interface TavilyProviderOptions {
   /** Name of the environment variable holding the key (the key itself never enters config or logs). */
@@ -30,25 +20,16 @@ export function createTavilyProvider(options: TavilyProviderOptions = {}): Searc
       const apiKey = readApiKey("Tavily", apiKeyEnv, options.env ?? process.env);
       const answer = await requestJson({
         service: "Tavily",
-        url: new URL("search", withSlash(options.baseUrl ?? "https://api.tavily.com")),
+        url: urlUnder("search", options.baseUrl ?? "https://api.tavily.com"),
         method: "POST",
         headers: { authorization: `Bearer ${apiKey}` },
         body: { query, max_results: maxResults, search_depth: options.searchDepth ?? "basic" },
         timeoutMs: options.timeoutMs ?? 20_000,
-        schema: tavilyAnswerSchema,
+        schema: scoredResultsSchema,
         secrets: [apiKey],
         ...(signal ? { signal } : {}),
       });
-      return answer.results.slice(0, maxResults).map((result) => ({
-        title: result.title,
-        url: result.url,
-        snippet: result.content ?? "",
-        ...(typeof result.score === "number" ? { score: result.score } : {}),
-      }));
+      return scoredResults(answer, maxResults);
     },
   };
-}
-
-function withSlash(url: string): string {
-  return url.endsWith("/") ? url : `${url}/`;
 }

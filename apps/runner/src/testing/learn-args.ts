@@ -1,0 +1,38 @@
+/** The shape of a `learn` run a test or a benchmark starts. */
+export interface LearnRun {
+  seed: number;
+  domain: string;
+  train: string;
+  val: string;
+  epochs: number;
+  groupSize: number;
+  batchSize?: number;
+  concurrency?: number;
+  db: string;
+  runId: string;
+}
+
+/** `tfgrpo learn ...` arguments for one run; the caller adds where its models are (`--sim`, `--nats`, `--config`). */
+export function learnArgs(run: LearnRun): string[] {
+  return [
+    "learn",
+    "--seed",
+    String(run.seed),
+    "--domain",
+    run.domain,
+    "--train",
+    run.train,
+    "--val",
+    run.val,
+    "--epochs",
+    String(run.epochs),
+    ...(run.batchSize === undefined ? [] : ["--batch-size", String(run.batchSize)]),
+    "--group-size",
+    String(run.groupSize),
+    ...(run.concurrency === undefined ? [] : ["--concurrency", String(run.concurrency)]),
+    "--db",
+    run.db,
+    "--run-id",
+    run.runId,
+  ];
+}
