@@ -11,6 +11,8 @@ export interface ConnectionWatch {
    * disconnected, and a reply due over the old connection never comes: whoever waits for one sends again then.
    */
   nextReconnect(): Promise<void>;
+  /** Calls `listener` after each reconnect until the returned function is called. */
+  onReconnect(listener: () => void): () => void;
 }
 
 /** Follows the connection's status events (and logs them) until it closes. */
@@ -18,6 +20,7 @@ export function watchConnection(nc: NatsConnection, logger: BusLogger): Connecti
   let connected = true;
   let lastReconnectAt = 0;
   let next = signalOnce();
+  const listeners = new Set<() => void>();
   const fire = () => {
     const fired = next;
     next = signalOnce();
@@ -33,6 +36,7 @@ export function watchConnection(nc: NatsConnection, logger: BusLogger): Connecti
         logger.info?.(`reconnected to NATS ${status.server}`);
         lastReconnectAt = Date.now();
         fire();
+        for (const listener of listeners) listener();
       } else if (status.type === "error") logger.error(`NATS: ${status.error.message}`);
     }
     // Closed: nobody should wait for a reconnect that cannot come.
@@ -47,6 +51,10 @@ export function watchConnection(nc: NatsConnection, logger: BusLogger): Connecti
       return lastReconnectAt;
     },
     nextReconnect: () => next.promise,
+    onReconnect(listener) {
+      listeners.add(listener);
+      return () => listeners.delete(listener);
+    },
   };
 }
 

@@ -18,6 +18,7 @@ import { validatePayload } from "@tfgrpo/protocol/internal";
 import { z } from "zod";
 import { isRetryableJobError, retryDelayMs } from "../job-retry-policy.js";
 import { decodePayload, headerNames } from "./nats-codec.js";
+import { alignConsumerAcrossRestarts } from "./nats-consumer-alignment.js";
 import { ensureConsumer, workerConsumerConfig } from "./nats-jetstream-setup.js";
 import { publishResult } from "./nats-publish-result.js";
 import { type NatsQueueContext, timedOut } from "./nats-queue-context.js";
@@ -65,12 +66,12 @@ export async function startJobWorker(
   }
   await context.ensureStreams();
   const durable = names.workerDurable(subject);
-  const info = await ensureConsumer(
-    context.jsm,
-    names.jobsStream,
-    workerConsumerConfig(durable, names.jobSubject(subject), context),
-    logger,
-  );
+  const consumerConfig = workerConsumerConfig(durable, names.jobSubject(subject), context);
+  const info = await ensureConsumer(context.jsm, names.jobsStream, consumerConfig, logger);
+  let current: ConsumerMessages | undefined;
+  const stopAligning = await alignConsumerAcrossRestarts(context, names.jobsStream, consumerConfig, () => {
+    void current?.close();
+  });
   // Heartbeat against the consumer's real ack wait: another process may have created it with a different one.
   const ackWaitMs = (info.config.ack_wait ?? 0) / 1e6 || context.ackWaitMs;
   const configuredMaxDeliver = info.config.max_deliver ?? -1;
@@ -85,7 +86,6 @@ export async function startJobWorker(
   /** Jobs done, their result being stored: no slot, but a bound on how many wait at once. */
   const settling = new Map<Promise<void>, ActiveJob>();
   let stopping = false;
-  let current: ConsumerMessages | undefined;
   let wakeUp: (() => void) | undefined;
   const wake = () => {
     wakeUp?.();
@@ -270,6 +270,7 @@ export async function startJobWorker(
     async close() {
       if (stopping) return;
       stopping = true;
+      stopAligning();
       deadLetters.unsubscribe();
       void current?.close();
       wake();
