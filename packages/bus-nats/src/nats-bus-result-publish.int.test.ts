@@ -108,3 +108,28 @@ describe("NATS Bus: a job's result that cannot be stored at once", () => {
     expect(runs).toEqual(["in-flight#1", "after#1"]);
   }, 40_000);
 });
+
+describe("NATS Bus: enqueueing across a nats-server restart", () => {
+  it("stores a job enqueued while the server is down once it is back, instead of failing after the publish timeout", async () => {
+    const storeDir = await mkdtemp(path.join(os.tmpdir(), "tfgrpo-restart-"));
+    cleanups.push(() => rm(storeDir, { recursive: true, force: true }));
+    const before = await natsServer({ storeDir });
+    const options = { servers: before.url, streamPrefix: "ENQ", ackWaitMs: 20_000 };
+    const worker = await natsBus(options);
+    await worker.work(sleepJob, async ({ tag }) => ({ worker: "w", tag }));
+    const runner = await natsBus(options);
+    const { results, ready } = collect(runner, sleepJob, "run");
+    await ready;
+    const exited = new Promise((resolve) => before.process.once("exit", resolve));
+    before.kill();
+    await exited;
+    // Sent into the dead connection: the client drops it at the reconnect.
+    const enqueued = runner.enqueue(sleepJob, [{ id: "while-down", input: { ms: 0, tag: "d" } }], {
+      replyTo: "run",
+    });
+    await natsServer({ storeDir, port: before.port });
+    await expect(enqueued).resolves.toBeUndefined();
+    await eventually("its result", () => results.length === 1, 20_000);
+    expect(results[0]).toMatchObject({ jobId: "while-down", ok: true, output: { tag: "d" }, attempt: 1 });
+  }, 40_000);
+});
