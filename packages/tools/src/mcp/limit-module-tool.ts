@@ -16,7 +16,8 @@ const timedOut = Symbol("timed out");
  * itself is kept (name, description, schema: what the model is shown); only `invoke` is wrapped. Past the limit
  * the call's signal is aborted (a tool that takes `config.signal` stops its work) and the model reads
  * `Error: <tool> did not finish within N ms ...`, whether or not the tool honoured the signal; its late result is
- * dropped. The caller's own abort still ends the call with an exception, as for every tool.
+ * dropped. The caller's own abort still ends the call with an exception, as for every tool. (Only `invoke` is
+ * limited: it is what the actor and LangGraph's ToolNode call.)
  */
 export function limitModuleTool(
   tool: StructuredToolInterface,
@@ -24,6 +25,9 @@ export function limitModuleTool(
   limits: ModuleToolLimits,
 ): StructuredToolInterface {
   const invoke = tool.invoke.bind(tool);
+  const overTime =
+    `Error: ${tool.name} did not finish within ${limits.timeoutMs} ms (the timeoutMs of tool module ` +
+    `"${module}"); the call was stopped. Try a smaller request or another way.`;
   const limited = Object.create(tool) as StructuredToolInterface;
   limited.invoke = (async (input: unknown, config?: { signal?: AbortSignal }) => {
     const caller = config?.signal;
@@ -45,23 +49,13 @@ export function limitModuleTool(
       if (outcome === timedOut) {
         // The tool may still settle later: nobody reads it.
         call.catch(() => undefined);
-        return answer(
-          input,
-          `Error: ${tool.name} did not finish within ${limits.timeoutMs} ms (the timeoutMs of tool module ` +
-            `"${module}"); the call was stopped. Try a smaller request or another way.`,
-          "error",
-        );
+        return answer(input, overTime, "error");
       }
       return capOutput(outcome, limits.maxOutputChars);
     } catch (error) {
       // The tool gave up on our deadline's abort (LangChain rejects a tool call whose signal aborts).
       if (deadline.signal.aborted && !caller?.aborted) {
-        return answer(
-          input,
-          `Error: ${tool.name} did not finish within ${limits.timeoutMs} ms (the timeoutMs of tool module ` +
-            `"${module}"); the call was stopped. Try a smaller request or another way.`,
-          "error",
-        );
+        return answer(input, overTime, "error");
       }
       throw error;
     } finally {
