@@ -30,6 +30,7 @@ import {
   type ReplyEnvelope,
   replyEnvelopeSchema,
 } from "./internal/nats-codec.js";
+import { watchConnection } from "./internal/nats-connection-watch.js";
 import { createNatsJobQueue, createStreamSetup } from "./internal/nats-job-queue.js";
 import { natsNames } from "./internal/nats-names.js";
 import { type NatsQueueContext, timedOut } from "./internal/nats-queue-context.js";
@@ -111,6 +112,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   const closeTimeoutMs = options.closeTimeoutMs ?? 30_000;
   const settings = {
     nc,
+    connection: watchConnection(nc, logger),
     js,
     jsm,
     names,
@@ -123,6 +125,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
     closeTimeoutMs,
     resultRetryDelayMs: options.resultRetryDelayMs ?? 1000,
     fetchExpiresMs: 5000,
+    // The JetStream client's own default.
+    publishTimeoutMs: 5000,
     maxPayload: () => nc.info?.max_payload ?? 1024 * 1024,
   };
   const context: NatsQueueContext = { ...settings, ensureStreams: createStreamSetup(settings) };
@@ -130,26 +134,9 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
   const handles = new Set<Handle>();
   let closed = false;
 
-  let connected = true;
-  // Resolved at every reconnect: a request in flight across a reconnect may have lost its message or its reply (NATS
-  // drops what it buffered while disconnected), so it is sent again, with the same request id.
-  let nextReconnect = signalOnce();
-  let lastReconnectAt = 0;
-  void (async () => {
-    for await (const status of nc.status()) {
-      if (status.type === "disconnect") {
-        connected = false;
-        logger.warn(`disconnected from NATS ${status.server}; reconnecting`);
-      } else if (status.type === "reconnect") {
-        connected = true;
-        logger.info?.(`reconnected to NATS ${status.server}`);
-        lastReconnectAt = Date.now();
-        const reconnected = nextReconnect;
-        nextReconnect = signalOnce();
-        reconnected.resolve();
-      } else if (status.type === "error") logger.error(`NATS: ${status.error.message}`);
-    }
-  })();
+  // A request in flight across a reconnect may have lost its message or its reply (NATS drops what it buffered
+  // while disconnected), so it is sent again at the reconnect, with the same request id.
+  const connection = context.connection;
 
   const assertOpen = (subject: Subject<unknown, unknown>) => {
     if (closed) throw new TfgrpoError("bus_closed", `${subject.name}: bus is closed`);
@@ -271,7 +258,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         options.signal?.addEventListener("abort", onAbort, { once: true });
       });
       while (msg === undefined) {
-        const reconnected = nextReconnect.promise.then(() => "resend" as const);
+        const reconnected = connection.nextReconnect().then(() => "resend" as const);
         const call = nc.request(names.requestSubject(any), data, {
           timeout: Math.max(1, deadline - Date.now()),
           headers: hdrs,
@@ -284,7 +271,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
         } catch (error) {
           // Right after a reconnect the handlers may not have subscribed again yet: "no responders" then means
           // "not yet", so wait a moment and send again while the caller's time lasts.
-          const settling = !connected || Date.now() - lastReconnectAt < reconnectSettleMs;
+          const settling =
+            !connection.connected || Date.now() - connection.lastReconnectAt < reconnectSettleMs;
           if (!isNoResponders(error) || !settling || Date.now() + 250 >= deadline) throw error;
           await new Promise((resolve) => setTimeout(resolve, 250));
           continue;
@@ -401,7 +389,7 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       await Promise.allSettled([...handles].map((handle) => handle.close()));
       if (!nc.isClosed()) {
         // Drain flushes the acks and results still buffered; pointless (and slow) when the server is gone.
-        if (connected)
+        if (connection.connected)
           await timedOut(
             nc.drain().catch(() => undefined),
             5000,
@@ -410,15 +398,6 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       }
     },
   };
-}
-
-/** A promise and the function that resolves it (Node 20 has no Promise.withResolvers). */
-function signalOnce(): { promise: Promise<void>; resolve: () => void } {
-  let resolve!: () => void;
-  const promise = new Promise<void>((done) => {
-    resolve = done;
-  });
-  return { promise, resolve };
 }
 
 function messagingAttributes(subject: string, operation: "send" | "process") {

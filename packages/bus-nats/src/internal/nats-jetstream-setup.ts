@@ -150,3 +150,33 @@ export async function ensureConsumer(
   }
   return info;
 }
+
+/**
+ * Makes a durable consumer again when it is ahead of its stream: it has delivered past the stream's last sequence.
+ * That happens when a server restarts without the messages it had not yet written to disk (a crash, a power cut):
+ * the stream numbers new messages from where its disk left off, below what the consumer remembers delivering, and
+ * the consumer would skip them all. Made again, it delivers what the stream holds (at least once: a job or result
+ * it had delivered may come again). Returns the new consumer's info, or undefined when all was well.
+ */
+export async function realignConsumer(
+  jsm: JetStreamManager,
+  stream: string,
+  config: Partial<ConsumerConfig>,
+  logger: BusLogger,
+): Promise<ConsumerInfo | undefined> {
+  const durable = config.durable_name!;
+  const [streamInfo, info] = await Promise.all([
+    jsm.streams.info(stream),
+    jsm.consumers.info(stream, durable),
+  ]);
+  const last = streamInfo.state.last_seq;
+  if (info.delivered.stream_seq <= last) return undefined;
+  logger.warn(
+    `consumer ${stream}/${durable} had delivered up to sequence ${info.delivered.stream_seq}, past the stream's ` +
+      `last ${last} (the server came back without messages it had not written to disk); making it again`,
+  );
+  await jsm.consumers.delete(stream, durable).catch((error: unknown) => {
+    if (apiErrorCode(error) !== consumerNotFound) throw error;
+  });
+  return ensureConsumer(jsm, stream, config, logger);
+}

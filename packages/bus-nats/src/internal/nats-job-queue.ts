@@ -16,6 +16,7 @@ import { startJobWorker } from "./nats-job-worker.js";
 import { checkJobId, replyToken } from "./nats-names.js";
 import type { NatsQueueContext } from "./nats-queue-context.js";
 import { startResultConsumer } from "./nats-result-consumer.js";
+import { publishToStream } from "./nats-stream-publish.js";
 
 /** Publishes in flight at once while enqueueing a batch: enough to hide round trips, not enough to flood. */
 const publishWindow = 256;
@@ -87,11 +88,19 @@ export function createNatsJobQueue(context: NatsQueueContext): NatsJobQueue {
         await Promise.all(
           prepared.slice(start, start + publishWindow).map(async ({ id, data, hdrs }) => {
             try {
-              // Within the dedupe window, the same job id is stored once however often it is enqueued.
-              await context.js.publish(target, data, {
-                msgID: context.names.messageId(subject, id),
-                headers: hdrs,
-              });
+              // Within the dedupe window, the same job id is stored once however often it is enqueued (or sent
+              // again across a reconnect, for as long as a job's ack wait).
+              await publishToStream(
+                context,
+                target,
+                data,
+                { msgID: context.names.messageId(subject, id), headers: hdrs },
+                {
+                  timeoutMs: context.ackWaitMs,
+                  where: `${subject.name} job ${id}`,
+                  details: { subject: subject.name, jobId: id },
+                },
+              );
             } catch (error) {
               throw new TfgrpoError(
                 "remote_error",

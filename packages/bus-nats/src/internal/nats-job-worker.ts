@@ -18,8 +18,10 @@ import { validatePayload } from "@tfgrpo/protocol/internal";
 import { z } from "zod";
 import { isRetryableJobError, retryDelayMs } from "../job-retry-policy.js";
 import { decodePayload, headerNames } from "./nats-codec.js";
+import { alignConsumerAcrossRestarts } from "./nats-consumer-alignment.js";
 import { ensureConsumer, workerConsumerConfig } from "./nats-jetstream-setup.js";
-import { type NatsQueueContext, publishResult, timedOut } from "./nats-queue-context.js";
+import { publishResult } from "./nats-publish-result.js";
+import { type NatsQueueContext, timedOut } from "./nats-queue-context.js";
 
 type AnyJobHandler = (input: unknown, context: JobContext) => Promise<unknown>;
 
@@ -27,6 +29,12 @@ interface ActiveJob {
   msg: JsMsg;
   /** Set when close() gave up waiting: the job was nak'ed for another worker, its outcome must be ignored. */
   abandoned: boolean;
+}
+
+/** The stored ids a job's result goes out with: its job id and where its result goes. */
+interface JobAddress {
+  jobId: string;
+  replyTo: string;
 }
 
 const maxDeliveriesAdvisorySchema = z.object({
@@ -39,8 +47,11 @@ const maxDeliveriesAdvisorySchema = z.object({
 /**
  * A worker on one subject: pulls from the subject's durable consumer (shared by every worker of the subject, on
  * any machine) exactly as many jobs as it has free slots, so no job waits in a client buffer while its ack timer
- * runs. Each job heartbeats while its handler runs, publishes its result, and is acked only once JetStream has
- * stored that result.
+ * runs. Each job heartbeats while its handler runs and until its result is stored, and is acked only once
+ * JetStream has stored that result. Storing the result does not hold the job's slot: a result the server cannot
+ * take yet (it restarts, its stream is full) is retried in the background, for at most the ack wait, while the
+ * worker takes its next jobs; past that the job is left to redelivery (a result stored twice is deduplicated, and
+ * a redelivered result is a no-op for the runner).
  */
 export async function startJobWorker(
   context: NatsQueueContext,
@@ -55,12 +66,12 @@ export async function startJobWorker(
   }
   await context.ensureStreams();
   const durable = names.workerDurable(subject);
-  const info = await ensureConsumer(
-    context.jsm,
-    names.jobsStream,
-    workerConsumerConfig(durable, names.jobSubject(subject), context),
-    logger,
-  );
+  const consumerConfig = workerConsumerConfig(durable, names.jobSubject(subject), context);
+  const info = await ensureConsumer(context.jsm, names.jobsStream, consumerConfig, logger);
+  let current: ConsumerMessages | undefined;
+  const stopAligning = await alignConsumerAcrossRestarts(context, names.jobsStream, consumerConfig, () => {
+    void current?.close();
+  });
   // Heartbeat against the consumer's real ack wait: another process may have created it with a different one.
   const ackWaitMs = (info.config.ack_wait ?? 0) / 1e6 || context.ackWaitMs;
   const configuredMaxDeliver = info.config.max_deliver ?? -1;
@@ -70,9 +81,11 @@ export async function startJobWorker(
   const consumer = context.js.consumers.getConsumerFromInfo(info);
 
   const controller = new AbortController();
-  const active = new Map<Promise<void>, ActiveJob>();
+  /** Jobs whose handler runs: each holds one of the `concurrency` slots. */
+  const running = new Map<Promise<unknown>, ActiveJob>();
+  /** Jobs done, their result being stored: no slot, but a bound on how many wait at once. */
+  const settling = new Map<Promise<void>, ActiveJob>();
   let stopping = false;
-  let current: ConsumerMessages | undefined;
   let wakeUp: (() => void) | undefined;
   const wake = () => {
     wakeUp?.();
@@ -86,90 +99,89 @@ export async function startJobWorker(
         resolve();
       };
     });
+  // While the server refuses results, finished jobs pile up unacked; past this many the worker stops pulling more.
+  const freeSlots = () =>
+    Math.min(concurrency - running.size, 2 * concurrency - running.size - settling.size);
 
-  const runJob = async (job: ActiveJob): Promise<void> => {
+  /** Runs the job's handler; its result (undefined: nothing to publish, the job was settled otherwise). */
+  const runHandler = async (job: ActiveJob, address: JobAddress): Promise<JobResult<unknown> | undefined> => {
     const { msg } = job;
+    const { jobId } = address;
     const attempt = msg.info.deliveryCount;
-    const jobId = msg.headers?.get(headerNames.jobId) ?? "";
-    const replyTo = msg.headers?.get(headerNames.replyTo) ?? "";
-    if (!jobId || !replyTo) {
-      logger.error(
-        `${subject.name}: dropping stream message ${msg.seq} without ${headerNames.jobId}/${headerNames.replyTo}`,
-      );
-      msg.term();
-      return;
-    }
-    let result: JobResult<unknown>;
     const decoded = await decodePayload(msg.data, msg.headers);
     if (!decoded.success) {
       const error = new TfgrpoError("invalid_input", `${subject.name} job ${jobId} input: ${decoded.error}`);
-      result = { jobId, ok: false, error: error.toJSON(), attempt };
-    } else {
-      const timer =
-        heartbeatMs > 0
-          ? setInterval(() => {
-              if (!job.abandoned) msg.working();
-            }, heartbeatMs)
-          : undefined;
-      const jobContext: JobContext = {
-        jobId,
-        attempt,
-        signal: controller.signal,
-        working: () => {
-          if (!job.abandoned) msg.working();
-        },
-      };
-      try {
-        const input = validatePayload(subject, "input", decoded.value);
-        const output = validatePayload(
-          subject,
-          "output",
-          await inSpan(
-            `job ${subject.name}`,
-            {
-              kind: SpanKind.CONSUMER,
-              parent: contextFromHeaders((name) => msg.headers?.get(name) || undefined),
-              attributes: {
-                [spanAttributes.messagingSystem]: "nats",
-                [spanAttributes.messagingDestination]: subject.name,
-                [spanAttributes.messagingOperation]: "process",
-                [spanAttributes.messagingMessageId]: jobId,
-                [spanAttributes.messagingDeliveryCount]: attempt,
-                [spanAttributes.attempt]: attempt,
-                [spanAttributes.redelivered]: attempt > 1,
-              },
-            },
-            () => handler(input, jobContext),
-          ),
-        );
-        result = { jobId, ok: true, output, attempt };
-      } catch (error) {
-        if (job.abandoned) return;
-        if (attempt < maxDeliver && isRetryableJobError(error)) {
-          logger.warn(
-            `${subject.name} job ${jobId} attempt ${attempt} failed, will retry: ${(error as Error).message}`,
-          );
-          msg.nak(retryDelayMs(attempt));
-          return;
-        }
-        result = { jobId, ok: false, error: serializeError(error), attempt };
-      } finally {
-        clearInterval(timer);
-      }
+      return { jobId, ok: false, error: error.toJSON(), attempt };
     }
-    if (job.abandoned) return;
+    const jobContext: JobContext = {
+      jobId,
+      attempt,
+      signal: controller.signal,
+      working: () => {
+        if (!job.abandoned) msg.working();
+      },
+    };
     try {
-      await publishResult(context, subject, replyTo, result);
+      const input = validatePayload(subject, "input", decoded.value);
+      const output = validatePayload(
+        subject,
+        "output",
+        await inSpan(
+          `job ${subject.name}`,
+          {
+            kind: SpanKind.CONSUMER,
+            parent: contextFromHeaders((name) => msg.headers?.get(name) || undefined),
+            attributes: {
+              [spanAttributes.messagingSystem]: "nats",
+              [spanAttributes.messagingDestination]: subject.name,
+              [spanAttributes.messagingOperation]: "process",
+              [spanAttributes.messagingMessageId]: jobId,
+              [spanAttributes.messagingDeliveryCount]: attempt,
+              [spanAttributes.attempt]: attempt,
+              [spanAttributes.redelivered]: attempt > 1,
+            },
+          },
+          () => handler(input, jobContext),
+        ),
+      );
+      return { jobId, ok: true, output, attempt };
     } catch (error) {
+      if (job.abandoned) return undefined;
+      if (attempt < maxDeliver && isRetryableJobError(error)) {
+        logger.warn(
+          `${subject.name} job ${jobId} attempt ${attempt} failed, will retry: ${(error as Error).message}`,
+        );
+        msg.nak(retryDelayMs(attempt));
+        return undefined;
+      }
+      return { jobId, ok: false, error: serializeError(error), attempt };
+    }
+  };
+
+  /** Stores the job's result, then acks the job; a result not stored in time leaves the job to redelivery. */
+  const settle = async (job: ActiveJob, address: JobAddress, result: JobResult<unknown>): Promise<void> => {
+    const { msg } = job;
+    const { jobId, replyTo } = address;
+    try {
+      await publishResult(context, subject, replyTo, result, {
+        timeoutMs: ackWaitMs,
+        signal: controller.signal,
+      });
+    } catch (error) {
+      if (job.abandoned) return;
       // Not stored, so not acked: the job runs again (here or elsewhere) rather than its result being lost.
       logger.error(
         `${subject.name} job ${jobId}: result not stored (${(error as Error).message}); job will be redelivered`,
       );
-      if (!job.abandoned) msg.nak(retryDelayMs(attempt));
+      msg.nak(retryDelayMs(msg.info.deliveryCount));
       return;
     }
     if (job.abandoned) return;
-    await msg.ackAck().catch((error: Error) => {
+    // An ack sent just before a reconnect may be lost, and its confirmation never comes: do not wait for it then.
+    const reconnected = context.connection.nextReconnect().then(() => {
+      throw new Error("reconnected before the ack was confirmed");
+    });
+    await Promise.race([msg.ackAck(), reconnected]).catch((error: Error) => {
       // The result is stored; at worst the job is redelivered, runs again and its duplicate result is dropped.
       logger.warn(`${subject.name} job ${jobId}: ack not confirmed (${error.message})`);
     });
@@ -177,19 +189,56 @@ export async function startJobWorker(
 
   const start = (msg: JsMsg) => {
     const job: ActiveJob = { msg, abandoned: false };
-    const done = runJob(job)
-      .catch((error: unknown) => logger.error(`${subject.name}: job failed unexpectedly: ${String(error)}`))
+    const address: JobAddress = {
+      jobId: msg.headers?.get(headerNames.jobId) ?? "",
+      replyTo: msg.headers?.get(headerNames.replyTo) ?? "",
+    };
+    if (!address.jobId || !address.replyTo) {
+      logger.error(
+        `${subject.name}: dropping stream message ${msg.seq} without ${headerNames.jobId}/${headerNames.replyTo}`,
+      );
+      msg.term();
+      return;
+    }
+    // Heart-beats until the job is acked or handed back, storing its result included.
+    const timer =
+      heartbeatMs > 0
+        ? setInterval(() => {
+            if (!job.abandoned) msg.working();
+          }, heartbeatMs)
+        : undefined;
+    const failed = (stage: string) => (error: unknown) =>
+      logger.error(`${subject.name}: job ${stage} failed unexpectedly: ${String(error)}`);
+    const ran = runHandler(job, address)
+      .catch((error: unknown) => {
+        failed("handler")(error);
+        return undefined;
+      })
       .finally(() => {
-        active.delete(done);
+        running.delete(ran);
         wake();
       });
-    active.set(done, job);
+    running.set(ran, job);
+    void ran.then((result) => {
+      if (result === undefined || job.abandoned) {
+        clearInterval(timer);
+        return;
+      }
+      const settled = settle(job, address, result)
+        .catch(failed("result"))
+        .finally(() => {
+          clearInterval(timer);
+          settling.delete(settled);
+          wake();
+        });
+      settling.set(settled, job);
+    });
   };
 
   const loop = (async () => {
     let failures = 0;
     while (!stopping) {
-      const free = concurrency - active.size;
+      const free = freeSlots();
       if (free <= 0) {
         await nap(60_000);
         continue;
@@ -221,18 +270,25 @@ export async function startJobWorker(
     async close() {
       if (stopping) return;
       stopping = true;
+      stopAligning();
       deadLetters.unsubscribe();
       void current?.close();
       wake();
       await loop;
-      const settled = Promise.allSettled([...active.keys()]);
-      const gaveUp = await timedOut(settled, context.closeTimeoutMs);
+      // A job that ends meanwhile moves from running to settling: wait for both, then for what moved.
+      const unsettled = async () => {
+        while (running.size + settling.size > 0) {
+          await Promise.allSettled([...running.keys(), ...settling.keys()]);
+        }
+      };
+      const gaveUp = await timedOut(unsettled(), context.closeTimeoutMs);
       if (gaveUp) {
         // Hand what is left to other workers now rather than after its ack wait.
         logger.warn(
-          `${subject.name} worker: ${active.size} job(s) still running after ${context.closeTimeoutMs} ms; returning them to the queue`,
+          `${subject.name} worker: ${running.size + settling.size} job(s) still running or storing their result ` +
+            `after ${context.closeTimeoutMs} ms; returning them to the queue`,
         );
-        for (const job of active.values()) {
+        for (const job of [...running.values(), ...settling.values()]) {
           job.abandoned = true;
           job.msg.nak();
         }
@@ -276,7 +332,7 @@ async function watchDeadLetters(
         error: error.toJSON(),
         attempt: advisory.value.deliveries,
       };
-      await publishResult(context, subject, replyTo, result);
+      await publishResult(context, subject, replyTo, result, { timeoutMs: context.ackWaitMs });
       logger.warn(error.message);
     }
     await jsm.streams.deleteMessage(stream, seq).catch(() => false);

@@ -1,6 +1,7 @@
 import type { ConsumerMessages, JsMsg } from "@nats-io/jetstream";
 import { formatZodIssues, type Handle, type JobResult, type Subject, TfgrpoError } from "@tfgrpo/protocol";
 import { decodePayload, headerNames, resultEnvelopeSchema } from "./nats-codec.js";
+import { alignConsumerAcrossRestarts } from "./nats-consumer-alignment.js";
 import { ensureConsumer, resultsConsumerConfig } from "./nats-jetstream-setup.js";
 import { replyToken } from "./nats-names.js";
 import { type NatsQueueContext, sleep, timedOut } from "./nats-queue-context.js";
@@ -46,20 +47,19 @@ export async function startResultConsumer(
   const { names, logger } = context;
   replyToken(replyTo);
   await context.ensureStreams();
-  const info = await ensureConsumer(
-    context.jsm,
-    names.resultsStream,
-    resultsConsumerConfig(
-      names.resultsDurable(subject, replyTo),
-      names.resultSubject(subject, replyTo),
-      context,
-    ),
-    logger,
+  const consumerConfig = resultsConsumerConfig(
+    names.resultsDurable(subject, replyTo),
+    names.resultSubject(subject, replyTo),
+    context,
   );
+  const info = await ensureConsumer(context.jsm, names.resultsStream, consumerConfig, logger);
+  let current: ConsumerMessages | undefined;
+  const stopAligning = await alignConsumerAcrossRestarts(context, names.resultsStream, consumerConfig, () => {
+    void current?.close();
+  });
   const ackWaitMs = (info.config.ack_wait ?? 0) / 1e6 || context.ackWaitMs;
   const consumer = context.js.consumers.getConsumerFromInfo(info);
   let stopping = false;
-  let current: ConsumerMessages | undefined;
 
   const handleResult = async (msg: JsMsg) => {
     const result = await readResult(subject, msg);
@@ -117,6 +117,7 @@ export async function startResultConsumer(
     async close() {
       if (stopping) return;
       stopping = true;
+      stopAligning();
       void current?.close();
       await timedOut(loop, context.closeTimeoutMs);
     },

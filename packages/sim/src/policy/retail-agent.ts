@@ -63,7 +63,12 @@ export const askIdentity =
   "I can help with that. First, could you give me your email address, or your first and last name and zip code, " +
   "so I can locate your account?";
 
-type Step = { kind: "say"; text: string } | { kind: "call"; call: RetailGoldCall; giveUpOnError?: boolean };
+type Step =
+  | { kind: "say"; text: string; confirms?: RetailGoldCall }
+  | { kind: "call"; call: RetailGoldCall; giveUpOnError?: boolean };
+
+/** A customer's answer to "Shall I proceed (yes/no)?" that withholds the yes. */
+const declines = (reply: string) => /^\s*(?:no\b|nope\b|please don't|don't\b|wait\b)/i.test(reply);
 
 export interface RetailTurn {
   content: string | null;
@@ -117,7 +122,8 @@ function seen(exchanges: readonly Exchange[]) {
   return { products };
 }
 
-function describe(call: RetailGoldCall): string {
+/** A write as the agent puts it to the customer for a yes or no ("cancel order #W1 (reason: ...)"). */
+export function describeRetailWrite(call: RetailGoldCall): string {
   const a = call.arguments;
   const items = (key: string) => (Array.isArray(a[key]) ? (a[key] as string[]).join(", ") : "");
   switch (call.name) {
@@ -273,7 +279,11 @@ export function respondRetail(
       }
       for (const call of calls) {
         plan.push(
-          { kind: "say", text: `To confirm: I will ${describe(call)}. Shall I proceed (yes/no)?` },
+          {
+            kind: "say",
+            text: `To confirm: I will ${describeRetailWrite(call)}. Shall I proceed (yes/no)?`,
+            confirms: call,
+          },
           { kind: "call", call, giveUpOnError: giveUp },
         );
       }
@@ -291,8 +301,21 @@ export function respondRetail(
   };
   build();
 
+  // A write the customer said no to is not made: its call becomes an acknowledgement, so the plan keeps one step per
+  // agent message and the conversation goes on with the next request.
+  const agentMessages = request.messages.flatMap((message, index) =>
+    message.role === "assistant" ? [index] : [],
+  );
+  for (const [turn, index] of agentMessages.slice(1).entries()) {
+    const step = plan[turn];
+    const reply = request.messages[index + 1];
+    if (step?.kind === "say" && step.confirms && reply?.role === "user" && declines(messageText(reply))) {
+      plan[turn + 1] = { kind: "say", text: `Understood: I will not ${describeRetailWrite(step.confirms)}.` };
+    }
+  }
+
   // Where the conversation is: one step per agent message after the greeting.
-  const agentTurns = request.messages.filter((m) => m.role === "assistant").length - 1;
+  const agentTurns = agentMessages.length - 1;
   const last = request.messages.at(-1);
   const citedLine = () =>
     cited.size > 0 ? `\n(Experiences applied: ${[...cited].map((id) => `[${id}]`).join(", ")}.)` : "";

@@ -1,12 +1,14 @@
 import { type ChatRequest, messageText, systemText } from "../chat-request.js";
 import { customerOpening } from "../text/retail-opening.js";
+import { declineReason } from "./confirmation-decision.js";
 
 /**
  * The simulated user (SIMULATED): plays the customer of a scenario, as tfgrpo's user role asks (the scenario between
  * <scenario> and </scenario> in the system message, the agent's messages as `user` messages, its own earlier replies
  * as `assistant` ones). It knows only its scenario: it opens with its reason for calling, gives what it knows when
- * asked who it is, says yes when asked to confirm, and ends the conversation (###STOP###) when the agent is done,
- * transfers it or cannot help.
+ * asked who it is, says yes when asked to confirm unless its instructions rule out what it is asked to confirm
+ * (`confirmation-decision.ts`: then it says no, and why), and ends the conversation (###STOP###) when the agent is
+ * done, transfers it or cannot help.
  */
 export const userStopToken = "###STOP###";
 
@@ -32,7 +34,10 @@ export function respondAsUser(request: ChatRequest): string {
   if (/TRANSFERRED TO A HUMAN|I'm sorry, I could not|anything else I can help|Goodbye/i.test(said)) {
     return `No, that's all. Thank you! ${userStopToken}`;
   }
-  if (/\b(yes\/no|confirm|proceed)\b/i.test(said)) return "Yes, please go ahead.";
+  if (/\b(yes\/no|confirm|proceed)\b/i.test(said)) {
+    const why = declineReason(scenario, said);
+    return why === null ? "Yes, please go ahead." : `No, please don't do that. ${why}`;
+  }
   if (/\b(email|zip|name)\b/i.test(said)) return known ? firstPerson(known) : "I'd rather not say.";
   return "Okay, thank you.";
 }

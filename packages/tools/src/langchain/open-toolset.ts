@@ -83,10 +83,12 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
         const config = resources.config.modules?.[name];
         if (!config)
           throw unknownReference(domain, entry, "modules", Object.keys(resources.config.modules ?? {}));
-        const loaded = await loadToolModule(name, config.path, {
-          domain,
-          ...(options.task ? { task: options.task } : {}),
-        });
+        const loaded = await loadToolModule(
+          name,
+          config.path,
+          { domain, ...(options.task ? { task: options.task } : {}) },
+          config,
+        );
         closers.push(loaded.close);
         for (const tool of loaded.tools) add(tool, `tool module "${name}"`);
         continue;

@@ -8,20 +8,24 @@ export { type ToolEntry, toolEntrySchema } from "@tfgrpo/protocol";
 export const toolNameSchema = z.enum(toolNames);
 export type ToolName = z.infer<typeof toolNameSchema>;
 
+/** The per-call limits of MCP and module tools when their config sets none. */
+export const defaultToolLimits = { timeoutMs: 30_000, maxOutputChars: 20_000 } as const;
+
 const limitsShape = {
   timeoutMs: z
     .number()
     .int()
     .positive()
-    .default(30_000)
+    .default(defaultToolLimits.timeoutMs)
     .describe(
-      "A tool call that takes longer fails; for an environment server the attempt fails as infrastructure",
+      "A tool call that takes longer fails; for an environment server the attempt fails as infrastructure, " +
+        "for a tool module the model reads a tool error",
     ),
   maxOutputChars: z
     .number()
     .int()
     .positive()
-    .default(20_000)
+    .default(defaultToolLimits.maxOutputChars)
     .describe("A tool result longer than this is cut (head and tail kept) before the model sees it"),
 };
 
@@ -67,6 +71,7 @@ export type McpServerConfig = z.output<typeof mcpServerSchema>;
 /** A JavaScript module exporting LangChain tools (see docs/tools.md "Bring your own MCP server and reward"). */
 export const toolModuleSchema = z.strictObject({
   path: z.string().min(1).describe("File of the module; relative paths are read from the working directory"),
+  ...limitsShape,
 });
 
 /** Tools per domain unless the config says otherwise; the paper's math agent has a code interpreter, its web agent search and browse. */

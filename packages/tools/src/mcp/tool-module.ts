@@ -3,6 +3,8 @@ import { pathToFileURL } from "node:url";
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
 import { type Task, TfgrpoError } from "@tfgrpo/protocol";
+import { defaultToolLimits } from "../langchain/tools-config.js";
+import { limitModuleTool, type ModuleToolLimits } from "./limit-module-tool.js";
 import { toolSchemaProblem } from "./tool-schema-problem.js";
 
 /** What a tool module's factory receives per attempt. */
@@ -20,12 +22,14 @@ export interface LoadedToolModule {
 /**
  * Loads `module:<name>`: a JS module (TS with a loader such as tsx) whose default export, or `tools` export, is an
  * array of LangChain tools or a function `(context) => tools | { tools, close? }` (called per attempt, so a module
- * can give each attempt its own state). Every tool is checked as a provider would check it.
+ * can give each attempt its own state). Every tool is checked as a provider would check it, and runs under the
+ * module's per-call time limit and output cap (`limitModuleTool`).
  */
 export async function loadToolModule(
   name: string,
   file: string,
   context: ToolModuleContext,
+  limits: ModuleToolLimits = defaultToolLimits,
 ): Promise<LoadedToolModule> {
   const where = `domain ${context.domain}: tool module "${name}" (${file})`;
   let loaded: Record<string, unknown>;
@@ -79,5 +83,8 @@ export async function loadToolModule(
       });
     }
   }
-  return { tools: value as StructuredToolInterface[], close };
+  return {
+    tools: (value as StructuredToolInterface[]).map((tool) => limitModuleTool(tool, name, limits)),
+    close,
+  };
 }
