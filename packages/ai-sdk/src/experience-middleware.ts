@@ -1,13 +1,11 @@
 import {
   createExperienceRuns,
   currentAgentAttempt,
-  type ExperienceLibrary,
-  failureReport,
+  type ExperienceRunsOptions,
   type ReportOutcomeReply,
   type RunOutcomeLike,
   type RunSelection,
   TfgrpoError,
-  toRunOutcome,
   withPromptBlock,
 } from "@tfgrpo/protocol";
 import type { LanguageModelMiddleware, ModelMessage, StepResult, ToolSet } from "ai";
@@ -30,25 +28,19 @@ export interface FinishedRun {
   response: { messages: ModelMessage[] };
 }
 
-export interface ExperienceMiddlewareOptions {
-  /** `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls. */
-  library?: ExperienceLibrary;
-  domain: string;
+/**
+ * `library`: `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls.
+ * `reportFailures` (default true): a run whose model call fails for good reports a failure, once.
+ */
+export interface ExperienceMiddlewareOptions extends ExperienceRunsOptions {
   /** Scores a finished run; `onFinish` reports it. Without it, call `reportOutcome(result, outcome)`. */
   reward?: (run: ExperienceRun) => RunOutcomeLike | Promise<RunOutcomeLike>;
-  onReport?: (reply: ReportOutcomeReply) => void;
-  /** A report that failed (library unreachable); default: thrown. */
-  onReportError?: (error: unknown) => void;
-  /** A run whose model call fails for good reports a failure (once); default true. */
-  reportFailures?: boolean;
   /**
    * The `maxRetries` the AI SDK is given (default 2, its own default). It retries a retryable error inside this
    * middleware, so the run has failed for good after this many retries + 1 retryable failures in a row (or one
    * error it does not retry).
    */
   maxRetries?: number;
-  version?: number;
-  k?: number;
 }
 
 /** The middleware, with the two calls that report a run. */
@@ -81,12 +73,7 @@ const maxOpenRuns = 10_000;
  * seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions): ExperienceMiddleware {
-  const runs = createExperienceRuns({
-    ...(options.library ? { library: options.library } : {}),
-    domain: options.domain,
-    ...(options.version === undefined ? {} : { version: options.version }),
-    ...(options.k === undefined ? {} : { k: options.k }),
-  });
+  const runs = createExperienceRuns(options);
   /** Open runs by task text: one selection for every model call of a run. */
   const open = new Map<string, Promise<RunSelection>>();
   /** Retryable failures in a row, by run. */
@@ -100,18 +87,6 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       while (open.size > maxOpenRuns) open.delete(open.keys().next().value as string);
     }
     return pending;
-  };
-  const send = async (task: string, selection: RunSelection, report: Parameters<typeof runs.report>[1]) => {
-    open.delete(task);
-    try {
-      const reply = await runs.report(selection, report);
-      if (reply) options.onReport?.(reply);
-      return reply;
-    } catch (error) {
-      if (!options.onReportError) throw error;
-      options.onReportError(error);
-      return null;
-    }
   };
   const runOf = (params: CallOptions) => {
     const task = firstUserText(params.prompt);
@@ -131,7 +106,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
     return { ...params, prompt, ...(attempt ? { seed: attempt.seed } : {}) };
   };
   const onError = async (params: CallOptions, error: unknown) => {
-    if (options.reportFailures === false || currentAgentAttempt()) return;
+    if (currentAgentAttempt()) return;
     // A prompt without a task never got a selection: nothing to report, and the model's error is what goes on.
     const task = firstUserText(params.prompt);
     if (task === undefined) return;
@@ -142,7 +117,9 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
     }
     retried.delete(task);
     const pending = open.get(task);
-    if (pending) await send(task, await pending, failureReport(error));
+    if (!pending) return;
+    open.delete(task);
+    await runs.fail(await pending, error);
   };
   const metadataFor = async (params: CallOptions) => {
     if (currentAgentAttempt()) return { offline: true };
@@ -205,8 +182,8 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       open.delete(task);
       return null;
     }
-    return send(task, selection, {
-      ...toRunOutcome(value, where),
+    open.delete(task);
+    return runs.finish(selection, value, where, {
       trajectory: [{ role: "user", content: task }, ...run.response.messages],
     });
   };

@@ -3,13 +3,10 @@ import { isGraphInterrupt } from "@langchain/langgraph";
 import {
   createExperienceRuns,
   currentAgentAttempt,
-  type ExperienceLibrary,
-  failureReport,
-  type ReportOutcomeReply,
+  type ExperienceRunsOptions,
   type RunOutcomeLike,
   type RunSelection,
   TfgrpoError,
-  toRunOutcome,
   withPromptBlock,
 } from "@tfgrpo/protocol";
 import { createMiddleware } from "langchain";
@@ -28,25 +25,16 @@ export interface ExperienceRun {
   shownIds: string[];
 }
 
-export interface ExperienceMiddlewareOptions {
-  /**
-   * `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls. Optional for
-   * an agent that only learns offline (`tfgrpo learn --agent`), where tfgrpo gives each attempt its experiences.
-   */
-  library?: ExperienceLibrary;
-  domain: string;
+/**
+ * `library`: `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls;
+ * optional for an agent that only learns offline (`tfgrpo learn --agent`), where tfgrpo gives each attempt its
+ * experiences. `reportFailures` (default true): a run whose model call throws reports a failure, once.
+ */
+export interface ExperienceMiddlewareOptions extends ExperienceRunsOptions {
   /** Scores a finished run; the middleware reports it when the run ends. Without it, call `reportOutcome`. */
   reward?: (run: ExperienceRun) => RunOutcomeLike | Promise<RunOutcomeLike>;
-  /** Called with the library's reply to each report (the entries credited). */
-  onReport?: (reply: ReportOutcomeReply) => void;
-  /** A report that failed (library unreachable); default: the error is thrown from the agent's run. */
-  onReportError?: (error: unknown) => void;
   /** The task text of a run; default: the first human message. */
   task?: (messages: BaseMessage[]) => string;
-  /** A run whose model call throws reports a failure (once); default true. */
-  reportFailures?: boolean;
-  version?: number;
-  k?: number;
 }
 
 const selectionSchema = z.object({
@@ -73,12 +61,7 @@ export const experienceStateKey = "tfgrpoSelection";
  * Under `tfgrpo learn --agent` it takes the attempt's experiences and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
-  const runs = createExperienceRuns({
-    ...(options.library ? { library: options.library } : {}),
-    domain: options.domain,
-    ...(options.version === undefined ? {} : { version: options.version }),
-    ...(options.k === undefined ? {} : { k: options.k }),
-  });
+  const runs = createExperienceRuns(options);
   const taskOf = (messages: BaseMessageLike[]) => {
     const base = toBaseMessages(messages);
     const task = options.task ? options.task(base) : firstHumanText(base);
@@ -90,17 +73,6 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
     }
     return task;
   };
-  const send = async (selection: RunSelection, report: Parameters<typeof runs.report>[1]) => {
-    try {
-      const reply = await runs.report(selection, report);
-      if (reply) options.onReport?.(reply);
-      return reply;
-    } catch (error) {
-      if (!options.onReportError) throw error;
-      options.onReportError(error);
-      return null;
-    }
-  };
   const reportRun = async (state: Record<string, unknown>, outcome: RunOutcomeLike, where: string) => {
     const selection = selectionOf(state);
     if (!selection) {
@@ -110,7 +82,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
       );
     }
     const messages = toBaseMessages((state.messages as BaseMessageLike[] | undefined) ?? []);
-    return send(selection, { ...toRunOutcome(outcome, where), trajectory: messagesToTrajectory(messages) });
+    return runs.finish(selection, outcome, where, { trajectory: messagesToTrajectory(messages) });
   };
 
   const middleware = createMiddleware({
@@ -134,9 +106,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
           ...(attempt ? { modelSettings: { ...request.modelSettings, seed: attempt.seed } } : {}),
         });
       } catch (error) {
-        if (selection && options.reportFailures !== false && !isGraphInterrupt(error)) {
-          await send(selection, failureReport(error));
-        }
+        if (selection && !isGraphInterrupt(error)) await runs.fail(selection, error);
         throw error;
       }
     },

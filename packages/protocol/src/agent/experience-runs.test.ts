@@ -97,3 +97,45 @@ describe("toRunOutcome and withPromptBlock", () => {
     expect(withPromptBlock("", "[G0]. t")).toBe("[G0]. t");
   });
 });
+
+describe("createExperienceRuns' report hooks", () => {
+  it("hands each reply to onReport once, and a failed report to onReportError instead of throwing", async () => {
+    const { calls, library } = recordingLibrary();
+    const replies: unknown[] = [];
+    const runs = createExperienceRuns({
+      library: library as never,
+      domain: "math",
+      onReport: (reply) => replies.push(reply),
+    });
+    const selection = await runs.select("task");
+    await runs.finish(selection, true, "r", { trajectory: [{ role: "user", content: "task" }] });
+    await runs.finish(selection, false, "r");
+    expect(replies).toHaveLength(1);
+    expect(calls.reports).toEqual([
+      { selectionId: "s1", reward: 1, success: true, trajectory: [{ role: "user", content: "task" }] },
+    ]);
+
+    const errors: unknown[] = [];
+    const unreachable = createExperienceRuns({
+      library: { ...library, reportOutcome: async () => Promise.reject(new Error("down")) } as never,
+      domain: "math",
+      onReportError: (error) => errors.push(error),
+    });
+    const other = await unreachable.select("task");
+    expect(await unreachable.fail(other, new Error("boom"))).toBeNull();
+    expect(await unreachable.fail(other, new Error("again"))).toBeNull();
+    expect(errors).toHaveLength(1);
+  });
+
+  it("fail reports nothing with reportFailures: false, or once the run is reported", async () => {
+    const { calls, library } = recordingLibrary();
+    const quiet = createExperienceRuns({ library: library as never, domain: "math", reportFailures: false });
+    expect(await quiet.fail(await quiet.select("task"), new Error("boom"))).toBeNull();
+    const runs = createExperienceRuns({ library: library as never, domain: "math" });
+    const selection = await runs.select("task");
+    await runs.finish(selection, 0.5, "r");
+    await runs.fail(selection, new Error("late"));
+    expect(calls.reports).toHaveLength(1);
+    expect(calls.reports[0]).toMatchObject({ reward: 0.5, success: false });
+  });
+});
