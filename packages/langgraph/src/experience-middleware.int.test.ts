@@ -6,10 +6,10 @@ import { MemorySaver } from "@langchain/langgraph";
 import { ChatOpenAI } from "@langchain/openai";
 import { runAgentAttempt } from "@tfgrpo/protocol";
 import { makeAgentAttempt } from "@tfgrpo/protocol/testing";
-import { createLibraryService } from "@tfgrpo/serving";
+import { createLibraryService, type ReportOutcomeReply } from "@tfgrpo/serving";
 import { type SimLibraryWorld, startSimLibraryWorld } from "@tfgrpo/serving/testing";
 import { createSuite, normalizeAnswer } from "@tfgrpo/sim";
-import { createAgent, createMiddleware } from "langchain";
+import { createAgent, createMiddleware, toolRetryMiddleware } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExperienceHooks } from "./experience-hooks.js";
 import { experienceMiddleware, finalText } from "./experience-middleware.js";
@@ -140,6 +140,121 @@ describe("experienceMiddleware with a real createAgent against the sim", () => {
     expect(after.reported - before.reported).toBe(1);
     const [outcome] = await store().listOutcomes({ domain: "math", latest: 1 });
     expect(outcome).toMatchObject({ success: false, reward: 0 });
+  });
+
+  /** The library's replies, and a promise of the first: a report made off the run's path (an abort) is awaited. */
+  const reportsOf = () => {
+    const replies: ReportOutcomeReply[] = [];
+    let first!: (reply: ReportOutcomeReply) => void;
+    const firstReply = new Promise<ReportOutcomeReply>((resolve) => {
+      first = resolve;
+    });
+    return {
+      replies,
+      firstReply,
+      onReport: (reply: ReportOutcomeReply) => {
+        replies.push(reply);
+        first(reply);
+      },
+    };
+  };
+  const feedbackOf = async (selectionId: string) =>
+    (await store().getSelection(selectionId))?.outcome?.feedback ?? "";
+
+  it("reports a run aborted while a tool runs as one failure, with the reason", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const { replies, firstReply, onReport } = reportsOf();
+    const controller = new AbortController();
+    const stopping = tool(
+      async () => {
+        controller.abort(new Error("the user closed the tab"));
+        return "stopped";
+      },
+      {
+        name: "code_interpreter",
+        description: "Runs Python code and returns what it prints.",
+        schema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
+      },
+    );
+    const agent = createAgent({
+      model: model(),
+      tools: [stopping],
+      systemPrompt,
+      middleware: [experienceMiddleware({ library, domain: "math", reward: () => 1, onReport })],
+    });
+    await expect(
+      agent.invoke(
+        { messages: [{ role: "user", content: tasks[0]!.question }] },
+        { signal: controller.signal },
+      ),
+    ).rejects.toThrow();
+    const reply = await firstReply;
+    expect(reply).toMatchObject({ success: false, reward: 0 });
+    expect(await feedbackOf(reply.selectionId)).toMatch(/aborted \(the user closed the tab\)/);
+    expect(replies).toHaveLength(1);
+  });
+
+  it("inside experience.run, a run a tool's error ends is one failure with its message; a report by hand after it sends nothing", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const before = await store().countOutcomes("math");
+    const { replies, onReport } = reportsOf();
+    const experience = experienceMiddleware({ library, domain: "math", reward: () => 1, onReport });
+    const crashing = tool(
+      async () => {
+        throw new Error("the team's interpreter crashed");
+      },
+      {
+        name: "code_interpreter",
+        description: "Runs Python code and returns what it prints.",
+        schema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
+      },
+    );
+    const checkpointer = new MemorySaver();
+    const agent = createAgent({
+      model: model(),
+      tools: [crashing],
+      systemPrompt,
+      checkpointer,
+      // The team's retry middleware gives up by raising: the tool's error ends the run, outside any model call.
+      middleware: [experience, toolRetryMiddleware({ maxRetries: 0, onFailure: "raise" })],
+    });
+    const config = { configurable: { thread_id: "crashing-tool" } };
+    await expect(
+      experience.run(() =>
+        agent.invoke({ messages: [{ role: "user", content: tasks[0]!.question }] }, config),
+      ),
+    ).rejects.toThrow(/interpreter crashed/);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({ success: false, reward: 0 });
+    expect(await feedbackOf(replies[0]!.selectionId)).toMatch(
+      /the run failed: the team's interpreter crashed/,
+    );
+    // The team reports the run too, from its checkpoint: it gets the failure's reply, and nothing is sent.
+    const { values } = await agent.graph.getState(config);
+    expect(await experience.reportOutcome(values as Record<string, unknown>, { success: true })).toEqual(
+      replies[0],
+    );
+    const after = await store().countOutcomes("math");
+    expect(after.served - before.served).toBe(1);
+    expect(after.reported - before.reported).toBe(1);
+  });
+
+  it("inside experience.run, a run another middleware's hook ends is one failure", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const { replies, onReport } = reportsOf();
+    const experience = experienceMiddleware({ library, domain: "math", reward: () => 1, onReport });
+    const broken = createMiddleware({
+      name: "Broken",
+      afterModel: async () => {
+        throw new Error("the guardrail service is down");
+      },
+    });
+    const agent = createAgent({ model: model(), systemPrompt, middleware: [experience, broken] });
+    await expect(
+      experience.run(() => agent.invoke({ messages: [{ role: "user", content: tasks[1]!.question }] })),
+    ).rejects.toThrow(/guardrail/);
+    expect(replies).toHaveLength(1);
+    expect(await feedbackOf(replies[0]!.selectionId)).toMatch(/guardrail service is down/);
   });
 
   it("reports by hand when no reward is given, once", async () => {

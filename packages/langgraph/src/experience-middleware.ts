@@ -1,5 +1,5 @@
 import { type BaseMessage, type BaseMessageLike, SystemMessage } from "@langchain/core/messages";
-import { isGraphInterrupt } from "@langchain/langgraph";
+import { getConfig, isGraphInterrupt } from "@langchain/langgraph";
 import {
   createExperienceRuns,
   currentAgentAttempt,
@@ -58,6 +58,9 @@ export const experienceStateKey = "tfgrpoSelection";
  * to the system prompt of every model call of the run (byte-identical each time), and when the run ends reports the
  * outcome with the run's messages as the trajectory (cited ids are read from them). List it first: other middleware's
  * retries and fallbacks then happen inside it, and an error that leaves it ends the run (reported as a failure, once).
+ * A run aborted through its `signal` is reported as a failure wherever it stops. LangChain gives middleware no hook
+ * for an error thrown elsewhere (a tool with `toolRetryMiddleware`, another middleware's `beforeModel`): run the
+ * agent inside `experience.run(() => agent.invoke(...))` and every error that ends the run is reported, once.
  * Under `tfgrpo learn --agent` it takes the attempt's experiences and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
@@ -85,11 +88,41 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
     return runs.finish(selection, outcome, where, { trajectory: messagesToTrajectory(messages) });
   };
 
+  /** Open runs' abort listeners, by selection: removed when the run ends normally. */
+  const abortWatches = new Map<string, () => void>();
+  const watchAbort = (selection: RunSelection) => {
+    const signal = runSignal();
+    const { selectionId } = selection;
+    if (!signal || selectionId === null) return;
+    const onAbort = () => {
+      abortWatches.delete(selectionId);
+      const reason: unknown = signal.reason;
+      const message = reason instanceof Error ? reason.message : String(reason ?? "aborted");
+      // The run itself rejects with the abort; a report that fails here goes to onReportError or nowhere.
+      runs.fail(selection, new Error(`aborted (${message})`)).catch(() => {});
+    };
+    if (signal.aborted) return onAbort();
+    signal.addEventListener("abort", onAbort, { once: true });
+    abortWatches.set(selectionId, () => signal.removeEventListener("abort", onAbort));
+    while (abortWatches.size > maxOpenRuns) {
+      const [oldest, dispose] = abortWatches.entries().next().value as [string, () => void];
+      dispose();
+      abortWatches.delete(oldest);
+    }
+  };
+  const endWatch = (selection: RunSelection | undefined) => {
+    if (!selection?.selectionId) return;
+    abortWatches.get(selection.selectionId)?.();
+    abortWatches.delete(selection.selectionId);
+  };
+
   const middleware = createMiddleware({
     name: "TfgrpoExperienceMiddleware",
     stateSchema: z.object({ [experienceStateKey]: selectionSchema.optional() }),
     beforeAgent: async (state) => {
-      const selection = await runs.select(taskOf(state.messages as BaseMessageLike[]));
+      const task = taskOf(state.messages as BaseMessageLike[]);
+      const selection = await (runs.selectInScope(task) ?? runs.select(task));
+      watchAbort(selection);
       return { [experienceStateKey]: selection };
     },
     wrapModelCall: async (request, handler) => {
@@ -112,6 +145,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
     },
     afterAgent: async (state) => {
       const selection = selectionOf(state as Record<string, unknown>);
+      endWatch(selection);
       if (!options.reward || !selection || runs.reported(selection) || selection.selectionId === null) return;
       const messages = toBaseMessages(state.messages as BaseMessageLike[]);
       const outcome = await options.reward({
@@ -132,7 +166,26 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
      */
     reportOutcome: (state: Record<string, unknown>, outcome: RunOutcomeLike) =>
       reportRun(state, outcome, "reportOutcome"),
+    /**
+     * Runs `work` (`() => agent.invoke(...)` or a stream consumed to its end) as one run: an error that ends it,
+     * wherever it is thrown, is reported as a failure with its message, once; then thrown on.
+     */
+    run: <T>(work: () => T | PromiseLike<T>) => runs.run(work),
   });
+}
+
+/** Runs in flight at most whose abort is watched; the oldest are let go beyond it. */
+const maxOpenRuns = 10_000;
+
+/**
+ * The signal of the whole run (the caller's `signal`, and the stream's own). A node's `runtime.signal` is its
+ * superstep's only, let go when the step ends, so the run's is read where LangGraph keeps it for the later steps.
+ */
+function runSignal(): AbortSignal | undefined {
+  const signals = getConfig()?.configurable?.__pregel_abort_signals as
+    | { externalAbortSignal?: AbortSignal }
+    | undefined;
+  return signals?.externalAbortSignal;
 }
 
 function selectionOf(state: Record<string, unknown>): RunSelection | undefined {

@@ -139,3 +139,30 @@ describe("createExperienceRuns' report hooks", () => {
     expect(calls.reports[0]).toMatchObject({ reward: 0.5, success: false });
   });
 });
+
+describe("createExperienceRuns' run scopes", () => {
+  it("gives the model calls of one run one selection, each run its own, and reports a run that throws once", async () => {
+    const { calls, library } = recordingLibrary();
+    const runs = createExperienceRuns({ library: library as never, domain: "math" });
+    expect(runs.selectInScope("task")).toBeUndefined();
+    const modelCall = async () => {
+      await Promise.resolve();
+      return runs.selectInScope("task");
+    };
+    const [first, second] = await Promise.all([
+      runs.run(async () => [await modelCall(), await modelCall()]),
+      runs.run(async () => [await modelCall()]),
+    ]);
+    expect(first![0]).toBe(first![1]);
+    expect(new Set([first![0]!.selectionId, second![0]!.selectionId])).toEqual(new Set(["s1", "s2"]));
+    await expect(
+      runs.run(async () => {
+        await modelCall();
+        throw new Error("a tool crashed");
+      }),
+    ).rejects.toThrow("a tool crashed");
+    expect(calls.reports).toEqual([
+      { selectionId: "s3", reward: 0, success: false, feedback: "the run failed: a tool crashed" },
+    ]);
+  });
+});

@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from "node:async_hooks";
 import { TfgrpoError } from "../errors.js";
 import type {
   GetExperiencesReply,
@@ -45,6 +46,12 @@ export interface RunReport extends RunOutcome {
   citedIds?: string[];
 }
 
+/** A run the caller marked with `runs.run(work)`: every model call inside it shares its selection. */
+export interface RunScope {
+  /** The scope's selection, made by its first model call. */
+  selection?: Promise<RunSelection>;
+}
+
 export interface ExperienceRuns {
   /** The run's selection: the offline attempt's when tfgrpo runs the agent, else a fresh one from the library. */
   select(task: string): Promise<RunSelection>;
@@ -65,6 +72,15 @@ export interface ExperienceRuns {
   fail(selection: RunSelection, error: unknown): Promise<ReportOutcomeReply | null>;
   /** Whether the selection has been reported (or is being). */
   reported(selection: RunSelection): boolean;
+  /**
+   * Runs `work` as one run of the agent: the model calls inside it (however deep in awaits) share one selection, and
+   * a run that throws, wherever it throws, is reported as a failure once (the error is thrown on).
+   */
+  run<T>(work: () => T | PromiseLike<T>): Promise<T>;
+  /** The scope of the run being run by `run`, if any. */
+  scope(): RunScope | undefined;
+  /** Inside `run`: the scope's selection, made for `task` on first use; outside: undefined. */
+  selectInScope(task: string): Promise<RunSelection> | undefined;
 }
 
 /** Reports remembered to refuse a second one; the oldest are forgotten beyond it (the service refuses them too). */
@@ -73,6 +89,7 @@ const maxRemembered = 10_000;
 /** The run bookkeeping both agent middlewares share (LangChain `createAgent`, the AI SDK). */
 export function createExperienceRuns(options: ExperienceRunsOptions): ExperienceRuns {
   const sent = new Map<string, Promise<ReportOutcomeReply>>();
+  const scopes = new AsyncLocalStorage<RunScope>();
 
   const select = async (task: string): Promise<RunSelection> => {
     const attempt = currentAgentAttempt();
@@ -147,6 +164,23 @@ export function createExperienceRuns(options: ExperienceRunsOptions): Experience
     reported,
     finish: (selection, outcome, where, extras) =>
       report(selection, { ...toRunOutcome(outcome, where), ...extras }),
+    scope: () => scopes.getStore(),
+    selectInScope(task) {
+      const scope = scopes.getStore();
+      if (!scope) return undefined;
+      scope.selection ??= select(task);
+      return scope.selection;
+    },
+    async run(work) {
+      const scope: RunScope = {};
+      try {
+        return await scopes.run(scope, work);
+      } catch (error) {
+        const selection = await scope.selection?.catch(() => undefined);
+        if (selection) await fail(selection, error);
+        throw error;
+      }
+    },
   };
 }
 
