@@ -4,7 +4,7 @@
 import { createOpenAICompatible } from "@ai-sdk/openai-compatible";
 import { runAgentAttempt } from "@tfgrpo/protocol";
 import { makeAgentAttempt } from "@tfgrpo/protocol/testing";
-import { createLibraryService } from "@tfgrpo/serving";
+import { createLibraryService, type ReportOutcomeReply } from "@tfgrpo/serving";
 import { type SimLibraryWorld, startSimLibraryWorld } from "@tfgrpo/serving/testing";
 import { createSuite, normalizeAnswer } from "@tfgrpo/sim";
 import {
@@ -95,6 +95,54 @@ describe("the AI SDK middleware with a real ToolLoopAgent against the sim", () =
     });
     // A second report of the same run sends nothing and gets the first reply.
     expect(await experience.reportOutcome(result, { success: true })).toEqual(replies[0]);
+  });
+
+  it("gives two runs of the same task at the same time a selection each, each reported once at its onFinish", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const before = await store().countOutcomes("math");
+    const replies: ReportOutcomeReply[] = [];
+    const experience = experienceMiddleware({
+      library,
+      domain: "math",
+      reward: () => 1,
+      onReport: (reply) => replies.push(reply),
+    });
+    const calls: string[] = [];
+    const agent = agentWith(experience, [], calls);
+    const [first, second] = await Promise.all([
+      agent.generate({ prompt: tasks[0]!.question }),
+      agent.generate({ prompt: tasks[0]!.question }),
+    ]);
+    // Both runs took several steps (the tool), and each step stayed in its own run.
+    expect(first.steps.length).toBeGreaterThan(1);
+    expect(second.steps.length).toBeGreaterThan(1);
+    expect(replies).toHaveLength(2);
+    expect(new Set(replies.map((reply) => reply.selectionId)).size).toBe(2);
+    const after = await store().countOutcomes("math");
+    expect(after.served - before.served).toBe(2);
+    expect(after.reported - before.reported).toBe(2);
+    // The documented way to report each run by hand: its own result (here: already reported, so its first reply).
+    expect(await experience.reportOutcome(second, { success: false })).toMatchObject({ reward: 1 });
+  });
+
+  it("inside experience.run, reports a run that throws outside a model call as one failure", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const replies: ReportOutcomeReply[] = [];
+    const experience = experienceMiddleware({
+      library,
+      domain: "math",
+      onReport: (reply) => replies.push(reply),
+    });
+    await expect(
+      experience.run(async () => {
+        await agentWith(experience, [], []).generate({ prompt: tasks[1]!.question });
+        throw new Error("the team's answer check crashed");
+      }),
+    ).rejects.toThrow(/answer check crashed/);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({ success: false, reward: 0 });
+    const stored = await store().getSelection(replies[0]!.selectionId);
+    expect(stored?.outcome?.feedback).toBe("the run failed: the team's answer check crashed");
   });
 
   it("streams, and reports the streamed run once", async () => {

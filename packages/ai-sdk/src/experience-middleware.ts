@@ -9,9 +9,7 @@ import {
   withPromptBlock,
 } from "@tfgrpo/protocol";
 import type { LanguageModelMiddleware, ModelMessage, StepResult, ToolSet } from "ai";
-
-type CallOptions = Parameters<NonNullable<LanguageModelMiddleware["transformParams"]>>[0]["params"];
-type Prompt = CallOptions["prompt"];
+import { type CallOptions, createOpenRuns, type OpenRun, type Prompt } from "./open-runs.js";
 
 /** What a reward function of a run reads: the task, the final text and the steps (tool calls and results). */
 export interface ExperienceRun {
@@ -49,6 +47,11 @@ export type ExperienceMiddleware = LanguageModelMiddleware & {
   onFinish(event: FinishedRun): Promise<void>;
   /** Reports a run by hand (no `reward`): `generateText`'s result and how it went; once per run. */
   reportOutcome(result: FinishedRun, outcome: RunOutcomeLike): Promise<ReportOutcomeReply | null>;
+  /**
+   * Runs `work` (one `generate`, or a stream consumed to its end) as one run: its model calls share a selection,
+   * and an error that ends it, wherever it is thrown, is reported as a failure once; then thrown on.
+   */
+  run<T>(work: () => T | PromiseLike<T>): Promise<T>;
 };
 
 /** Where the middleware leaves a run's selection on each model result, for `onFinish` to find. */
@@ -68,27 +71,18 @@ const maxOpenRuns = 10_000;
  * ```
  *
  * The first model call of a run (its first user message is the task) selects the experiences; every call of the run
- * gets the same block after its system prompt; `onFinish` reports the run's outcome with its messages. Runs of the
- * same task text at the same time share one selection. Under `tfgrpo learn --agent` it takes the attempt's block and
- * seed from tfgrpo and reports nothing.
+ * (its steps, their retries) gets the same block after its system prompt; `onFinish` reports the run's outcome with
+ * its messages. Each `generate`/`stream` is a run of its own, however many run the same task at once: list the
+ * middleware first, so the prompts it sees are the AI SDK's. `experience.run(() => agent.generate(...))` makes the
+ * run explicit and reports one that throws anywhere (not only in a model call) as a failure, once. Under
+ * `tfgrpo learn --agent` it takes the attempt's block and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions): ExperienceMiddleware {
   const runs = createExperienceRuns(options);
-  /** Open runs by task text: one selection for every model call of a run. */
-  const open = new Map<string, Promise<RunSelection>>();
-  /** Retryable failures in a row, by run. */
-  const retried = new Map<string, number>();
-  const selectionFor = (task: string) => {
-    let pending = open.get(task);
-    if (!pending) {
-      pending = runs.select(task);
-      open.set(task, pending);
-      pending.catch(() => open.delete(task));
-      while (open.size > maxOpenRuns) open.delete(open.keys().next().value as string);
-    }
-    return pending;
-  };
-  const runOf = (params: CallOptions) => {
+  const open = createOpenRuns(maxOpenRuns);
+  /** The run of each call, by the params this middleware handed on (the same object reaches wrapGenerate). */
+  const runOfCall = new WeakMap<CallOptions, OpenRun>();
+  const taskOf = (params: CallOptions) => {
     const task = firstUserText(params.prompt);
     if (task === undefined) {
       throw new TfgrpoError(
@@ -100,32 +94,45 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
   };
   const withSelection = async (params: CallOptions): Promise<CallOptions> => {
     const attempt = currentAgentAttempt();
-    const selection = attempt ? await runs.select("") : await selectionFor(runOf(params));
-    const prompt = addBlock(params.prompt, selection.promptBlock);
-    if (attempt) attempt.systemPrompt = prompt[0]?.role === "system" ? prompt[0].content : "";
-    return { ...params, prompt, ...(attempt ? { seed: attempt.seed } : {}) };
+    if (attempt) {
+      const selection = await runs.select("");
+      const prompt = addBlock(params.prompt, selection.promptBlock);
+      attempt.systemPrompt = prompt[0]?.role === "system" ? prompt[0].content : "";
+      return { ...params, prompt, seed: attempt.seed };
+    }
+    const task = taskOf(params);
+    const run = open.runFor(
+      params.prompt,
+      task,
+      runs.scope(),
+      () => runs.selectInScope(task) ?? runs.select(task),
+    );
+    const selection = await run.selection;
+    const next = { ...params, prompt: addBlock(params.prompt, selection.promptBlock) };
+    runOfCall.set(next, run);
+    return next;
   };
   const onError = async (params: CallOptions, error: unknown) => {
-    if (currentAgentAttempt()) return;
-    // A prompt without a task never got a selection: nothing to report, and the model's error is what goes on.
-    const task = firstUserText(params.prompt);
-    if (task === undefined) return;
+    // A call outside any run (offline, or a prompt without a task) has nothing to report: the model's error goes on.
+    const run = runOfCall.get(params);
+    if (!run || open.get(run.key) !== run) return;
     if ((error as { isRetryable?: boolean }).isRetryable === true) {
-      const failures = (retried.get(task) ?? 0) + 1;
-      retried.set(task, failures);
-      if (failures <= (options.maxRetries ?? 2)) return;
+      run.failures++;
+      if (run.failures <= (options.maxRetries ?? 2)) return;
     }
-    retried.delete(task);
-    const pending = open.get(task);
-    if (!pending) return;
-    open.delete(task);
-    await runs.fail(await pending, error);
+    open.close(run.key);
+    await runs.fail(await run.selection, error);
   };
   const metadataFor = async (params: CallOptions) => {
-    if (currentAgentAttempt()) return { offline: true };
-    const task = runOf(params);
-    const selection = await open.get(task);
-    return { task, selectionId: selection?.selectionId ?? null, shownIds: selection?.shownIds ?? [] };
+    const run = runOfCall.get(params);
+    if (!run) return { offline: true };
+    run.failures = 0;
+    const selection = await run.selection;
+    return { run: run.key, task: run.task, selectionId: selection.selectionId, shownIds: selection.shownIds };
+  };
+  const sawToolCall = (params: CallOptions, part: { type: string; toolCallId?: string }) => {
+    const run = runOfCall.get(params);
+    if (run && part.type === "tool-call" && part.toolCallId) open.sawToolCall(run, part.toolCallId);
   };
 
   const middleware: LanguageModelMiddleware = {
@@ -134,7 +141,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
     wrapGenerate: async ({ doGenerate, params }) => {
       try {
         const result = await doGenerate();
-        retried.delete(runOf(params));
+        for (const part of result.content) sawToolCall(params, part);
         const metadata = await metadataFor(params);
         return { ...result, providerMetadata: { ...result.providerMetadata, [metadataKey]: metadata } };
       } catch (error) {
@@ -146,7 +153,6 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       let result: Awaited<ReturnType<typeof doStream>>;
       try {
         result = await doStream();
-        retried.delete(runOf(params));
       } catch (error) {
         await onError(params, error);
         throw error;
@@ -155,6 +161,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       const stream = result.stream.pipeThrough(
         new TransformStream({
           transform(part, controller) {
+            sawToolCall(params, part as { type: string; toolCallId?: string });
             if (part.type === "finish") {
               controller.enqueue({
                 ...part,
@@ -171,18 +178,15 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
   const reportRun = async (run: FinishedRun, outcome: RunOutcomeLike | undefined, where: string) => {
     const found = selectionOfRun(run);
     if (!found) return null;
-    const { task, selection } = found;
+    const { run: key, task, selection } = found;
     const value =
       outcome ??
       (options.reward
         ? await options.reward({ task, text: run.text, steps: run.steps, shownIds: selection.shownIds })
         : undefined);
-    if (value === undefined) {
-      // The run is over either way: the next run of the task gets a fresh selection (a report by hand still can).
-      open.delete(task);
-      return null;
-    }
-    open.delete(task);
+    // The run is over either way (a report by hand still can come).
+    open.close(key);
+    if (value === undefined) return null;
     return runs.finish(selection, value, where, {
       trajectory: [{ role: "user", content: task }, ...run.response.messages],
     });
@@ -202,17 +206,21 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       }
       return reply;
     },
+    run: <T>(work: () => T | PromiseLike<T>) => runs.run(work),
   });
 }
 
-function selectionOfRun(run: FinishedRun): { task: string; selection: RunSelection } | undefined {
+function selectionOfRun(
+  run: FinishedRun,
+): { run: string; task: string; selection: RunSelection } | undefined {
   for (const step of run.steps) {
     const metadata = step.providerMetadata?.[metadataKey] as
-      | { task?: string; selectionId?: string | null; shownIds?: string[]; offline?: boolean }
+      | { run?: string; task?: string; selectionId?: string | null; shownIds?: string[]; offline?: boolean }
       | undefined;
     if (!metadata || metadata.offline) continue;
     if (typeof metadata.task !== "string" || metadata.selectionId === undefined) continue;
     return {
+      run: metadata.run ?? "",
       task: metadata.task,
       selection: { selectionId: metadata.selectionId, promptBlock: "", shownIds: metadata.shownIds ?? [] },
     };
