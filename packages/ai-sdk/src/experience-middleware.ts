@@ -20,9 +20,9 @@ export interface ExperienceRun {
 }
 
 /** The part of `generateText`'s result (or `onFinish`'s event) the middleware reads. */
-export interface FinishedRun {
+export interface FinishedRun<TOOLS extends ToolSet = ToolSet> {
   text: string;
-  steps: ReadonlyArray<StepResult<ToolSet>>;
+  steps: ReadonlyArray<StepResult<TOOLS>>;
   response: { messages: ModelMessage[] };
 }
 
@@ -44,9 +44,12 @@ export interface ExperienceMiddlewareOptions extends ExperienceRunsOptions {
 /** The middleware, with the two calls that report a run. */
 export type ExperienceMiddleware = LanguageModelMiddleware & {
   /** Pass as `onFinish` of `ToolLoopAgent`, `generateText` or `streamText`: reports the run with `reward`. */
-  onFinish(event: FinishedRun): Promise<void>;
+  onFinish<TOOLS extends ToolSet>(event: FinishedRun<TOOLS>): Promise<void>;
   /** Reports a run by hand (no `reward`): `generateText`'s result and how it went; once per run. */
-  reportOutcome(result: FinishedRun, outcome: RunOutcomeLike): Promise<ReportOutcomeReply | null>;
+  reportOutcome<TOOLS extends ToolSet>(
+    result: FinishedRun<TOOLS>,
+    outcome: RunOutcomeLike,
+  ): Promise<ReportOutcomeReply | null>;
   /**
    * Runs `work` (one `generate`, or a stream consumed to its end) as one run: its model calls share a selection,
    * and an error that ends it, wherever it is thrown, is reported as a failure once; then thrown on.
@@ -193,12 +196,13 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
   };
 
   return Object.assign(middleware, {
-    onFinish: async (event: FinishedRun) => {
-      await reportRun(event, undefined, "experienceMiddleware's reward");
+    // Generic in the agent's tools, so a typed ToolLoopAgent takes it as its onFinish; read as any tool set's.
+    onFinish: async <TOOLS extends ToolSet>(event: FinishedRun<TOOLS>) => {
+      await reportRun(event as unknown as FinishedRun, undefined, "experienceMiddleware's reward");
     },
-    reportOutcome: async (result: FinishedRun, outcome: RunOutcomeLike) => {
-      const reply = await reportRun(result, outcome, "reportOutcome");
-      if (reply === null && !currentAgentAttempt() && !selectionOfRun(result)) {
+    reportOutcome: async <TOOLS extends ToolSet>(result: FinishedRun<TOOLS>, outcome: RunOutcomeLike) => {
+      const reply = await reportRun(result as unknown as FinishedRun, outcome, "reportOutcome");
+      if (reply === null && !currentAgentAttempt() && !selectionOfRun(result as unknown as FinishedRun)) {
         throw new TfgrpoError(
           "not_found",
           "experienceMiddleware: this result is not from a model wrapped with the middleware",
