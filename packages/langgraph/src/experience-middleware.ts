@@ -1,5 +1,5 @@
 import { type BaseMessage, type BaseMessageLike, SystemMessage } from "@langchain/core/messages";
-import { getConfig, isGraphInterrupt } from "@langchain/langgraph";
+import { isGraphInterrupt } from "@langchain/langgraph";
 import {
   createExperienceRuns,
   currentAgentAttempt,
@@ -12,6 +12,7 @@ import {
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { messagesToTrajectory } from "./messages-to-trajectory.js";
+import { createRunAbortWatch } from "./run-abort-watch.js";
 import { firstHumanText, toBaseMessages } from "./to-base-messages.js";
 
 /** What a reward function of the run reads: the agent's final state and the run's selection. */
@@ -88,33 +89,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
     return runs.finish(selection, outcome, where, { trajectory: messagesToTrajectory(messages) });
   };
 
-  /** Open runs' abort listeners, by selection: removed when the run ends normally. */
-  const abortWatches = new Map<string, () => void>();
-  const watchAbort = (selection: RunSelection) => {
-    const signal = runSignal();
-    const { selectionId } = selection;
-    if (!signal || selectionId === null) return;
-    const onAbort = () => {
-      abortWatches.delete(selectionId);
-      const reason: unknown = signal.reason;
-      const message = reason instanceof Error ? reason.message : String(reason ?? "aborted");
-      // The run itself rejects with the abort; a report that fails here goes to onReportError or nowhere.
-      runs.fail(selection, new Error(`aborted (${message})`)).catch(() => {});
-    };
-    if (signal.aborted) return onAbort();
-    signal.addEventListener("abort", onAbort, { once: true });
-    abortWatches.set(selectionId, () => signal.removeEventListener("abort", onAbort));
-    while (abortWatches.size > maxOpenRuns) {
-      const [oldest, dispose] = abortWatches.entries().next().value as [string, () => void];
-      dispose();
-      abortWatches.delete(oldest);
-    }
-  };
-  const endWatch = (selection: RunSelection | undefined) => {
-    if (!selection?.selectionId) return;
-    abortWatches.get(selection.selectionId)?.();
-    abortWatches.delete(selection.selectionId);
-  };
+  const abortWatch = createRunAbortWatch(runs.fail);
 
   const middleware = createMiddleware({
     name: "TfgrpoExperienceMiddleware",
@@ -122,7 +97,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
     beforeAgent: async (state) => {
       const task = taskOf(state.messages as BaseMessageLike[]);
       const selection = await (runs.selectInScope(task) ?? runs.select(task));
-      watchAbort(selection);
+      abortWatch.watch(selection);
       return { [experienceStateKey]: selection };
     },
     wrapModelCall: async (request, handler) => {
@@ -145,7 +120,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
     },
     afterAgent: async (state) => {
       const selection = selectionOf(state as Record<string, unknown>);
-      endWatch(selection);
+      abortWatch.end(selection);
       if (!options.reward || !selection || runs.reported(selection) || selection.selectionId === null) return;
       const messages = toBaseMessages(state.messages as BaseMessageLike[]);
       const outcome = await options.reward({
@@ -172,20 +147,6 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
      */
     run: <T>(work: () => T | PromiseLike<T>) => runs.run(work),
   });
-}
-
-/** Runs in flight at most whose abort is watched; the oldest are let go beyond it. */
-const maxOpenRuns = 10_000;
-
-/**
- * The signal of the whole run (the caller's `signal`, and the stream's own). A node's `runtime.signal` is its
- * superstep's only, let go when the step ends, so the run's is read where LangGraph keeps it for the later steps.
- */
-function runSignal(): AbortSignal | undefined {
-  const signals = getConfig()?.configurable?.__pregel_abort_signals as
-    | { externalAbortSignal?: AbortSignal }
-    | undefined;
-  return signals?.externalAbortSignal;
 }
 
 function selectionOf(state: Record<string, unknown>): RunSelection | undefined {
