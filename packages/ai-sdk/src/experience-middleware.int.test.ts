@@ -125,6 +125,23 @@ describe("the AI SDK middleware with a real ToolLoopAgent against the sim", () =
     expect(await experience.reportOutcome(second, { success: false })).toMatchObject({ reward: 1 });
   });
 
+  it("streams two runs of the same task at once, each a run of its own through its tool steps", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const before = await store().countOutcomes("math");
+    const experience = experienceMiddleware({ library, domain: "math", reward: () => 0.5 });
+    const agent = agentWith(experience, [], []);
+    const streamed = async () => {
+      const stream = await agent.stream({ prompt: tasks[0]!.question });
+      for await (const _delta of stream.textStream);
+      return (await stream.steps).length;
+    };
+    const steps = await Promise.all([streamed(), streamed()]);
+    expect(Math.min(...steps)).toBeGreaterThan(1);
+    const after = await store().countOutcomes("math");
+    expect(after.served - before.served).toBe(2);
+    expect(after.reported - before.reported).toBe(2);
+  });
+
   it("inside experience.run, reports a run that throws outside a model call as one failure", async () => {
     const library = createLibraryService({ store: store(), exposure: false });
     const replies: ReportOutcomeReply[] = [];
