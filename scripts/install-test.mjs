@@ -480,16 +480,19 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
           db,
           "--no-trace",
         ];
+        const learnOptions = ["--train", data.train, "--val", data.val, "--epochs", "1", "--group-size", "3"];
+        const estimate = await run(
+          "npx",
+          ["tfgrpo", "learn", ...common, ...learnOptions, "--dry-run"],
+          inDirectory,
+        );
+        check(
+          /^ {2}agent .* not priced$/m.test(estimate.stdout) && !/^ {2}actor /m.test(estimate.stdout),
+          `learn --agent ${module} --dry-run priced the agent's rollouts at tfgrpo's actor:\n${estimate.stdout}`,
+        );
         const learned = await run(
           "npx",
-          ["tfgrpo", "learn", ...common, "--train", data.train, "--val", data.val].concat([
-            "--epochs",
-            "1",
-            "--group-size",
-            "3",
-            "--concurrency",
-            "4",
-          ]),
+          ["tfgrpo", "learn", ...common, ...learnOptions, "--concurrency", "4"],
           { ...inDirectory, timeoutMs: 240_000 },
         );
         check(

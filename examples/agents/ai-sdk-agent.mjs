@@ -45,6 +45,7 @@ export const agent = new ToolLoopAgent({
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const result = await agent.generate({ prompt: process.argv[2] ?? "What is 2 + 2?" });
+  // experience.run: a run that any error ends (not only a model call's) is reported as one failure.
+  const result = await experience.run(() => agent.generate({ prompt: process.argv[2] ?? "What is 2 + 2?" }));
   console.log(result.text);
 }

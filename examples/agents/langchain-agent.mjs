@@ -43,8 +43,9 @@ export const agent = createAgent({
 });
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? "").href) {
-  const state = await agent.invoke({
-    messages: [{ role: "user", content: process.argv[2] ?? "What is 2 + 2?" }],
-  });
+  // experience.run: a run that any error ends (not only a model call's) is reported as one failure.
+  const state = await experience.run(() =>
+    agent.invoke({ messages: [{ role: "user", content: process.argv[2] ?? "What is 2 + 2?" }] }),
+  );
   console.log(state.messages.at(-1)?.text);
 }

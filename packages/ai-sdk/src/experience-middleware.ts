@@ -1,19 +1,15 @@
 import {
   createExperienceRuns,
   currentAgentAttempt,
-  type ExperienceLibrary,
-  failureReport,
+  type ExperienceRunsOptions,
   type ReportOutcomeReply,
   type RunOutcomeLike,
   type RunSelection,
   TfgrpoError,
-  toRunOutcome,
   withPromptBlock,
 } from "@tfgrpo/protocol";
 import type { LanguageModelMiddleware, ModelMessage, StepResult, ToolSet } from "ai";
-
-type CallOptions = Parameters<NonNullable<LanguageModelMiddleware["transformParams"]>>[0]["params"];
-type Prompt = CallOptions["prompt"];
+import { type CallOptions, createOpenRuns, type OpenRun, type Prompt } from "./open-runs.js";
 
 /** What a reward function of a run reads: the task, the final text and the steps (tool calls and results). */
 export interface ExperienceRun {
@@ -24,39 +20,41 @@ export interface ExperienceRun {
 }
 
 /** The part of `generateText`'s result (or `onFinish`'s event) the middleware reads. */
-export interface FinishedRun {
+export interface FinishedRun<TOOLS extends ToolSet = ToolSet> {
   text: string;
-  steps: ReadonlyArray<StepResult<ToolSet>>;
+  steps: ReadonlyArray<StepResult<TOOLS>>;
   response: { messages: ModelMessage[] };
 }
 
-export interface ExperienceMiddlewareOptions {
-  /** `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls. */
-  library?: ExperienceLibrary;
-  domain: string;
+/**
+ * `library`: `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls.
+ * `reportFailures` (default true): a run whose model call fails for good reports a failure, once.
+ */
+export interface ExperienceMiddlewareOptions extends ExperienceRunsOptions {
   /** Scores a finished run; `onFinish` reports it. Without it, call `reportOutcome(result, outcome)`. */
   reward?: (run: ExperienceRun) => RunOutcomeLike | Promise<RunOutcomeLike>;
-  onReport?: (reply: ReportOutcomeReply) => void;
-  /** A report that failed (library unreachable); default: thrown. */
-  onReportError?: (error: unknown) => void;
-  /** A run whose model call fails for good reports a failure (once); default true. */
-  reportFailures?: boolean;
   /**
    * The `maxRetries` the AI SDK is given (default 2, its own default). It retries a retryable error inside this
    * middleware, so the run has failed for good after this many retries + 1 retryable failures in a row (or one
    * error it does not retry).
    */
   maxRetries?: number;
-  version?: number;
-  k?: number;
 }
 
 /** The middleware, with the two calls that report a run. */
 export type ExperienceMiddleware = LanguageModelMiddleware & {
   /** Pass as `onFinish` of `ToolLoopAgent`, `generateText` or `streamText`: reports the run with `reward`. */
-  onFinish(event: FinishedRun): Promise<void>;
+  onFinish<TOOLS extends ToolSet>(event: FinishedRun<TOOLS>): Promise<void>;
   /** Reports a run by hand (no `reward`): `generateText`'s result and how it went; once per run. */
-  reportOutcome(result: FinishedRun, outcome: RunOutcomeLike): Promise<ReportOutcomeReply | null>;
+  reportOutcome<TOOLS extends ToolSet>(
+    result: FinishedRun<TOOLS>,
+    outcome: RunOutcomeLike,
+  ): Promise<ReportOutcomeReply | null>;
+  /**
+   * Runs `work` (one `generate`, or a stream consumed to its end) as one run: its model calls share a selection,
+   * and an error that ends it, wherever it is thrown, is reported as a failure once; then thrown on.
+   */
+  run<T>(work: () => T | PromiseLike<T>): Promise<T>;
 };
 
 /** Where the middleware leaves a run's selection on each model result, for `onFinish` to find. */
@@ -76,44 +74,18 @@ const maxOpenRuns = 10_000;
  * ```
  *
  * The first model call of a run (its first user message is the task) selects the experiences; every call of the run
- * gets the same block after its system prompt; `onFinish` reports the run's outcome with its messages. Runs of the
- * same task text at the same time share one selection. Under `tfgrpo learn --agent` it takes the attempt's block and
- * seed from tfgrpo and reports nothing.
+ * (its steps, their retries) gets the same block after its system prompt; `onFinish` reports the run's outcome with
+ * its messages. Each `generate`/`stream` is a run of its own, however many run the same task at once: list the
+ * middleware first, so the prompts it sees are the AI SDK's. `experience.run(() => agent.generate(...))` makes the
+ * run explicit and reports one that throws anywhere (not only in a model call) as a failure, once. Under
+ * `tfgrpo learn --agent` it takes the attempt's block and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions): ExperienceMiddleware {
-  const runs = createExperienceRuns({
-    ...(options.library ? { library: options.library } : {}),
-    domain: options.domain,
-    ...(options.version === undefined ? {} : { version: options.version }),
-    ...(options.k === undefined ? {} : { k: options.k }),
-  });
-  /** Open runs by task text: one selection for every model call of a run. */
-  const open = new Map<string, Promise<RunSelection>>();
-  /** Retryable failures in a row, by run. */
-  const retried = new Map<string, number>();
-  const selectionFor = (task: string) => {
-    let pending = open.get(task);
-    if (!pending) {
-      pending = runs.select(task);
-      open.set(task, pending);
-      pending.catch(() => open.delete(task));
-      while (open.size > maxOpenRuns) open.delete(open.keys().next().value as string);
-    }
-    return pending;
-  };
-  const send = async (task: string, selection: RunSelection, report: Parameters<typeof runs.report>[1]) => {
-    open.delete(task);
-    try {
-      const reply = await runs.report(selection, report);
-      if (reply) options.onReport?.(reply);
-      return reply;
-    } catch (error) {
-      if (!options.onReportError) throw error;
-      options.onReportError(error);
-      return null;
-    }
-  };
-  const runOf = (params: CallOptions) => {
+  const runs = createExperienceRuns(options);
+  const open = createOpenRuns(maxOpenRuns);
+  /** The run of each call, by the params this middleware handed on (the same object reaches wrapGenerate). */
+  const runOfCall = new WeakMap<CallOptions, OpenRun>();
+  const taskOf = (params: CallOptions) => {
     const task = firstUserText(params.prompt);
     if (task === undefined) {
       throw new TfgrpoError(
@@ -125,30 +97,45 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
   };
   const withSelection = async (params: CallOptions): Promise<CallOptions> => {
     const attempt = currentAgentAttempt();
-    const selection = attempt ? await runs.select("") : await selectionFor(runOf(params));
-    const prompt = addBlock(params.prompt, selection.promptBlock);
-    if (attempt) attempt.systemPrompt = prompt[0]?.role === "system" ? prompt[0].content : "";
-    return { ...params, prompt, ...(attempt ? { seed: attempt.seed } : {}) };
+    if (attempt) {
+      const selection = await runs.select("");
+      const prompt = addBlock(params.prompt, selection.promptBlock);
+      attempt.systemPrompt = prompt[0]?.role === "system" ? prompt[0].content : "";
+      return { ...params, prompt, seed: attempt.seed };
+    }
+    const task = taskOf(params);
+    const run = open.runFor(
+      params.prompt,
+      task,
+      runs.scope(),
+      () => runs.selectInScope(task) ?? runs.select(task),
+    );
+    const selection = await run.selection;
+    const next = { ...params, prompt: addBlock(params.prompt, selection.promptBlock) };
+    runOfCall.set(next, run);
+    return next;
   };
   const onError = async (params: CallOptions, error: unknown) => {
-    if (options.reportFailures === false || currentAgentAttempt()) return;
-    // A prompt without a task never got a selection: nothing to report, and the model's error is what goes on.
-    const task = firstUserText(params.prompt);
-    if (task === undefined) return;
+    // A call outside any run (offline, or a prompt without a task) has nothing to report: the model's error goes on.
+    const run = runOfCall.get(params);
+    if (!run || open.get(run.key) !== run) return;
     if ((error as { isRetryable?: boolean }).isRetryable === true) {
-      const failures = (retried.get(task) ?? 0) + 1;
-      retried.set(task, failures);
-      if (failures <= (options.maxRetries ?? 2)) return;
+      run.failures++;
+      if (run.failures <= (options.maxRetries ?? 2)) return;
     }
-    retried.delete(task);
-    const pending = open.get(task);
-    if (pending) await send(task, await pending, failureReport(error));
+    open.close(run.key);
+    await runs.fail(await run.selection, error);
   };
   const metadataFor = async (params: CallOptions) => {
-    if (currentAgentAttempt()) return { offline: true };
-    const task = runOf(params);
-    const selection = await open.get(task);
-    return { task, selectionId: selection?.selectionId ?? null, shownIds: selection?.shownIds ?? [] };
+    const run = runOfCall.get(params);
+    if (!run) return { offline: true };
+    run.failures = 0;
+    const selection = await run.selection;
+    return { run: run.key, task: run.task, selectionId: selection.selectionId, shownIds: selection.shownIds };
+  };
+  const sawToolCall = (params: CallOptions, part: { type: string; toolCallId?: string }) => {
+    const run = runOfCall.get(params);
+    if (run && part.type === "tool-call" && part.toolCallId) open.sawToolCall(run, part.toolCallId);
   };
 
   const middleware: LanguageModelMiddleware = {
@@ -157,7 +144,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
     wrapGenerate: async ({ doGenerate, params }) => {
       try {
         const result = await doGenerate();
-        retried.delete(runOf(params));
+        for (const part of result.content) sawToolCall(params, part);
         const metadata = await metadataFor(params);
         return { ...result, providerMetadata: { ...result.providerMetadata, [metadataKey]: metadata } };
       } catch (error) {
@@ -169,7 +156,6 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       let result: Awaited<ReturnType<typeof doStream>>;
       try {
         result = await doStream();
-        retried.delete(runOf(params));
       } catch (error) {
         await onError(params, error);
         throw error;
@@ -178,6 +164,7 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       const stream = result.stream.pipeThrough(
         new TransformStream({
           transform(part, controller) {
+            sawToolCall(params, part as { type: string; toolCallId?: string });
             if (part.type === "finish") {
               controller.enqueue({
                 ...part,
@@ -194,30 +181,28 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
   const reportRun = async (run: FinishedRun, outcome: RunOutcomeLike | undefined, where: string) => {
     const found = selectionOfRun(run);
     if (!found) return null;
-    const { task, selection } = found;
+    const { run: key, task, selection } = found;
     const value =
       outcome ??
       (options.reward
         ? await options.reward({ task, text: run.text, steps: run.steps, shownIds: selection.shownIds })
         : undefined);
-    if (value === undefined) {
-      // The run is over either way: the next run of the task gets a fresh selection (a report by hand still can).
-      open.delete(task);
-      return null;
-    }
-    return send(task, selection, {
-      ...toRunOutcome(value, where),
+    // The run is over either way (a report by hand still can come).
+    open.close(key);
+    if (value === undefined) return null;
+    return runs.finish(selection, value, where, {
       trajectory: [{ role: "user", content: task }, ...run.response.messages],
     });
   };
 
   return Object.assign(middleware, {
-    onFinish: async (event: FinishedRun) => {
-      await reportRun(event, undefined, "experienceMiddleware's reward");
+    // Generic in the agent's tools, so a typed ToolLoopAgent takes it as its onFinish; read as any tool set's.
+    onFinish: async <TOOLS extends ToolSet>(event: FinishedRun<TOOLS>) => {
+      await reportRun(event as unknown as FinishedRun, undefined, "experienceMiddleware's reward");
     },
-    reportOutcome: async (result: FinishedRun, outcome: RunOutcomeLike) => {
-      const reply = await reportRun(result, outcome, "reportOutcome");
-      if (reply === null && !currentAgentAttempt() && !selectionOfRun(result)) {
+    reportOutcome: async <TOOLS extends ToolSet>(result: FinishedRun<TOOLS>, outcome: RunOutcomeLike) => {
+      const reply = await reportRun(result as unknown as FinishedRun, outcome, "reportOutcome");
+      if (reply === null && !currentAgentAttempt() && !selectionOfRun(result as unknown as FinishedRun)) {
         throw new TfgrpoError(
           "not_found",
           "experienceMiddleware: this result is not from a model wrapped with the middleware",
@@ -225,17 +210,21 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       }
       return reply;
     },
+    run: <T>(work: () => T | PromiseLike<T>) => runs.run(work),
   });
 }
 
-function selectionOfRun(run: FinishedRun): { task: string; selection: RunSelection } | undefined {
+function selectionOfRun(
+  run: FinishedRun,
+): { run: string; task: string; selection: RunSelection } | undefined {
   for (const step of run.steps) {
     const metadata = step.providerMetadata?.[metadataKey] as
-      | { task?: string; selectionId?: string | null; shownIds?: string[]; offline?: boolean }
+      | { run?: string; task?: string; selectionId?: string | null; shownIds?: string[]; offline?: boolean }
       | undefined;
     if (!metadata || metadata.offline) continue;
     if (typeof metadata.task !== "string" || metadata.selectionId === undefined) continue;
     return {
+      run: metadata.run ?? "",
       task: metadata.task,
       selection: { selectionId: metadata.selectionId, promptBlock: "", shownIds: metadata.shownIds ?? [] },
     };

@@ -6,8 +6,8 @@ import { MessagesAnnotation, StateGraph } from "@langchain/langgraph";
 import { createReactAgent } from "@langchain/langgraph/prebuilt";
 import { ChatOpenAI } from "@langchain/openai";
 import { createLibraryService } from "@tfgrpo/serving";
-import { createSimServer, createSuite, normalizeAnswer, type SimServer } from "@tfgrpo/sim";
-import { createStore, type Store } from "@tfgrpo/store";
+import { type SimLibraryWorld, startSimLibraryWorld } from "@tfgrpo/serving/testing";
+import { createSuite, normalizeAnswer } from "@tfgrpo/sim";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExperienceHooks } from "./experience-hooks.js";
 import { LibraryBaseStore } from "./library-base-store.js";
@@ -15,47 +15,32 @@ import { LibraryBaseStore } from "./library-base-store.js";
 const systemPrompt = "You are a careful problem solver. Put the final answer in \\boxed{}.";
 
 describe("@tfgrpo/langgraph with a real createReactAgent against the sim", () => {
-  let sim: SimServer;
-  let store: Store;
+  let world: SimLibraryWorld;
   beforeAll(async () => {
-    sim = await createSimServer({ seed: 11 });
-    store = await createStore(":memory:");
-    await store.applyOperations(
-      "math",
-      [
-        { op: "add", text: "Check the answer by substituting it back.", reason: "r", status: "active" },
-        {
-          op: "add",
-          text: "Simplify fractions fully before boxing the answer.",
-          reason: "r",
-          status: "active",
-        },
-        {
-          op: "add",
-          text: "Count small cases by hand before generalising.",
-          reason: "r",
-          status: "candidate",
-        },
+    world = await startSimLibraryWorld({
+      seed: 11,
+      entries: [
+        "Check the answer by substituting it back.",
+        "Simplify fractions fully before boxing the answer.",
+        { text: "Count small cases by hand before generalising.", status: "candidate" },
       ],
-      { parent: null, state: "committed" },
-    );
+    });
   });
-  afterAll(async () => {
-    await store.close();
-    await sim.close();
-  });
+  afterAll(() => world.close());
+  const store = () => world.store;
+  const sim = () => world.sim;
 
   const llm = () =>
     new ChatOpenAI({
       model: "sim-actor",
       apiKey: "sim",
       temperature: 0,
-      configuration: { baseURL: sim.url },
+      configuration: { baseURL: sim().url },
     });
 
   it("injects the selection into the system prompt of every turn and reports the outcome once", async () => {
     // Every selected entry shown (no per-request coin for uncertain ones): this test follows the hooks, not credit.
-    const library = createLibraryService({ store, exposure: false });
+    const library = createLibraryService({ store: store(), exposure: false });
     const hooks = createExperienceHooks({ library, domain: "math", systemPrompt });
     // A tool the agent may call, so a run can take several model turns.
     const calculator = tool(async ({ expression }: { expression: string }) => String(expression.length), {
@@ -99,7 +84,7 @@ describe("@tfgrpo/langgraph with a real createReactAgent against the sim", () =>
       await expect(hooks.reportOutcome(state, { success: true }, config)).rejects.toThrow(
         /no experiences were served/,
       );
-      const stored = (await store.getSelection(selection.selectionId))!.outcome!;
+      const stored = (await store().getSelection(selection.selectionId))!.outcome!;
       expect((stored.trajectory as Array<{ role: string }>)[0]).toMatchObject({
         role: "human",
         content: task.question,
@@ -116,14 +101,14 @@ describe("@tfgrpo/langgraph with a real createReactAgent against the sim", () =>
     }
     // The stable prefix is what the provider caches: later runs read the system prompt from the (simulated) cache.
     expect(cachedInputTokens).toBeGreaterThan(0);
-    const head = (await store.getHead("math"))!;
+    const head = (await store().getHead("math"))!;
     expect(head.experiences.map((e) => e.stats.shown)).toEqual([3, 3, 3]);
-    expect(await store.countOutcomes("math")).toMatchObject({ served: 3, reported: 3 });
+    expect(await store().countOutcomes("math")).toMatchObject({ served: 3, reported: 3 });
   });
 
   it("works in a custom StateGraph node too", async () => {
     // No per-request coin: with k = 1 the one entry is the exploration slot's candidate, which a coin may withhold.
-    const library = createLibraryService({ store, exposure: false });
+    const library = createLibraryService({ store: store(), exposure: false });
     const hooks = createExperienceHooks({ library, domain: "math", systemPrompt, k: 1 });
     const model = llm();
     const graph = new StateGraph(MessagesAnnotation)
@@ -142,7 +127,7 @@ describe("@tfgrpo/langgraph with a real createReactAgent against the sim", () =>
   });
 
   it("exposes the library as a read-only BaseStore namespace with search", async () => {
-    const library = createLibraryService({ store });
+    const library = createLibraryService({ store: store() });
     const base = new LibraryBaseStore({ library, domains: ["math", "web"] });
     expect(await base.listNamespaces()).toEqual([
       ["experiences", "math"],
@@ -175,7 +160,7 @@ describe("@tfgrpo/langgraph with a real createReactAgent against the sim", () =>
       library,
       domains: ["math"],
       embed: async (texts) => {
-        const response = await fetch(`${sim.url}/embeddings`, {
+        const response = await fetch(`${sim().url}/embeddings`, {
           method: "POST",
           headers: { "content-type": "application/json" },
           body: JSON.stringify({ model: "sim-embedder", input: texts }),

@@ -5,10 +5,11 @@ import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
 import { ChatOpenAI } from "@langchain/openai";
 import { runAgentAttempt } from "@tfgrpo/protocol";
-import { createLibraryService } from "@tfgrpo/serving";
-import { createSimServer, createSuite, normalizeAnswer, type SimServer } from "@tfgrpo/sim";
-import { createStore, type Store } from "@tfgrpo/store";
-import { createAgent, createMiddleware } from "langchain";
+import { makeAgentAttempt } from "@tfgrpo/protocol/testing";
+import { createLibraryService, type ReportOutcomeReply } from "@tfgrpo/serving";
+import { type SimLibraryWorld, startSimLibraryWorld } from "@tfgrpo/serving/testing";
+import { createSuite, normalizeAnswer } from "@tfgrpo/sim";
+import { createAgent, createMiddleware, toolRetryMiddleware } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createExperienceHooks } from "./experience-hooks.js";
 import { experienceMiddleware, finalText } from "./experience-middleware.js";
@@ -19,31 +20,20 @@ const block =
   "[G0]. Check the answer by substituting it back.\n[G1]. Simplify fractions fully before boxing the answer.";
 
 describe("experienceMiddleware with a real createAgent against the sim", () => {
-  let sim: SimServer;
-  let store: Store;
+  let world: SimLibraryWorld;
   beforeAll(async () => {
-    sim = await createSimServer({ seed: 11 });
-    store = await createStore(":memory:");
-    await store.applyOperations(
-      "math",
-      [
-        { op: "add", text: "Check the answer by substituting it back.", reason: "r", status: "active" },
-        {
-          op: "add",
-          text: "Simplify fractions fully before boxing the answer.",
-          reason: "r",
-          status: "active",
-        },
+    world = await startSimLibraryWorld({
+      seed: 11,
+      entries: [
+        "Check the answer by substituting it back.",
+        "Simplify fractions fully before boxing the answer.",
       ],
-      { parent: null, state: "committed" },
-    );
+    });
   });
-  afterAll(async () => {
-    await store.close();
-    await sim.close();
-  });
+  afterAll(() => world.close());
+  const store = () => world.store;
 
-  const model = (baseURL = sim.url) =>
+  const model = (baseURL = world.sim.url) =>
     new ChatOpenAI({ model: "sim-actor", apiKey: "sim", maxRetries: 0, configuration: { baseURL } });
   const tasks = createSuite({ domain: "math", seed: 11, size: 4, split: "train" });
   const rightAnswer = (task: (typeof tasks)[number]) => (text: string) =>
@@ -73,7 +63,7 @@ describe("experienceMiddleware with a real createAgent against the sim", () => {
     });
 
   it("shows one selection on every model call of a run, with the agent's own tools and another middleware", async () => {
-    const library = createLibraryService({ store, exposure: false });
+    const library = createLibraryService({ store: store(), exposure: false });
     const replies: unknown[] = [];
     const calls: string[] = [];
     const prompts: string[] = [];
@@ -99,7 +89,7 @@ describe("experienceMiddleware with a real createAgent against the sim", () => {
     for (const prompt of prompts) expect(prompt).toBe(`${systemPrompt}\n\n${block}`);
     expect(replies).toHaveLength(1);
     const selectionId = (state as { tfgrpoSelection: { selectionId: string } }).tfgrpoSelection.selectionId;
-    const stored = (await store.getSelection(selectionId))!.outcome!;
+    const stored = (await store().getSelection(selectionId))!.outcome!;
     expect(stored.success).toBe(rightAnswer(task)(finalText(state.messages)));
     expect(replies[0]).toMatchObject({ selectionId, creditedIds: ["G0", "G1"] });
     // The trajectory holds the tool calls the agent made.
@@ -108,8 +98,8 @@ describe("experienceMiddleware with a real createAgent against the sim", () => {
   });
 
   it("reports a streamed run once, when the stream ends", async () => {
-    const library = createLibraryService({ store, exposure: false });
-    const before = await store.countOutcomes("math");
+    const library = createLibraryService({ store: store(), exposure: false });
+    const before = await store().countOutcomes("math");
     const task = tasks[1]!;
     const agent = createAgent({
       model: model(),
@@ -127,14 +117,14 @@ describe("experienceMiddleware with a real createAgent against the sim", () => {
     );
     for await (const _chunk of stream) chunks++;
     expect(chunks).toBeGreaterThan(1);
-    const after = await store.countOutcomes("math");
+    const after = await store().countOutcomes("math");
     expect(after.served - before.served).toBe(1);
     expect(after.reported - before.reported).toBe(1);
   });
 
   it("reports a run whose model call throws as one failure, never two", async () => {
-    const library = createLibraryService({ store, exposure: false });
-    const before = await store.countOutcomes("math");
+    const library = createLibraryService({ store: store(), exposure: false });
+    const before = await store().countOutcomes("math");
     const experience = experienceMiddleware({ library, domain: "math", reward: () => 1 });
     // Nothing listens on port 9: the model call fails at once.
     const agent = createAgent({
@@ -145,15 +135,130 @@ describe("experienceMiddleware with a real createAgent against the sim", () => {
     await expect(
       agent.invoke({ messages: [{ role: "user", content: tasks[2]!.question }] }),
     ).rejects.toThrow();
-    const after = await store.countOutcomes("math");
+    const after = await store().countOutcomes("math");
     expect(after.served - before.served).toBe(1);
     expect(after.reported - before.reported).toBe(1);
-    const [outcome] = await store.listOutcomes({ domain: "math", latest: 1 });
+    const [outcome] = await store().listOutcomes({ domain: "math", latest: 1 });
     expect(outcome).toMatchObject({ success: false, reward: 0 });
   });
 
+  /** The library's replies, and a promise of the first: a report made off the run's path (an abort) is awaited. */
+  const reportsOf = () => {
+    const replies: ReportOutcomeReply[] = [];
+    let first!: (reply: ReportOutcomeReply) => void;
+    const firstReply = new Promise<ReportOutcomeReply>((resolve) => {
+      first = resolve;
+    });
+    return {
+      replies,
+      firstReply,
+      onReport: (reply: ReportOutcomeReply) => {
+        replies.push(reply);
+        first(reply);
+      },
+    };
+  };
+  const feedbackOf = async (selectionId: string) =>
+    (await store().getSelection(selectionId))?.outcome?.feedback ?? "";
+
+  it("reports a run aborted while a tool runs as one failure, with the reason", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const { replies, firstReply, onReport } = reportsOf();
+    const controller = new AbortController();
+    const stopping = tool(
+      async () => {
+        controller.abort(new Error("the user closed the tab"));
+        return "stopped";
+      },
+      {
+        name: "code_interpreter",
+        description: "Runs Python code and returns what it prints.",
+        schema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
+      },
+    );
+    const agent = createAgent({
+      model: model(),
+      tools: [stopping],
+      systemPrompt,
+      middleware: [experienceMiddleware({ library, domain: "math", reward: () => 1, onReport })],
+    });
+    await expect(
+      agent.invoke(
+        { messages: [{ role: "user", content: tasks[0]!.question }] },
+        { signal: controller.signal },
+      ),
+    ).rejects.toThrow();
+    const reply = await firstReply;
+    expect(reply).toMatchObject({ success: false, reward: 0 });
+    expect(await feedbackOf(reply.selectionId)).toMatch(/aborted \(the user closed the tab\)/);
+    expect(replies).toHaveLength(1);
+  });
+
+  it("inside experience.run, a run a tool's error ends is one failure with its message; a report by hand after it sends nothing", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const before = await store().countOutcomes("math");
+    const { replies, onReport } = reportsOf();
+    const experience = experienceMiddleware({ library, domain: "math", reward: () => 1, onReport });
+    const crashing = tool(
+      async () => {
+        throw new Error("the team's interpreter crashed");
+      },
+      {
+        name: "code_interpreter",
+        description: "Runs Python code and returns what it prints.",
+        schema: { type: "object", properties: { code: { type: "string" } }, required: ["code"] },
+      },
+    );
+    const checkpointer = new MemorySaver();
+    const agent = createAgent({
+      model: model(),
+      tools: [crashing],
+      systemPrompt,
+      checkpointer,
+      // The team's retry middleware gives up by raising: the tool's error ends the run, outside any model call.
+      middleware: [experience, toolRetryMiddleware({ maxRetries: 0, onFailure: "raise" })],
+    });
+    const config = { configurable: { thread_id: "crashing-tool" } };
+    await expect(
+      experience.run(() =>
+        agent.invoke({ messages: [{ role: "user", content: tasks[0]!.question }] }, config),
+      ),
+    ).rejects.toThrow(/interpreter crashed/);
+    expect(replies).toHaveLength(1);
+    expect(replies[0]).toMatchObject({ success: false, reward: 0 });
+    expect(await feedbackOf(replies[0]!.selectionId)).toMatch(
+      /the run failed: the team's interpreter crashed/,
+    );
+    // The team reports the run too, from its checkpoint: it gets the failure's reply, and nothing is sent.
+    const { values } = await agent.graph.getState(config);
+    expect(await experience.reportOutcome(values as Record<string, unknown>, { success: true })).toEqual(
+      replies[0],
+    );
+    const after = await store().countOutcomes("math");
+    expect(after.served - before.served).toBe(1);
+    expect(after.reported - before.reported).toBe(1);
+  });
+
+  it("inside experience.run, a run another middleware's hook ends is one failure", async () => {
+    const library = createLibraryService({ store: store(), exposure: false });
+    const { replies, onReport } = reportsOf();
+    const experience = experienceMiddleware({ library, domain: "math", reward: () => 1, onReport });
+    const broken = createMiddleware({
+      name: "Broken",
+      afterModel: async () => {
+        throw new Error("the guardrail service is down");
+      },
+    });
+    const agent = createAgent({ model: model(), systemPrompt, middleware: [experience, broken] });
+    await expect(
+      experience.run(() => agent.invoke({ messages: [{ role: "user", content: tasks[1]!.question }] })),
+    ).rejects.toThrow(/guardrail/);
+    expect(replies).toHaveLength(1);
+    expect(await feedbackOf(replies[0]!.selectionId)).toMatch(/guardrail service is down/);
+  });
+
   it("reports by hand when no reward is given, once", async () => {
-    const library = createLibraryService({ store, exposure: false });
+    const library = createLibraryService({ store: store(), exposure: false });
     const experience = experienceMiddleware({ library, domain: "math" });
     const agent = createAgent({ model: model(), systemPrompt, middleware: [experience] });
     const state = await agent.invoke({ messages: [{ role: "user", content: tasks[3]!.question }] });
@@ -164,33 +269,25 @@ describe("experienceMiddleware with a real createAgent against the sim", () => {
   });
 
   it("takes an offline attempt's block and seed from tfgrpo and reports nothing", async () => {
-    const library = createLibraryService({ store, exposure: false });
-    const before = await store.countOutcomes("math");
+    const library = createLibraryService({ store: store(), exposure: false });
+    const before = await store().countOutcomes("math");
     const prompts: string[] = [];
     const agent = createAgent({
       model: model(),
       systemPrompt,
       middleware: [experienceMiddleware({ library, domain: "math", reward: () => 1 }), watcher(prompts)],
     });
-    const attempt = {
-      taskId: "t",
-      attempt: 0,
-      promptBlock: "[G7]. An offline lesson.",
-      shownIds: ["G7"],
-      seed: 5,
-      temperature: 0.7,
-      used: false,
-    };
+    const attempt = makeAgentAttempt();
     await runAgentAttempt(attempt, () =>
       agent.invoke({ messages: [{ role: "user", content: tasks[0]!.question }] }),
     );
     expect(attempt.used).toBe(true);
     expect(prompts).toEqual([`${systemPrompt}\n\n[G7]. An offline lesson.`]);
-    expect(await store.countOutcomes("math")).toEqual(before);
+    expect(await store().countOutcomes("math")).toEqual(before);
   });
 
   it("the StateGraph hooks accept plain { role, content } messages", async () => {
-    const library = createLibraryService({ store, exposure: false });
+    const library = createLibraryService({ store: store(), exposure: false });
     const hooks = createExperienceHooks({ library, domain: "math", systemPrompt });
     const state = { messages: [{ role: "user", content: tasks[0]!.question }] };
     const messages = await hooks.prompt(state);

@@ -3,18 +3,16 @@ import { isGraphInterrupt } from "@langchain/langgraph";
 import {
   createExperienceRuns,
   currentAgentAttempt,
-  type ExperienceLibrary,
-  failureReport,
-  type ReportOutcomeReply,
+  type ExperienceRunsOptions,
   type RunOutcomeLike,
   type RunSelection,
   TfgrpoError,
-  toRunOutcome,
   withPromptBlock,
 } from "@tfgrpo/protocol";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { messagesToTrajectory } from "./messages-to-trajectory.js";
+import { createRunAbortWatch } from "./run-abort-watch.js";
 import { firstHumanText, toBaseMessages } from "./to-base-messages.js";
 
 /** What a reward function of the run reads: the agent's final state and the run's selection. */
@@ -28,25 +26,16 @@ export interface ExperienceRun {
   shownIds: string[];
 }
 
-export interface ExperienceMiddlewareOptions {
-  /**
-   * `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls. Optional for
-   * an agent that only learns offline (`tfgrpo learn --agent`), where tfgrpo gives each attempt its experiences.
-   */
-  library?: ExperienceLibrary;
-  domain: string;
+/**
+ * `library`: `createLibraryService({ store })`, `createBusLibraryClient(bus)`, or anything with these two calls;
+ * optional for an agent that only learns offline (`tfgrpo learn --agent`), where tfgrpo gives each attempt its
+ * experiences. `reportFailures` (default true): a run whose model call throws reports a failure, once.
+ */
+export interface ExperienceMiddlewareOptions extends ExperienceRunsOptions {
   /** Scores a finished run; the middleware reports it when the run ends. Without it, call `reportOutcome`. */
   reward?: (run: ExperienceRun) => RunOutcomeLike | Promise<RunOutcomeLike>;
-  /** Called with the library's reply to each report (the entries credited). */
-  onReport?: (reply: ReportOutcomeReply) => void;
-  /** A report that failed (library unreachable); default: the error is thrown from the agent's run. */
-  onReportError?: (error: unknown) => void;
   /** The task text of a run; default: the first human message. */
   task?: (messages: BaseMessage[]) => string;
-  /** A run whose model call throws reports a failure (once); default true. */
-  reportFailures?: boolean;
-  version?: number;
-  k?: number;
 }
 
 const selectionSchema = z.object({
@@ -70,15 +59,13 @@ export const experienceStateKey = "tfgrpoSelection";
  * to the system prompt of every model call of the run (byte-identical each time), and when the run ends reports the
  * outcome with the run's messages as the trajectory (cited ids are read from them). List it first: other middleware's
  * retries and fallbacks then happen inside it, and an error that leaves it ends the run (reported as a failure, once).
+ * A run aborted through its `signal` is reported as a failure wherever it stops. LangChain gives middleware no hook
+ * for an error thrown elsewhere (a tool with `toolRetryMiddleware`, another middleware's `beforeModel`): run the
+ * agent inside `experience.run(() => agent.invoke(...))` and every error that ends the run is reported, once.
  * Under `tfgrpo learn --agent` it takes the attempt's experiences and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
-  const runs = createExperienceRuns({
-    ...(options.library ? { library: options.library } : {}),
-    domain: options.domain,
-    ...(options.version === undefined ? {} : { version: options.version }),
-    ...(options.k === undefined ? {} : { k: options.k }),
-  });
+  const runs = createExperienceRuns(options);
   const taskOf = (messages: BaseMessageLike[]) => {
     const base = toBaseMessages(messages);
     const task = options.task ? options.task(base) : firstHumanText(base);
@@ -90,17 +77,6 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
     }
     return task;
   };
-  const send = async (selection: RunSelection, report: Parameters<typeof runs.report>[1]) => {
-    try {
-      const reply = await runs.report(selection, report);
-      if (reply) options.onReport?.(reply);
-      return reply;
-    } catch (error) {
-      if (!options.onReportError) throw error;
-      options.onReportError(error);
-      return null;
-    }
-  };
   const reportRun = async (state: Record<string, unknown>, outcome: RunOutcomeLike, where: string) => {
     const selection = selectionOf(state);
     if (!selection) {
@@ -110,14 +86,18 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
       );
     }
     const messages = toBaseMessages((state.messages as BaseMessageLike[] | undefined) ?? []);
-    return send(selection, { ...toRunOutcome(outcome, where), trajectory: messagesToTrajectory(messages) });
+    return runs.finish(selection, outcome, where, { trajectory: messagesToTrajectory(messages) });
   };
+
+  const abortWatch = createRunAbortWatch(runs.fail);
 
   const middleware = createMiddleware({
     name: "TfgrpoExperienceMiddleware",
     stateSchema: z.object({ [experienceStateKey]: selectionSchema.optional() }),
     beforeAgent: async (state) => {
-      const selection = await runs.select(taskOf(state.messages as BaseMessageLike[]));
+      const task = taskOf(state.messages as BaseMessageLike[]);
+      const selection = await (runs.selectInScope(task) ?? runs.select(task));
+      abortWatch.watch(selection);
       return { [experienceStateKey]: selection };
     },
     wrapModelCall: async (request, handler) => {
@@ -134,14 +114,13 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
           ...(attempt ? { modelSettings: { ...request.modelSettings, seed: attempt.seed } } : {}),
         });
       } catch (error) {
-        if (selection && options.reportFailures !== false && !isGraphInterrupt(error)) {
-          await send(selection, failureReport(error));
-        }
+        if (selection && !isGraphInterrupt(error)) await runs.fail(selection, error);
         throw error;
       }
     },
     afterAgent: async (state) => {
       const selection = selectionOf(state as Record<string, unknown>);
+      abortWatch.end(selection);
       if (!options.reward || !selection || runs.reported(selection) || selection.selectionId === null) return;
       const messages = toBaseMessages(state.messages as BaseMessageLike[]);
       const outcome = await options.reward({
@@ -162,6 +141,11 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
      */
     reportOutcome: (state: Record<string, unknown>, outcome: RunOutcomeLike) =>
       reportRun(state, outcome, "reportOutcome"),
+    /**
+     * Runs `work` (`() => agent.invoke(...)` or a stream consumed to its end) as one run: an error that ends it,
+     * wherever it is thrown, is reported as a failure with its message, once; then thrown on.
+     */
+    run: <T>(work: () => T | PromiseLike<T>) => runs.run(work),
   });
 }
 

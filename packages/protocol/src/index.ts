@@ -10,6 +10,7 @@ export {
   type ExperienceRunsOptions,
   failureReport,
   type RunReport,
+  type RunScope,
   type RunSelection,
   withPromptBlock,
 } from "./agent/experience-runs.js";

@@ -6,46 +6,38 @@ import { ChatOpenAI } from "@langchain/openai";
 import { experienceMiddleware } from "@tfgrpo/langgraph";
 import { type TemporaryDirectory, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createLibraryService, type ReportOutcomeReply } from "@tfgrpo/serving";
-import { createSimServer, createSuite, normalizeAnswer, type SimServer } from "@tfgrpo/sim";
-import { createStore, type Store } from "@tfgrpo/store";
+import { type SimLibraryWorld, startSimLibraryWorld } from "@tfgrpo/serving/testing";
+import { createSuite, normalizeAnswer } from "@tfgrpo/sim";
+import { createStore } from "@tfgrpo/store";
 import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runOnlineLearnerService } from "../online/online-learner-service.js";
 import { simModelsConfig } from "../runtime/start-sim-world.js";
 
 let temporary: TemporaryDirectory;
-let sim: SimServer;
-let store: Store;
+let world: SimLibraryWorld;
 let db: string;
 beforeAll(async () => {
   temporary = await temporaryDirectory("tfgrpo-served-agent-");
-  sim = await createSimServer({ seed: 7 });
-  process.env.SIM_PORT = String(sim.port);
   db = path.join(temporary.path, "tfgrpo.db");
-  store = await createStore(db);
-  await store.applyOperations(
-    "math",
-    [
-      { op: "add", text: "Check the answer by substituting it back.", reason: "r", status: "active" },
-      {
-        op: "add",
-        text: "When counting integers in a range, include both endpoints: range(lo, hi + 1).",
-        reason: "r",
-        status: "active",
-      },
+  world = await startSimLibraryWorld({
+    seed: 7,
+    db,
+    entries: [
+      "Check the answer by substituting it back.",
+      "When counting integers in a range, include both endpoints: range(lo, hi + 1).",
     ],
-    { parent: null, state: "committed" },
-  );
+  });
+  process.env.SIM_PORT = String(world.sim.port);
 });
 afterAll(async () => {
-  await store?.close();
-  await sim?.close();
+  await world?.close();
   await temporary?.[Symbol.asyncDispose]();
 });
 
 describe("a served createAgent agent and the domain's learner", () => {
   it("its reports reach the learner and credit the entries shown; a run that throws is reported once", async () => {
-    const library = createLibraryService({ store });
+    const library = createLibraryService({ store: world.store });
     const tasks = createSuite({ domain: "math", seed: 7, size: 8, split: "train" });
     const replies: ReportOutcomeReply[] = [];
     const agentFor = (baseURL: string, answer: string) =>
@@ -69,7 +61,9 @@ describe("a served createAgent agent and the domain's learner", () => {
         ],
       });
     for (const task of tasks) {
-      await agentFor(sim.url, task.answer!).invoke({ messages: [{ role: "user", content: task.question }] });
+      await agentFor(world.sim.url, task.answer!).invoke({
+        messages: [{ role: "user", content: task.question }],
+      });
     }
     const failing = agentFor("http://127.0.0.1:9/v1", "0");
     await expect(
@@ -81,15 +75,15 @@ describe("a served createAgent agent and the domain's learner", () => {
     expect(replies.at(-1)).toMatchObject({ success: false, reward: 0 });
     const shownCount = new Map<string, number>();
     for (const reply of replies) {
-      const { selection } = (await store.getSelection(reply.selectionId))!;
+      const { selection } = (await world.store.getSelection(reply.selectionId))!;
       expect(reply.creditedIds).toEqual(selection.entryIds);
       for (const id of selection.entryIds) shownCount.set(id, (shownCount.get(id) ?? 0) + 1);
     }
     // The entries shown were credited, in the head's stats, once per report that showed them.
     expect(shownCount.size).toBeGreaterThan(0);
-    const head = (await store.getHead("math"))!;
+    const head = (await world.store.getHead("math"))!;
     for (const entry of head.experiences) expect(entry.stats.shown).toBe(shownCount.get(entry.id) ?? 0);
-    expect(await store.countOutcomes("math")).toMatchObject({
+    expect(await world.store.countOutcomes("math")).toMatchObject({
       served: tasks.length + 1,
       reported: tasks.length + 1,
     });

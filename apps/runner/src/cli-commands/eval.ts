@@ -1,5 +1,6 @@
 import type { Command } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import { agentPriceOption } from "../cli-options/agent-price-option.js";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
 import { checkedOptions } from "../cli-options/checked-options.js";
 import { databaseOption } from "../cli-options/database-option.js";
@@ -33,6 +34,7 @@ export function registerEvalCommand(program: Command): void {
       "--agent <file>",
       "the team's agent module (a createAgent agent, an AI SDK agent or a function): it runs the rollouts instead of tfgrpo's actor",
     )
+    .addOption(agentPriceOption())
     .addOption(simOption())
     .option("--run-id <id>", "id of the evaluation run")
     .option(

@@ -1,5 +1,6 @@
 import { type Command, InvalidArgumentError, Option } from "commander";
 import { actorModeOption } from "../cli-options/actor-mode-option.js";
+import { agentPriceOption } from "../cli-options/agent-price-option.js";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
 import { databaseOption } from "../cli-options/database-option.js";
 import {
@@ -127,6 +128,7 @@ export function registerLearnCommand(program: Command): void {
       "--agent <file>",
       "the team's agent module (a createAgent agent, an AI SDK agent or a function): it runs the rollouts instead of tfgrpo's actor",
     )
+    .addOption(agentPriceOption())
     .option("--no-baseline", "do not evaluate the empty library after every round")
     .option(
       "--local-roles <roles>",

@@ -19,6 +19,8 @@ export const evalCommandOptionsSchema = z
     mode: z.enum(["tools", "direct"]),
     /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */
     agent: z.string().optional(),
+    /** `--agent-price`: the team's model's prices (USD per million tokens), for --dry-run. */
+    agentPrice: z.object({ input: z.number(), cachedInput: z.number(), output: z.number() }).optional(),
     localRoles: z.string(),
     sim: z.boolean().optional(),
     runId: z.string().optional(),

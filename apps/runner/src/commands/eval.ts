@@ -8,7 +8,7 @@ import { isSimulated } from "../cli-options/is-simulated.js";
 import { parseRoleList } from "../cli-options/role-list.js";
 import { newRunId } from "../cli-options/run-id.js";
 import { createProgress } from "../cli-output/progress.js";
-import { estimateForCommand } from "../cost-estimate/estimate-for-command.js";
+import { agentEstimate, estimateForCommand } from "../cost-estimate/estimate-for-command.js";
 import { renderCostEstimate } from "../cost-estimate/render-cost-estimate.js";
 import { renderTransferTable, withActorModel } from "../cross-model/evaluate-across-actors.js";
 import { buildControls, serveControls, withControls } from "../learn/control-libraries.js";
@@ -46,6 +46,7 @@ export async function evaluate(
       config,
       db: resolveDatabase(options),
       env: { SIM_PORT: "0", ...process.env },
+      ...agentEstimate(options, "eval"),
     });
     output.stdout.write(`${renderCostEstimate(estimate, "eval dry run, no model called")}\n`);
     return undefined;

@@ -43,6 +43,8 @@ export const learnCommandOptionsSchema = z
     mode: z.enum(["tools", "direct"]),
     /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */
     agent: z.string().optional(),
+    /** `--agent-price`: the team's model's prices (USD per million tokens), for --dry-run. */
+    agentPrice: z.object({ input: z.number(), cachedInput: z.number(), output: z.number() }).optional(),
     baseline: z.boolean(),
     localRoles: z.string(),
     sim: z.boolean().optional(),

@@ -8,7 +8,7 @@ import { isSimulated } from "../cli-options/is-simulated.js";
 import { parseRoleList } from "../cli-options/role-list.js";
 import { newRunId } from "../cli-options/run-id.js";
 import { createProgress } from "../cli-output/progress.js";
-import { estimateForCommand } from "../cost-estimate/estimate-for-command.js";
+import { agentEstimate, estimateForCommand } from "../cost-estimate/estimate-for-command.js";
 import type { CostEstimate } from "../cost-estimate/estimate-run-cost.js";
 import { renderCostEstimate } from "../cost-estimate/render-cost-estimate.js";
 import { checkpointPathFor } from "../learn/checkpoint-path.js";
@@ -261,6 +261,7 @@ async function printLearnEstimate(
     db,
     // The sim's config reads its port; an estimate needs none.
     env: { SIM_PORT: "0", ...process.env },
+    ...agentEstimate(options, "learn"),
   });
   stream.write(`${renderCostEstimate(estimate, `learn ${title}`)}\n`);
   return estimate;

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { defaultValidationSamples, sequentialValidationRounds } from "@tfgrpo/curator";
-import { loadModelsConfig } from "@tfgrpo/models";
-import { loadDataset, type Task } from "@tfgrpo/protocol";
+import { loadModelsConfig, type Prices } from "@tfgrpo/models";
+import { loadDataset, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { calibrateFromStore } from "./calibrate-from-store.js";
 import {
@@ -36,6 +36,8 @@ export interface EstimateForCommandOptions {
   store?: Store;
   /** Where the models config's variables are read (default process.env). */
   env?: Record<string, string | undefined>;
+  /** The rollouts are the team's agent's (`--agent`), priced only with `prices` (`--agent-price`). */
+  agent?: { prices?: Prices | undefined };
 }
 
 /**
@@ -56,6 +58,24 @@ function withPlaceholderKeys(env: Record<string, string | undefined>): Record<st
         ? "dry-run-placeholder"
         : target[name as string],
   });
+}
+
+/**
+ * The `agent` option of an estimate for a command's `--agent` and `--agent-price`; `--agent-price` without `--agent`
+ * is refused (it prices nothing tfgrpo runs).
+ */
+export function agentEstimate(
+  options: { agent?: string | undefined; agentPrice?: Prices | undefined },
+  command: "learn" | "eval",
+): Pick<EstimateForCommandOptions, "agent"> {
+  if (options.agentPrice && !options.agent) {
+    throw new TfgrpoError(
+      "invalid_config",
+      `${command} --agent-price prices the rollouts of the team's agent: pass --agent too (tfgrpo's actor is priced from --config)`,
+      { details: { field: "agent-price" } },
+    );
+  }
+  return options.agent ? { agent: { prices: options.agentPrice } } : {};
 }
 
 /** The cost estimate of a learn or eval command, from its data files, options, models config and database. */
@@ -108,5 +128,7 @@ export async function estimateForCommand(options: EstimateForCommandOptions): Pr
           mode: options.mode,
           evalRollouts: tasks.length * (options.k ?? 1) * (options.libraries ?? 1),
         };
-  return estimateRunCost(shape, prompts, assumptions, modelsConfig);
+  return estimateRunCost(shape, prompts, assumptions, modelsConfig, {
+    ...(options.agent ? { agent: options.agent } : {}),
+  });
 }

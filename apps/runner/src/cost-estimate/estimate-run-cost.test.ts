@@ -45,3 +45,36 @@ describe("estimateRunCost: validation rollouts", () => {
     expect(sequential).toEqual([2, 14, 30].map((rounds) => Math.round(training + steps * 4 * 2 * rounds)));
   });
 });
+
+describe("estimateRunCost: rollouts of the team's agent", () => {
+  const prices = { input: 1, cachedInput: 0.5, output: 4 };
+  const config = {
+    roles: {
+      actor: { prices: { input: 100, cachedInput: 100, output: 100 } },
+      critic: { prices },
+      curator: { prices },
+    },
+  } as unknown as ModelsConfig;
+
+  it("counts the agent's calls and tokens instead of the actor's, unpriced and out of the total", () => {
+    const own = estimateRunCost(shape, prompts, assumptions, config);
+    const agent = estimateRunCost(shape, prompts, assumptions, config, { agent: {} });
+    expect(agent.roles.map((role) => role.role)).toEqual(["agent", "critic", "curator"]);
+    const [rollouts] = agent.roles;
+    expect(rollouts).toMatchObject({ priced: false, costUsd: [0, 0, 0] });
+    expect(rollouts!.calls).toEqual(own.roles[0]!.calls);
+    const tfgrpo = agent.roles.slice(1);
+    expect(agent.total.costUsd[1]).toBeCloseTo(tfgrpo.reduce((sum, role) => sum + role.costUsd[1], 0));
+    expect(agent.total.costUsd[1]).toBeLessThan(own.total.costUsd[1]);
+  });
+
+  it("prices the agent's rollouts at the team's prices when given", () => {
+    const priced = estimateRunCost(shape, prompts, assumptions, config, { agent: { prices } });
+    const [rollouts] = priced.roles;
+    expect(rollouts!.priced).toBe(true);
+    const expected =
+      (rollouts!.inputTokens[1] * prices.input + rollouts!.outputTokens[1] * prices.output) / 1e6;
+    expect(rollouts!.costUsd[1]).toBeCloseTo(expected);
+    expect(priced.total.costUsd[1]).toBeCloseTo(priced.roles.reduce((sum, role) => sum + role.costUsd[1], 0));
+  });
+});

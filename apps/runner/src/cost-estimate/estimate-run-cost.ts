@@ -78,15 +78,27 @@ export function defaultAssumptions(mode: "tools" | "direct", actorMaxTokens = 20
 }
 
 export interface RoleEstimate {
-  role: Role;
+  /** `agent`: the rollouts of the team's agent (`--agent`), on the team's model instead of tfgrpo's actor. */
+  role: Role | "agent";
   calls: Range;
   inputTokens: Range;
   outputTokens: Range;
   costUsd: Range;
+  /** False for the team's agent without `--agent-price`: its tokens are counted, its cost is 0 here. */
+  priced: boolean;
+}
+
+export interface EstimateRunCostOptions {
+  /**
+   * The rollouts are the team's agent's (`learn/eval --agent`): its model is the team's, not a role of the models
+   * config, so they are priced only with `prices` (`--agent-price`).
+   */
+  agent?: { prices?: Prices | undefined };
 }
 
 export interface CostEstimate {
   roles: RoleEstimate[];
+  /** The priced roles' sum (without an unpriced agent's calls and cost). */
   total: { calls: Range; costUsd: Range };
   rollouts: Range;
   assumptions: Assumptions;
@@ -116,6 +128,7 @@ export function estimateRunCost(
   prompts: PromptSizes,
   assumptions: Assumptions,
   config: ModelsConfig,
+  options: EstimateRunCostOptions = {},
 ): CostEstimate {
   const scenario = (index: 0 | 1 | 2) => {
     const pick = (range: Range) => range[index];
@@ -195,23 +208,29 @@ export function estimateRunCost(
   const runs = [scenario(0), scenario(1), scenario(2)] as const;
   const roles: RoleEstimate[] = [];
   for (const role of ["actor", "critic", "curator"] as const) {
-    const entry = config.roles[role];
-    if (!entry) continue;
+    const rollouts = role === "actor" && options.agent !== undefined;
+    const prices = rollouts ? options.agent?.prices : config.roles[role]?.prices;
+    if (!rollouts && !prices) continue;
     const values = runs.map((run) => run[role]) as [Tally, Tally, Tally];
     const range = (read: (value: Tally) => number): Range =>
       [read(values[0]), read(values[1]), read(values[2])].map((value) => Math.round(value)) as Range;
     roles.push({
-      role,
+      role: rollouts ? "agent" : role,
       calls: range((value) => value.calls),
       inputTokens: range((value) => value.input),
       outputTokens: range((value) => value.output),
       costUsd: [0, 1, 2].map((index) =>
-        usd(values[index as 0]!.input, values[index as 0]!.output, entry.prices, index === 0 ? 0.5 : 0),
+        prices
+          ? usd(values[index as 0]!.input, values[index as 0]!.output, prices, index === 0 ? 0.5 : 0)
+          : 0,
       ) as Range,
+      priced: prices !== undefined,
     });
   }
   const sum = (read: (role: RoleEstimate) => Range): Range =>
-    [0, 1, 2].map((index) => roles.reduce((total, role) => total + read(role)[index]!, 0)) as Range;
+    [0, 1, 2].map((index) =>
+      roles.filter((role) => role.priced).reduce((total, role) => total + read(role)[index]!, 0),
+    ) as Range;
   return {
     roles,
     total: { calls: sum((role) => role.calls), costUsd: sum((role) => role.costUsd) },

@@ -97,3 +97,72 @@ describe("toRunOutcome and withPromptBlock", () => {
     expect(withPromptBlock("", "[G0]. t")).toBe("[G0]. t");
   });
 });
+
+describe("createExperienceRuns' report hooks", () => {
+  it("hands each reply to onReport once, and a failed report to onReportError instead of throwing", async () => {
+    const { calls, library } = recordingLibrary();
+    const replies: unknown[] = [];
+    const runs = createExperienceRuns({
+      library: library as never,
+      domain: "math",
+      onReport: (reply) => replies.push(reply),
+    });
+    const selection = await runs.select("task");
+    await runs.finish(selection, true, "r", { trajectory: [{ role: "user", content: "task" }] });
+    await runs.finish(selection, false, "r");
+    expect(replies).toHaveLength(1);
+    expect(calls.reports).toEqual([
+      { selectionId: "s1", reward: 1, success: true, trajectory: [{ role: "user", content: "task" }] },
+    ]);
+
+    const errors: unknown[] = [];
+    const unreachable = createExperienceRuns({
+      library: { ...library, reportOutcome: async () => Promise.reject(new Error("down")) } as never,
+      domain: "math",
+      onReportError: (error) => errors.push(error),
+    });
+    const other = await unreachable.select("task");
+    expect(await unreachable.fail(other, new Error("boom"))).toBeNull();
+    expect(await unreachable.fail(other, new Error("again"))).toBeNull();
+    expect(errors).toHaveLength(1);
+  });
+
+  it("fail reports nothing with reportFailures: false, or once the run is reported", async () => {
+    const { calls, library } = recordingLibrary();
+    const quiet = createExperienceRuns({ library: library as never, domain: "math", reportFailures: false });
+    expect(await quiet.fail(await quiet.select("task"), new Error("boom"))).toBeNull();
+    const runs = createExperienceRuns({ library: library as never, domain: "math" });
+    const selection = await runs.select("task");
+    await runs.finish(selection, 0.5, "r");
+    await runs.fail(selection, new Error("late"));
+    expect(calls.reports).toHaveLength(1);
+    expect(calls.reports[0]).toMatchObject({ reward: 0.5, success: false });
+  });
+});
+
+describe("createExperienceRuns' run scopes", () => {
+  it("gives the model calls of one run one selection, each run its own, and reports a run that throws once", async () => {
+    const { calls, library } = recordingLibrary();
+    const runs = createExperienceRuns({ library: library as never, domain: "math" });
+    expect(runs.selectInScope("task")).toBeUndefined();
+    const modelCall = async () => {
+      await Promise.resolve();
+      return runs.selectInScope("task");
+    };
+    const [first, second] = await Promise.all([
+      runs.run(async () => [await modelCall(), await modelCall()]),
+      runs.run(async () => [await modelCall()]),
+    ]);
+    expect(first![0]).toBe(first![1]);
+    expect(new Set([first![0]!.selectionId, second![0]!.selectionId])).toEqual(new Set(["s1", "s2"]));
+    await expect(
+      runs.run(async () => {
+        await modelCall();
+        throw new Error("a tool crashed");
+      }),
+    ).rejects.toThrow("a tool crashed");
+    expect(calls.reports).toEqual([
+      { selectionId: "s3", reward: 0, success: false, feedback: "the run failed: a tool crashed" },
+    ]);
+  });
+});

@@ -1,4 +1,5 @@
 export { type BusPair, busContractTests, eventually } from "./bus-contract.js";
+export { makeAgentAttempt } from "./make-agent-attempt.js";
 export { makeAsyncResource } from "./make-async-resource.js";
 export { makeExperience } from "./make-experience.js";
 export { makeTask } from "./make-task.js";
