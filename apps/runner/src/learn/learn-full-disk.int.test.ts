@@ -123,10 +123,9 @@ describe("a disk filled under a running learn --sim", () => {
         concurrency: 6,
         db,
         runId,
+        // The counts below are exact.
+        fullGroups: true,
       }),
-      // Full G in every epoch (no fewer attempts for tasks that taught nothing): the counts below are exact.
-      "--settled-task-attempts",
-      "0",
       "--config",
       models,
       "--mode",

@@ -59,7 +59,18 @@ it("learns over 3 epochs with G = 5 while 20% of model calls fail (429, 500, han
   const runId = "model-faults";
   const started = Date.now();
   const run = spawnCli([
-    ...simLearnArgs({ seed: 7, domain, train, val, epochs, groupSize, concurrency: 8, db, runId }),
+    ...simLearnArgs({
+      seed: 7,
+      domain,
+      train,
+      val,
+      epochs,
+      groupSize,
+      concurrency: 8,
+      fullGroups: true,
+      db,
+      runId,
+    }),
     "--sim-faults",
     // A hung call is cut after 1.5 s (the socket closed), a 429 asks for a 0.2 s wait: the test stays short.
     "rate=0.2,kinds=429,500,hang,malformed,truncated,hangMs=1500,retryAfterMs=200",

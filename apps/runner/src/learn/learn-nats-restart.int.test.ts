@@ -60,7 +60,18 @@ it("learns over NATS with actor, critic and curator workers while the nats-serve
     const started = Date.now();
     runner = spawnCli(
       [
-        ...learnArgs({ seed: 2, domain, train, val, epochs, groupSize, concurrency: 8, db, runId }),
+        ...learnArgs({
+          seed: 2,
+          domain,
+          train,
+          val,
+          epochs,
+          groupSize,
+          concurrency: 8,
+          fullGroups: true,
+          db,
+          runId,
+        }),
         "--nats",
         url,
         // Every role is a worker: the runner's calls all cross the server.

@@ -43,6 +43,9 @@ const shape = [
   "3",
   "--group-size",
   "4",
+  // Full G (no fewer attempts for tasks that taught nothing): the counts below are exact.
+  "--settled-task-attempts",
+  "0",
 ];
 
 /** A directory of its own for a process: what another machine would be. */

@@ -33,12 +33,11 @@ const learnArgs = (db: string, runId: string) =>
     batchSize: 3,
     groupSize: 4,
     concurrency: 6,
+    // The counts below are exact.
+    fullGroups: true,
     db,
     runId,
-  }).concat(
-    // Full G in every epoch (no fewer attempts for tasks that taught nothing): the counts below are exact.
-    ["--settled-task-attempts", "0"],
-  );
+  });
 
 describe("tfgrpo learn on the simulated world", () => {
   it("runs every step, records each rollout once, and resumes after kill -9 to the same libraries as an uninterrupted run", async () => {

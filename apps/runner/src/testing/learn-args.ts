@@ -8,6 +8,8 @@ export interface LearnRun {
   groupSize: number;
   batchSize?: number;
   concurrency?: number;
+  /** Full G in every epoch (`--settled-task-attempts 0`): for a test that counts epochs x tasks x G rollouts exactly. */
+  fullGroups?: boolean;
   db: string;
   runId: string;
 }
@@ -30,6 +32,7 @@ export function learnArgs(run: LearnRun): string[] {
     "--group-size",
     String(run.groupSize),
     ...(run.concurrency === undefined ? [] : ["--concurrency", String(run.concurrency)]),
+    ...(run.fullGroups ? ["--settled-task-attempts", "0"] : []),
     "--db",
     run.db,
     "--run-id",
