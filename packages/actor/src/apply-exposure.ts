@@ -20,10 +20,8 @@ export interface ExposedSelection {
  * a lifecycle threshold) is varied wherever it is relevant (its similarity at least `relevantRatio` of the task's most
  * similar entry's: the evidence goes where the decision needs it); a settled entry drawn into the group's exposure
  * budget only where it is also among the most similar `relevantShare` of the shown entries. A varied entry is kept for the
- * attempts of its shown arm and removed for the others. A candidate or probation entry that is not relevant is removed
- * for every attempt when the selection is selective (top-k: unproven, it takes no room where it does not apply); when
- * every entry is shown (mode "all", a library within the budget, as it will be served and validated) it stays for every
- * attempt like an active one, so training prompts are the prompts the library is judged and served with.
+ * attempts of its shown arm and removed for the others; a candidate or probation entry that is not relevant is removed
+ * for every attempt (unproven, it takes no room where it does not apply), and an active one stays.
  * The "most useful" repetition never carries a varied entry, in either arm, so the two arms' prompts differ only in
  * the varied lines: nothing else in the prompt moves, and the contrast measures the entry, not its placement.
  */
@@ -42,7 +40,7 @@ export function applyExposure(
     const variation = variationOf(exposure, entry.id, entry.status, entry.contrast);
     if (variation === null) continue;
     if ((variation === "open" ? wide : relevant).has(entry.id)) varied.add(entry.id);
-    else if (entry.status !== "active" && selection.mode !== "all") hidden.add(entry.id);
+    else if (entry.status !== "active") hidden.add(entry.id);
   }
   if (varied.size === 0 && hidden.size === 0) return { selection, withheld: [] };
   const withheld = new Set([...varied].filter((id) => !isShownToAttempt(exposure, id, attempt)));
