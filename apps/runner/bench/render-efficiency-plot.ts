@@ -6,11 +6,14 @@ export interface EfficiencyPoint {
   gain: number;
   trainingRollouts: number;
   validationRollouts: number;
+  /** After each step: rollouts spent so far and the head's held-out gain then. */
+  curve?: ReadonlyArray<{ rollouts: number; gain: number }>;
 }
 
 /**
  * Held-out gain (points) against rollouts spent (training plus validation), one dot per run, colour by loop, shape
- * by setting (circle: demo, square: planted), and each loop's mean per setting as a large labelled mark.
+ * by setting (circle: demo, square: planted), each loop's mean per setting as a large labelled mark, and its mean
+ * cost curve (the head's gain after each step against the rollouts spent by then) as a line from the origin.
  */
 export function renderEfficiencyPlot(points: readonly EfficiencyPoint[]): string {
   const width = 760;
@@ -35,6 +38,7 @@ export function renderEfficiencyPlot(points: readonly EfficiencyPoint[]): string
   };
   const dots = points.map((p) => mark(p, 4, 0.45));
   const means: string[] = [];
+  const lines: string[] = [];
   for (const setting of new Set(points.map((p) => p.setting)))
     for (const loop of new Set(points.map((p) => p.loop))) {
       const runs = points.filter((p) => p.setting === setting && p.loop === loop);
@@ -49,6 +53,18 @@ export function renderEfficiencyPlot(points: readonly EfficiencyPoint[]): string
         trainingRollouts: mean((p) => p.trainingRollouts),
         validationRollouts: mean((p) => p.validationRollouts),
       };
+      const steps = Math.min(...runs.map((p) => p.curve?.length ?? 0));
+      if (steps > 0) {
+        const path = [{ rollouts: 0, gain: 0 }];
+        for (let i = 0; i < steps; i++)
+          path.push({
+            rollouts: mean((p) => p.curve![i]!.rollouts),
+            gain: mean((p) => p.curve![i]!.gain),
+          });
+        lines.push(
+          `<polyline fill="none" stroke="${colour(loop)}" stroke-width="1.5" stroke-dasharray="${setting === "planted" ? "5 3" : "none"}" points="${path.map((q) => `${x(q.rollouts).toFixed(1)},${y(q.gain * 100).toFixed(1)}`).join(" ")}"/>`,
+        );
+      }
       means.push(
         `${mark(point, 7, 1)}<text x="${x(spent(point)) + 10}" y="${y(point.gain * 100) + 4}" font-size="11" fill="${colour(loop)}">${setting} ${loop}</text>`,
       );
@@ -66,12 +82,15 @@ export function renderEfficiencyPlot(points: readonly EfficiencyPoint[]): string
     `<rect x="${width - pad.right + 19}" y="${pad.top + 69}" width="10" height="10" fill="#555"/><text x="${width - pad.right + 34}" y="${pad.top + 78}" font-size="12">planted library</text>`,
     `<text x="${width - pad.right + 19}" y="${pad.top + 102}" font-size="11">small: one run</text>`,
     `<text x="${width - pad.right + 19}" y="${pad.top + 118}" font-size="11">large: mean over seeds</text>`,
+    `<text x="${width - pad.right + 19}" y="${pad.top + 134}" font-size="11">line: mean head gain after</text>`,
+    `<text x="${width - pad.right + 19}" y="${pad.top + 148}" font-size="11">each step (dashed: planted)</text>`,
   ];
   return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" font-family="sans-serif">
 <title>Held-out gain against rollouts spent (SIMULATED)</title>
 <rect width="100%" height="100%" fill="white"/>
 ${ticks.join("\n")}
 <line x1="${pad.left}" x2="${width - pad.right}" y1="${y(0)}" y2="${y(0)}" stroke="#888"/>
+${lines.join("\n")}
 ${dots.join("\n")}
 ${means.join("\n")}
 ${legend.join("\n")}
