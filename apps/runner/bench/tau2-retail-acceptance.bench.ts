@@ -73,6 +73,26 @@ const env = {
 };
 const common = ["--sim", "--seed", seed, "--domain", "tau2-retail", "--concurrency", values.concurrency!];
 
+/** `eval --k 4` of some libraries on the 40 test tasks, in one database, as one run: the report's table. */
+const evalOnTest = (db: string, runId: string, libraries: string[], extra: string[] = []) =>
+  cli(
+    [
+      "eval",
+      ...common,
+      "--data",
+      path.join(data, "test.jsonl"),
+      "--k",
+      "4",
+      ...libraries.flatMap((library) => ["--library", library]),
+      ...extra,
+      "--db",
+      db,
+      "--run-id",
+      runId,
+    ],
+    env,
+  );
+
 async function learned(): Promise<void> {
   const db = path.join(out, "learn.db");
   note(`learn --sim: G = ${values["group-size"]}, ${values.epochs} epochs`);
@@ -99,26 +119,7 @@ async function learned(): Promise<void> {
   report.push(`## learn (${elapsed()})\n\n${learnOut}`);
   await writeFile(path.join(out, "learn.txt"), learnOut);
   note("eval: none vs the learned head, with controls");
-  const evalOut = await cli(
-    [
-      "eval",
-      ...common,
-      "--data",
-      path.join(data, "test.jsonl"),
-      "--k",
-      "4",
-      "--library",
-      "none",
-      "--library",
-      "tau2-retail@head",
-      "--controls",
-      "--db",
-      db,
-      "--run-id",
-      "acceptance-eval",
-    ],
-    env,
-  );
+  const evalOut = await evalOnTest(db, "acceptance-eval", ["none", "tau2-retail@head"], ["--controls"]);
   note("evaluated the learned head");
   report.push(`## eval: learned head (${elapsed()})\n\n${evalOut}`);
   await writeFile(path.join(out, "eval-learned.txt"), evalOut);
@@ -151,29 +152,12 @@ async function bank(): Promise<void> {
     ]);
   }
   note("eval: none vs the lesson bank's correct (v1), harmful (v2), unrelated (v3)");
-  const evalOut = await cli(
-    [
-      "eval",
-      ...common,
-      "--data",
-      path.join(data, "test.jsonl"),
-      "--k",
-      "4",
-      "--library",
-      "none",
-      "--library",
-      "tau2-retail@v1",
-      "--library",
-      "tau2-retail@v2",
-      "--library",
-      "tau2-retail@v3",
-      "--db",
-      db,
-      "--run-id",
-      "acceptance-bank",
-    ],
-    env,
-  );
+  const evalOut = await evalOnTest(db, "acceptance-bank", [
+    "none",
+    "tau2-retail@v1",
+    "tau2-retail@v2",
+    "tau2-retail@v3",
+  ]);
   note("evaluated the lesson bank");
   report.push(`## eval: lesson bank, v1 correct / v2 harmful / v3 unrelated (${elapsed()})\n\n${evalOut}`);
   await writeFile(path.join(out, "eval-bank.txt"), evalOut);
