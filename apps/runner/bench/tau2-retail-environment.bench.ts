@@ -12,11 +12,11 @@ import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import os from "node:os";
 import path from "node:path";
-import { performance } from "node:perf_hooks";
 import { pathToFileURL } from "node:url";
 import { createActor } from "@tfgrpo/actor";
+import { measureRolloutRate, measureStartups, rateColumns } from "@tfgrpo/actor/testing";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
-import { type RolloutRequest, type Task, taskSchema } from "@tfgrpo/protocol";
+import { type Task, taskSchema } from "@tfgrpo/protocol";
 import { renderMarkdownTable, temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createSimServer } from "@tfgrpo/sim";
 import { loadRetailDb, serveRetailMcpHttp } from "@tfgrpo/tau2-retail";
@@ -29,11 +29,6 @@ const domain = "tau2-retail";
 const modelLatencyMs = 200;
 const infrastructure = new Set(["environment_error", "model_error", "error"]);
 const quiet = { stderr: { write: () => true }, stdout: { write: () => true } };
-
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
 
 await using out = await temporaryDirectory("tfgrpo-retail-bench-");
 await dataImport(
@@ -48,30 +43,9 @@ const tasks: Task[] = (await readFile(path.join(out.path, "test.jsonl"), "utf8")
 const settings = parse(await readFile(path.join(out.path, `${domain}.yaml`), "utf8"));
 
 async function startupRow(label: string, tools: ToolsConfig, runs: number) {
-  const resources = createToolResources(tools);
-  const times: number[] = [];
-  try {
-    for (let i = 0; i < runs; i++) {
-      const started = performance.now();
-      const toolset = await openToolset({
-        domain,
-        resources,
-        task: tasks[i % tasks.length]!,
-        tools: [`mcp:${domain}`],
-      });
-      times.push(performance.now() - started);
-      await toolset.close();
-    }
-  } finally {
-    await resources.close();
-  }
+  const row = await measureStartups({ label, tools, domain, tasks, runs });
   process.stderr.write(`${label}: ${runs} start-ups\n`);
-  return {
-    case: label,
-    runs,
-    "p50 ms": quantile(times, 0.5).toFixed(1),
-    "p99 ms": quantile(times, 0.99).toFixed(1),
-  };
+  return row;
 }
 
 async function throughputRows(label: string, tools: ToolsConfig, levels: number[]) {
@@ -88,47 +62,29 @@ async function throughputRows(label: string, tools: ToolsConfig, levels: number[
   const rows: Record<string, unknown>[] = [];
   try {
     for (const concurrency of levels) {
-      const total = Math.max(40, concurrency * 2);
-      let next = 0;
-      let modelCalls = 0;
-      let toolCalls = 0;
-      let unfinished = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (next < total) {
-            const attempt = next++;
-            const request: RolloutRequest = {
-              runId: "bench",
-              groupId: `g${attempt}`,
-              task: tasks[attempt % tasks.length]!,
-              attempt,
-              library: null,
-            };
-            const trajectory = await actor.rollout(request);
-            // Infrastructure failures invalidate the row; a conversation that ran out of turns or tokens is an
-            // outcome of the (simulated) agent, counted like any other rollout.
-            if (infrastructure.has(trajectory.stopReason))
-              throw new Error(`rollout ${attempt}: ${trajectory.stopReason} ${trajectory.error}`);
-            if (trajectory.stopReason !== "answered") unfinished++;
-            modelCalls += trajectory.usage.calls;
-            toolCalls += trajectory.toolCalls?.length ?? 0;
-          }
-        }),
+      const rate = await measureRolloutRate({
+        rollout: (request) => actor.rollout(request),
+        tasks,
+        concurrency,
+        total: Math.max(40, concurrency * 2),
+        modelLatencyMs,
+        // Infrastructure failures invalidate the row; a conversation that ran out of turns or tokens is an outcome of
+        // the (simulated) agent, counted like any other rollout.
+        check: (trajectory, attempt) => {
+          if (infrastructure.has(trajectory.stopReason))
+            throw new Error(`rollout ${attempt}: ${trajectory.stopReason} ${trajectory.error}`);
+        },
+      });
+      process.stderr.write(
+        `${label}, C=${concurrency}: ${rate.rollouts} rollouts in ${rate.seconds.toFixed(1)} s\n`,
       );
-      const seconds = (performance.now() - started) / 1000;
-      process.stderr.write(`${label}, C=${concurrency}: ${total} rollouts in ${seconds.toFixed(1)} s\n`);
-      const callsPerRollout = modelCalls / total;
-      const ideal = concurrency / ((callsPerRollout * modelLatencyMs) / 1000);
       rows.push({
         case: `retail rollouts, ${label}, C=${concurrency}`,
-        rollouts: total,
-        "model calls/rollout": callsPerRollout.toFixed(1),
-        "tool calls/rollout": (toolCalls / total).toFixed(1),
-        "not answered": unfinished,
-        "rollouts/s": (total / seconds).toFixed(2),
-        "ideal rollouts/s": ideal.toFixed(2),
-        "share of ideal": `${((100 * total) / seconds / ideal).toFixed(0)}%`,
+        rollouts: rate.rollouts,
+        "model calls/rollout": rate.modelCallsPerRollout.toFixed(1),
+        "tool calls/rollout": rate.toolCallsPerRollout.toFixed(1),
+        "not answered": rate.unanswered,
+        ...rateColumns(rate),
       });
     }
   } finally {

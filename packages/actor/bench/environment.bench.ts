@@ -7,44 +7,21 @@
 // Run: pnpm --filter @tfgrpo/actor bench:environment (also part of `pnpm bench`).
 import { spawn } from "node:child_process";
 import os from "node:os";
-import { performance } from "node:perf_hooks";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { createModels, parseModelsConfig } from "@tfgrpo/models";
-import type { RolloutRequest } from "@tfgrpo/protocol";
 import { renderMarkdownTable } from "@tfgrpo/protocol/testing";
 import { createSimServer } from "@tfgrpo/sim";
 import { createToolResources, openToolset, type ToolsConfig } from "@tfgrpo/tools";
 import { createActor } from "../src/create-actor.js";
+import { measureRolloutRate, measureStartups, rateColumns } from "../src/testing/environment-bench.js";
 
 const server = fileURLToPath(new URL("../../../examples/tickets/tickets-server.mjs", import.meta.url));
 const task = { id: "close-t3", domain: "tickets", question: "Close ticket T-3." };
 const modelLatencyMs = 200;
 
-function quantile(values: number[], q: number): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-}
-
 async function startupRow(label: string, tools: ToolsConfig, runs: number) {
-  const resources = createToolResources(tools);
-  const times: number[] = [];
-  try {
-    for (let i = 0; i < runs; i++) {
-      const started = performance.now();
-      const toolset = await openToolset({ domain: "tickets", resources, task, tools: ["mcp:tickets"] });
-      times.push(performance.now() - started);
-      await toolset.close();
-    }
-  } finally {
-    await resources.close();
-  }
-  return {
-    case: label,
-    runs,
-    "p50 ms": quantile(times, 0.5).toFixed(1),
-    "p99 ms": quantile(times, 0.99).toFixed(1),
-  };
+  return measureStartups({ label, tools, domain: "tickets", tasks: [task], runs });
 }
 
 async function throughputRows(label: string, tools: ToolsConfig) {
@@ -63,31 +40,21 @@ async function throughputRows(label: string, tools: ToolsConfig) {
   const rows: Record<string, unknown>[] = [];
   try {
     for (const concurrency of [8, 32]) {
-      const total = concurrency * 3;
-      let next = 0;
-      let modelCalls = 0;
-      const started = performance.now();
-      await Promise.all(
-        Array.from({ length: concurrency }, async () => {
-          while (next < total) {
-            const attempt = next++;
-            const request: RolloutRequest = { runId: "bench", groupId: "g", task, attempt, library: null };
-            const trajectory = await actor.rollout(request);
-            if (trajectory.stopReason !== "answered")
-              throw new Error(`rollout ${attempt}: ${trajectory.error}`);
-            modelCalls += trajectory.usage.calls;
-          }
-        }),
-      );
-      const seconds = (performance.now() - started) / 1000;
-      const callsPerRollout = modelCalls / total;
-      const ideal = concurrency / ((callsPerRollout * modelLatencyMs) / 1000);
+      const rate = await measureRolloutRate({
+        rollout: (request) => actor.rollout(request),
+        tasks: [task],
+        concurrency,
+        total: concurrency * 3,
+        modelLatencyMs,
+        check: (trajectory, attempt) => {
+          if (trajectory.stopReason !== "answered")
+            throw new Error(`rollout ${attempt}: ${trajectory.error}`);
+        },
+      });
       rows.push({
         case: `tickets rollouts, ${label}, C=${concurrency}`,
-        rollouts: total,
-        "rollouts/s": (total / seconds).toFixed(2),
-        "ideal rollouts/s": ideal.toFixed(2),
-        "share of ideal": `${((100 * total) / seconds / ideal).toFixed(0)}%`,
+        rollouts: rate.rollouts,
+        ...rateColumns(rate),
       });
     }
   } finally {

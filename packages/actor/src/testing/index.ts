@@ -1,3 +1,9 @@
+export {
+  measureRolloutRate,
+  measureStartups,
+  type RolloutRate,
+  rateColumns,
+} from "./environment-bench.js";
 export { createHashedEmbed, hashedEmbedding } from "./hashed-embedding.js";
 export { readRealLibrary, realExperiences } from "./real-libraries.js";
 export {
