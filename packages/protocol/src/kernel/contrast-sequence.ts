@@ -1,6 +1,6 @@
 import { z } from "zod";
 import type { ExperienceContrast } from "../schemas/experience.js";
-import type { ContrastInterval } from "./experience-contrast.js";
+import { type ContrastInterval, shrunkVariance } from "./experience-contrast.js";
 
 /*
  * A confidence sequence for one entry's contrast (issue 32, DESIGN section 13): bounds that hold at every number of
@@ -57,9 +57,7 @@ export function contrastSequence(
   const { n } = contrast;
   if (n === 0) return { n: 0, estimate: 0, lower: -1, upper: 1, standardError: Number.POSITIVE_INFINITY };
   const mean = contrast.sum / n;
-  const deviations = Math.max(0, contrast.sumSquares - n * mean * mean);
-  const variance =
-    (deviations + options.priorWeight * options.priorVariance) / (n - 1 + options.priorWeight || 1);
+  const variance = shrunkVariance(contrast, options);
   const m = options.horizon;
   const radius = Math.sqrt(variance * (n + m) * (Math.log(1 + n / m) + 2 * Math.log(1 / options.alpha))) / n;
   const clip = (value: number) => Math.min(1, Math.max(-1, value));

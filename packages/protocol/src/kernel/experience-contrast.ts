@@ -56,6 +56,21 @@ export function addContrast(contrast: ExperienceContrast, difference: number): E
   };
 }
 
+/**
+ * The groups' variance of contrast counters (n > 0), shrunk towards `priorVariance` with the weight of `priorWeight`
+ * groups: a handful of groups cannot claim a tiny spread.
+ */
+export function shrunkVariance(
+  contrast: ExperienceContrast,
+  prior: { priorVariance: number; priorWeight: number },
+): number {
+  const { n } = contrast;
+  const mean = contrast.sum / n;
+  // Sum of squared deviations, never below 0 through rounding.
+  const deviations = Math.max(0, contrast.sumSquares - n * mean * mean);
+  return (deviations + prior.priorWeight * prior.priorVariance) / (n - 1 + prior.priorWeight || 1);
+}
+
 /** The estimate and its interval from contrast counters. */
 export function contrastEstimate(
   contrast: ExperienceContrast,
@@ -64,10 +79,7 @@ export function contrastEstimate(
   const { n } = contrast;
   if (n === 0) return { n: 0, estimate: 0, lower: -1, upper: 1, standardError: Number.POSITIVE_INFINITY };
   const mean = contrast.sum / n;
-  // Sum of squared deviations, never below 0 through rounding.
-  const deviations = Math.max(0, contrast.sumSquares - n * mean * mean);
-  const variance =
-    (deviations + options.priorWeight * options.priorVariance) / (n - 1 + options.priorWeight || 1);
+  const variance = shrunkVariance(contrast, options);
   const standardError = Math.sqrt(variance / n);
   const clip = (value: number) => Math.min(1, Math.max(-1, value));
   return {

@@ -1,5 +1,6 @@
 import type { ExperienceContrast } from "../schemas/experience.js";
 import { defaultSequenceOptions } from "./contrast-sequence.js";
+import { shrunkVariance } from "./experience-contrast.js";
 
 /*
  * The demotion test of an active entry (issue 32): a one-sided sequential probability ratio test (Wald; open-ended, a
@@ -37,11 +38,10 @@ export function harmTest(contrast: ExperienceContrast, options: HarmTestOptions)
   const threshold = Math.log(1 / options.alpha);
   const { n } = contrast;
   if (n === 0) return { logRatio: 0, threshold, harmful: false };
-  const priorVariance = options.priorVariance ?? defaultSequenceOptions.priorVariance;
-  const priorWeight = options.priorWeight ?? defaultSequenceOptions.priorWeight;
-  const mean = contrast.sum / n;
-  const deviations = Math.max(0, contrast.sumSquares - n * mean * mean);
-  const variance = (deviations + priorWeight * priorVariance) / (n - 1 + priorWeight || 1);
+  const variance = shrunkVariance(contrast, {
+    priorVariance: options.priorVariance ?? defaultSequenceOptions.priorVariance,
+    priorWeight: options.priorWeight ?? defaultSequenceOptions.priorWeight,
+  });
   const shifted = contrast.sum + n * options.margin;
   // An even mixture of the alternative and twice it (a mixture of likelihood ratios is still one, so the level holds):
   // a large harm crosses in fewer groups than against `effect` alone, at a cost of at most ln 2 near `effect`.
