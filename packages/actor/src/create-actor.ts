@@ -35,6 +35,7 @@ import { runReactLoop } from "./react-loop.js";
 import { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 import { rolloutLabels } from "./rollout-labels.js";
 import { type CallTokens, createRolloutRecorder } from "./rollout-recorder.js";
+import { trajectoryIdentity } from "./trajectory-identity.js";
 import { createUserConversation, userScenarioOf } from "./user-conversation.js";
 
 export interface ChatOptions {
@@ -438,15 +439,7 @@ export function createActor(options: CreateActorOptions): Actor {
       const stopped = recorder.stopped ?? { reason: "error" as const, error: "no stop reason recorded" };
       const latencyMs = Math.max(0, now() - started);
       const trajectory: Trajectory = {
-        id: generateId(),
-        runId: request.runId,
-        taskId: request.task.id,
-        groupId: request.groupId,
-        attempt: request.attempt,
-        ...(request.epoch === undefined ? {} : { epoch: request.epoch }),
-        ...(request.step === undefined ? {} : { step: request.step }),
-        domain: request.task.domain,
-        libraryVersion: prepared.libraryVersion,
+        ...trajectoryIdentity(request, generateId(), prepared.libraryVersion),
         ...(modelName ? { model: modelName } : {}),
         messages: [...recorder.messages],
         toolCalls: [...recorder.toolCalls],

@@ -7,6 +7,7 @@ import {
   extractCitations,
   type LibraryLoader,
   renderExperienceBlock,
+  trajectoryIdentity,
 } from "@tfgrpo/actor";
 import {
   type AgentAttempt,
@@ -150,15 +151,7 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
       if (error === undefined && finalAnswer === null) stopReason = "no_answer";
       const system = attempt.systemPrompt ?? attempt.promptBlock;
       const trajectory: Trajectory = {
-        id: generateId(),
-        runId: request.runId,
-        taskId: request.task.id,
-        groupId: request.groupId,
-        attempt: request.attempt,
-        ...(request.epoch === undefined ? {} : { epoch: request.epoch }),
-        ...(request.step === undefined ? {} : { step: request.step }),
-        domain: request.task.domain,
-        libraryVersion: prepared.libraryVersion,
+        ...trajectoryIdentity(request, generateId(), prepared.libraryVersion),
         model: `agent:${module.agent.kind}`,
         messages: [
           ...(system === "" ? [] : [{ role: "system" as const, content: redact(system) }]),
