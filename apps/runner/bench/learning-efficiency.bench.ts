@@ -186,13 +186,12 @@ async function runOne(job: { setting: Setting; seed: number; loop: Loop }): Prom
     process.stderr.write(
       `${job.setting} ${job.loop} seed ${job.seed}: the cost curve counts ${points.at(-1)?.rollouts} rollouts, the store ${all}\n`,
     );
-  const gain = final;
   const byRole = usage.byRole as Record<string, { calls: number; costUsd: number }>;
   const result: RunResult = {
     ...job,
-    gain: gain.estimate,
-    gainLower: gain.low,
-    gainUpper: gain.high,
+    gain: final.estimate,
+    gainLower: final.low,
+    gainUpper: final.high,
     trainingRollouts,
     validationRollouts: all - trainingRollouts,
     callsByRole: Object.fromEntries(Object.entries(byRole).map(([role, totals]) => [role, totals.calls])),

@@ -6,6 +6,7 @@ import {
   type DecisionThresholds,
   defaultDecisionThresholds,
   defaultSequenceOptions,
+  dropLevel,
   type Experience,
   type ExperienceContrast,
   type ExperienceStatus,
@@ -142,7 +143,7 @@ function verdictOf(
     const confirmLimit = `upper bound below ${formatSigned(-policy.harmMargin)}, at ${Math.round((1 - thresholds.confirmAlpha) * 100)}% too`;
     const harmTestLimit = (alpha: number) =>
       `sequential test of no harm beyond ${formatSigned(-policy.harmMargin)} against ${formatSigned(-policy.harmMargin - thresholds.harmEffect)} or ${formatSigned(-policy.harmMargin - 2 * thresholds.harmEffect)}: log likelihood ratio ${decision.harmLogRatio.toFixed(2)}, threshold ${Math.log(1 / alpha).toFixed(2)} (level ${alpha})`;
-    const dropAlpha = Math.min(thresholds.dropAlpha, thresholds.demoteAlpha);
+    const dropAlpha = dropLevel(thresholds);
     return {
       harmful: decision.harmful,
       droppable: decision.droppable,

@@ -75,6 +75,7 @@ export {
   decisionPriority,
   decisionThresholdsSchema,
   defaultDecisionThresholds,
+  dropLevel,
   exposureShare,
 } from "./kernel/decision-priority.js";
 export { diffStates } from "./kernel/diff-states.js";

@@ -57,6 +57,11 @@ export type DecisionThresholds = z.infer<typeof decisionThresholdsSchema>;
 
 export const defaultDecisionThresholds: DecisionThresholds = decisionThresholdsSchema.parse({});
 
+/** The level at which the harm test drops a candidate: never looser than a demotion's (a drop is final). */
+export function dropLevel(thresholds: DecisionThresholds): number {
+  return Math.min(thresholds.dropAlpha, thresholds.demoteAlpha);
+}
+
 /**
  * What the sequential rules say of an entry for its lifecycle: harmful (the one-sided harm test at `demoteAlpha`:
  * demotion, reversible), confirmed harmful (the confidence sequence at `confirmAlpha`: archive), safe (the confidence
@@ -97,8 +102,7 @@ export function contrastDecision(
   return {
     // Confirmed harm is harm too: the stricter two-sided rule may cross first for a large effect far from harmEffect.
     harmful: harm.harmful || confirmedHarm,
-    droppable:
-      harm.logRatio >= Math.log(1 / Math.min(thresholds.dropAlpha, thresholds.demoteAlpha)) || confirmedHarm,
+    droppable: harm.logRatio >= Math.log(1 / dropLevel(thresholds)) || confirmedHarm,
     confirmedHarm,
     safe: bounds.lower >= -thresholds.promoteMargin,
     decidable,
