@@ -88,6 +88,7 @@ const rollouts = (await store.listTrajectories({ runId: "planted-small" })).filt
   /^planted-small\/s\d+\//.test(t.groupId),
 ).length;
 await store.close();
+if (process.env.KEEP_DB) await (await import("node:fs/promises")).copyFile(db, process.env.KEEP_DB);
 const byId = new Map(head.experiences.map((entry) => [entry.id, entry]));
 console.log(`head v${head.version}; training rollouts ${rollouts}`);
 for (const [id, kind] of kindOf) {

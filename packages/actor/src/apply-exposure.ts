@@ -12,6 +12,11 @@ export interface ExposedSelection {
   selection: ExperienceSelection;
   /** Entries the group varies that this attempt does not see (its withheld arm), sorted like `shown`. */
   withheld: string[];
+  /**
+   * Each varied entry's similarity to the task (both arms: the group's selection, before any outcome), so credit can
+   * weigh a contrast by where the entry applies (`groupContrasts`). Empty without a similarity signal.
+   */
+  variedSimilarity: Record<string, number>;
 }
 
 /**
@@ -30,7 +35,7 @@ export function applyExposure(
   exposure: Exposure | undefined,
   attempt: number,
 ): ExposedSelection {
-  if (!exposure || selection.shown.length === 0) return { selection, withheld: [] };
+  if (!exposure || selection.shown.length === 0) return { selection, withheld: [], variedSimilarity: {} };
   const wide = relevantIds(selection, exposure.relevantRatio ?? defaultRelevantRatio);
   const ranked = topShare(selection, exposure.relevantShare ?? defaultRelevantShare);
   const relevant = new Set([...wide].filter((id) => ranked.has(id)));
@@ -42,7 +47,7 @@ export function applyExposure(
     if ((variation === "open" ? wide : relevant).has(entry.id)) varied.add(entry.id);
     else if (entry.status !== "active") hidden.add(entry.id);
   }
-  if (varied.size === 0 && hidden.size === 0) return { selection, withheld: [] };
+  if (varied.size === 0 && hidden.size === 0) return { selection, withheld: [], variedSimilarity: {} };
   const withheld = new Set([...varied].filter((id) => !isShownToAttempt(exposure, id, attempt)));
   const removed = (id: string) => withheld.has(id) || hidden.has(id);
   const inMostUseful = (id: string) => varied.has(id) || hidden.has(id);
@@ -62,7 +67,20 @@ export function applyExposure(
       tokens: Math.max(0, selection.tokens - removedTokens),
     },
     withheld: selection.shown.filter((entry) => withheld.has(entry.id)).map((entry) => entry.id),
+    variedSimilarity: hasSimilaritySignal(selection)
+      ? Object.fromEntries(
+          selection.shown
+            .filter((entry) => varied.has(entry.id))
+            .map((entry) => [entry.id, Math.round(entry.similarity * 1e4) / 1e4]),
+        )
+      : {},
   };
+}
+
+/** Whether the selection's similarities say anything (without embeddings every one is equal). */
+function hasSimilaritySignal(selection: ExperienceSelection): boolean {
+  const entries = selection.shown;
+  return !entries.every((entry) => entry.similarity === entries[0]!.similarity);
 }
 
 /**
@@ -71,9 +89,7 @@ export function applyExposure(
  */
 function relevantIds(selection: ExperienceSelection, ratio: number): Set<string> {
   const entries = selection.shown;
-  if (entries.every((entry) => entry.similarity === entries[0]!.similarity)) {
-    return new Set(entries.map((entry) => entry.id));
-  }
+  if (!hasSimilaritySignal(selection)) return new Set(entries.map((entry) => entry.id));
   const top = Math.max(...entries.map((entry) => entry.similarity));
   const ranked = [...entries].sort((a, b) => b.similarity - a.similarity || a.id.localeCompare(b.id));
   return new Set(
@@ -86,9 +102,7 @@ function relevantIds(selection: ExperienceSelection, ratio: number): Set<string>
 /** The most similar `share` of the selection (at least `minRelevantEntries`); every entry without a signal. */
 function topShare(selection: ExperienceSelection, share: number): Set<string> {
   const entries = selection.shown;
-  if (entries.every((entry) => entry.similarity === entries[0]!.similarity)) {
-    return new Set(entries.map((entry) => entry.id));
-  }
+  if (!hasSimilaritySignal(selection)) return new Set(entries.map((entry) => entry.id));
   const count = Math.max(minRelevantEntries, Math.ceil(share * entries.length));
   const ranked = [...entries].sort((a, b) => b.similarity - a.similarity || a.id.localeCompare(b.id));
   return new Set(ranked.slice(0, count).map((entry) => entry.id));

@@ -35,7 +35,7 @@ import { runReactLoop } from "./react-loop.js";
 import { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 import { rolloutLabels } from "./rollout-labels.js";
 import { type CallTokens, createRolloutRecorder } from "./rollout-recorder.js";
-import { trajectoryIdentity } from "./trajectory-identity.js";
+import { trajectoryIdentity, variedFields } from "./trajectory-identity.js";
 import { createUserConversation, userScenarioOf } from "./user-conversation.js";
 
 export interface ChatOptions {
@@ -119,6 +119,8 @@ interface RolloutPlan {
   selection: ExperienceSelection;
   /** Entries the group varies that this attempt was not shown (`applyExposure`). */
   withheld: string[];
+  /** Each varied entry's similarity to the task (`applyExposure`). */
+  variedSimilarity: Record<string, number>;
   temperature: number;
   seed: number;
   libraryVersion: number | null;
@@ -265,6 +267,7 @@ export function createActor(options: CreateActorOptions): Actor {
       toolNames: wantsTools ? [...domainConfig.tools] : [],
       selection: exposed.selection,
       withheld: exposed.withheld,
+      variedSimilarity: exposed.variedSimilarity,
       temperature,
       seed,
       libraryVersion: request.library?.version ?? null,
@@ -446,7 +449,7 @@ export function createActor(options: CreateActorOptions): Actor {
         ...(environment ? { environment } : {}),
         finalAnswer: finalAnswer === null ? null : redact(finalAnswer),
         experiencesShown: shownIds,
-        ...(prepared.withheld.length > 0 ? { experiencesWithheld: prepared.withheld } : {}),
+        ...variedFields(prepared),
         experiencesCited: extractCitations(assistantTexts, new Set(shownIds)),
         usage: trackedUsage ?? recorder.usage,
         latencyMs,

@@ -25,3 +25,19 @@ export function trajectoryIdentity(
     libraryVersion,
   };
 }
+
+/**
+ * The fields of a trajectory that record its group's varied exposure: the entries withheld from this attempt, and
+ * every varied entry's similarity to the task. Written the same way by every actor.
+ */
+export function variedFields(plan: {
+  withheld: readonly string[];
+  variedSimilarity: Readonly<Record<string, number>>;
+}): Pick<Trajectory, "experiencesWithheld" | "experienceSimilarity"> {
+  return {
+    ...(plan.withheld.length > 0 ? { experiencesWithheld: [...plan.withheld] } : {}),
+    ...(Object.keys(plan.variedSimilarity).length > 0
+      ? { experienceSimilarity: { ...plan.variedSimilarity } }
+      : {}),
+  };
+}

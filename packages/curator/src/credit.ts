@@ -24,6 +24,7 @@ export async function credit(context: CuratorContext, input: CreditInput): Promi
   const deltas = creditDeltas(input.observations, {
     version: input.version,
     attribution: context.config.creditAttribution,
+    relevance: context.config.contrastRelevance,
   });
   const updated = deltas.length === 0 ? 0 : await addStats(context, input, deltas);
   const snapshot = await readSnapshot(context, input);

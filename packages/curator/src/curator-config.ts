@@ -7,6 +7,7 @@ import {
   utilityOptionsSchema,
 } from "@tfgrpo/protocol";
 import { z } from "zod";
+import { defaultContrastRelevance } from "./credit-deltas.js";
 
 /** Deep-partial input form of a zod object schema whose fields all have defaults. */
 type DeepPartial<T> = { [K in keyof T]?: T[K] extends object ? DeepPartial<T[K]> : T[K] };
@@ -143,6 +144,12 @@ export const curatorConfigSchema = z.strictObject({
   utility: utilityOptionsSchema.default(defaultUtilityOptions),
   /** Which entries of a rollout earn its credit: every entry shown, or only those the actor cited. */
   creditAttribution: z.enum(["shown", "cited"]).default("shown"),
+  /**
+   * Where a contrast counts: a group adds to an entry's contrast only when the entry's similarity to the group's task
+   * is at least this share of its highest similarity over the batch's groups (0: every group it was varied in). A
+   * lesson varied on a task it does not address adds a zero-mean difference that dilutes what it does where it applies.
+   */
+  contrastRelevance: z.number().min(0).max(1).default(defaultContrastRelevance),
   lifecycle: lifecycleSchema.default(lifecycleSchema.parse({})),
   duplicates: duplicatesSchema.default(duplicatesSchema.parse({})),
   consolidation: consolidationSchema.default(consolidationSchema.parse({})),

@@ -243,6 +243,12 @@ export const creditObservationSchema = z.object({
     .array(experienceIdSchema)
     .optional()
     .describe("Entries the group varied and this rollout did not show (its withheld arm)"),
+  similarity: z
+    .record(experienceIdSchema, z.number())
+    .optional()
+    .describe(
+      "Each varied entry's similarity to the group's task (the trajectory's experienceSimilarity): a contrast counts where the entry applies",
+    ),
 });
 
 export const curatorCredit = defineSubject(

@@ -8,6 +8,7 @@ import {
   type LibraryLoader,
   renderExperienceBlock,
   trajectoryIdentity,
+  variedFields,
 } from "@tfgrpo/actor";
 import {
   type AgentAttempt,
@@ -160,7 +161,7 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
         toolCalls: record.toolCalls.map((call) => ({ ...call, output: redact(call.output) })),
         finalAnswer: finalAnswer === null ? null : redact(finalAnswer),
         experiencesShown: shownIds,
-        ...(prepared.withheld.length > 0 ? { experiencesWithheld: prepared.withheld } : {}),
+        ...variedFields(prepared),
         experiencesCited: extractCitations(
           record.messages.filter((m) => m.role === "assistant").map((m) => m.content),
           new Set(shownIds),

@@ -106,6 +106,12 @@ export const trajectorySchema = z.object({
     .array(experienceIdSchema)
     .optional()
     .describe("Entries varied in this rollout's group that this rollout was not shown (the withheld arm)"),
+  experienceSimilarity: z
+    .record(experienceIdSchema, z.number())
+    .optional()
+    .describe(
+      "Each entry the group varied (shown or withheld) and its similarity to the task, the same in every attempt: credit counts a contrast where the entry applies",
+    ),
   experiencesCited: z.array(experienceIdSchema),
   usage: usageTotalsSchema,
   latencyMs: z.number().nonnegative(),

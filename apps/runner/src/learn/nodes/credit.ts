@@ -39,6 +39,7 @@ export function credit({ bus, store, runId, domain, runState }: LearnDependencie
           cited: t.experiencesCited,
           groupId: group.groupId,
           ...(t.experiencesWithheld?.length ? { withheld: t.experiencesWithheld } : {}),
+          ...(t.experienceSimilarity ? { similarity: t.experienceSimilarity } : {}),
         });
       }
     }
