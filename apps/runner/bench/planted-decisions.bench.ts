@@ -7,6 +7,7 @@ import { evalJsonRows } from "../src/testing/eval-json-rows.js";
 import { simEvalArgs } from "../src/testing/sim-eval-args.js";
 import { simLearnArgs } from "../src/testing/sim-learn-args.js";
 import { runCli } from "../src/testing/spawn-cli.js";
+import { movedByEvidence } from "../src/testing/moved-by-evidence.js";
 import { writeSimSuites } from "../src/testing/write-sim-suites.js";
 
 /*
@@ -88,7 +89,6 @@ const rollouts = (await store.listTrajectories({ runId: "planted-small" })).filt
   /^planted-small\/s\d+\//.test(t.groupId),
 ).length;
 await store.close();
-if (process.env.KEEP_DB) await (await import("node:fs/promises")).copyFile(db, process.env.KEEP_DB);
 const byId = new Map(head.experiences.map((entry) => [entry.id, entry]));
 console.log(`head v${head.version}; training rollouts ${rollouts}`);
 for (const [id, kind] of kindOf) {
@@ -110,10 +110,7 @@ const harmfulByEvidence = [...kindOf].filter(([id, kind]) => {
   const entry = byId.get(id)!;
   const move = entry.history.find((event) => event.from === "active");
   return (
-    kind === "harmful" &&
-    entry.status !== "active" &&
-    move !== undefined &&
-    /contrast -\d\.\d{3} \[/.test(move.reason)
+    kind === "harmful" && entry.status !== "active" && move !== undefined && movedByEvidence(move.reason)
   );
 }).length;
 const correctKept = [...kindOf].filter(

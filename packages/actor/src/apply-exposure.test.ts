@@ -27,7 +27,7 @@ const selection: ExperienceSelection = {
 
 describe("applyExposure", () => {
   it("changes nothing without an exposure", () => {
-    expect(applyExposure(selection, undefined, 0)).toEqual({ selection, withheld: [] });
+    expect(applyExposure(selection, undefined, 0)).toEqual({ selection, withheld: [], variedSimilarity: {} });
   });
 
   it("splits each varied entry over the group's attempts and keeps everything else the same", () => {
@@ -92,6 +92,16 @@ describe("applyExposure relevance", () => {
       expect(shown).toEqual(expect.arrayContaining(["G4", "G5", "G7", "G8"]));
     }
     expect(arms.filter((arm) => arm.selection.shown.some((e) => e.id === "G1"))).toHaveLength(2);
+    // Every attempt records the same similarities of the varied entries, shown or withheld (credit reads them).
+    for (const arm of arms) expect(arm.variedSimilarity).toEqual({ G1: 0.9, G6: 0.6 });
+  });
+
+  it("records no similarity without a similarity signal", () => {
+    const arms = [0, 1, 2, 3].map((attempt) =>
+      applyExposure(selection, { attempts: 4, seed: 11, activeShare: 0 }, attempt),
+    );
+    expect(arms.some((arm) => arm.withheld.length > 0)).toBe(true);
+    for (const arm of arms) expect(arm.variedSimilarity).toEqual({});
   });
 
   it("varies an active entry whose decision is open wherever it is relevant, whatever the budget", () => {

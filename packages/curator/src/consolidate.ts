@@ -9,6 +9,7 @@ import { type ConflictSummary, checkConflicts, type UsageTally } from "./check-c
 import { consolidateChunk } from "./consolidate-chunk.js";
 import { consolidationPrepass, type PrepassResult } from "./consolidation-prepass.js";
 import { type CuratorContext, loadLibrary, summarizeOperations } from "./curator-context.js";
+import { keepMeasuredEntries } from "./keep-measured-entries.js";
 import { limitLibraryEntries } from "./limit-library-entries.js";
 import { fallbackOperations } from "./map-consolidation-answer.js";
 import { planConsolidationChunks } from "./plan-consolidation-chunks.js";
@@ -128,7 +129,11 @@ export async function consolidate(
   operations.push(...prepass.libraryMerges);
   const reconciled = reconcileOperations(operations, byId, { minContentWords: config.minContentWords });
   notes.push(...reconciled.notes);
-  const limited = limitLibraryEntries(library, reconciled.operations, config.wordLimit);
+  const measured = keepMeasuredEntries(reconciled.operations, byId, {
+    minContrasts: config.lifecycle.minContrasts,
+  });
+  notes.push(...measured.notes);
+  const limited = limitLibraryEntries(library, measured.operations, config.wordLimit);
   notes.push(...limited.notes);
   const checked = await checkConflicts(context, library, limited.operations, false, usage);
   notes.push(...checked.notes);

@@ -73,6 +73,37 @@ describe("groupContrasts", () => {
     expect(contrasts.size).toBe(0);
   });
 
+  it("counts a group only where the entry applies: its similarity at least half its best over the batch", () => {
+    const similar = (
+      group: string,
+      reward: number,
+      shown: string[],
+      withheld: string[],
+      similarity: number,
+    ) => ({
+      ...observation(group, reward, shown, withheld),
+      similarity: { G1: similarity },
+    });
+    const batch = [
+      // Its own kind of task (similarity 0.4 and 0.3): a lesson that hurts, -1 in both.
+      similar("a", 0, ["G1"], [], 0.4),
+      similar("a", 1, [], ["G1"], 0.4),
+      similar("b", 0, ["G1"], [], 0.3),
+      similar("b", 1, [], ["G1"], 0.3),
+      // A task it never addresses (0.1 < 0.5 * 0.4): the same reward either way, left out of the contrast.
+      similar("c", 1, ["G1"], [], 0.1),
+      similar("c", 1, [], ["G1"], 0.1),
+      similar("d", 0, ["G1"], [], 0.1),
+      similar("d", 0, [], ["G1"], 0.1),
+    ];
+    expect(groupContrasts(batch).get("G1")).toEqual({ n: 2, sum: -2, sumSquares: 2 });
+    // Relevance 0 counts every group, diluting the same evidence to -0.5 a group.
+    expect(groupContrasts(batch, 0).get("G1")).toEqual({ n: 4, sum: -2, sumSquares: 2 });
+    // Without recorded similarities every group counts.
+    const plain = batch.map(({ similarity: _, ...rest }) => rest);
+    expect(groupContrasts(plain).get("G1")).toEqual({ n: 4, sum: -2, sumSquares: 2 });
+  });
+
   it("adds the contrast to the entry's stats delta beside the shared counters", () => {
     const deltas = creditDeltas(
       [observation("a", 1, ["G1"]), observation("a", 0, [], ["G1"]), observation("a", 1, [], ["G1"])],

@@ -108,7 +108,8 @@ export function groupContrasts(
   const contrasts = new Map<string, ExperienceContrast>();
   for (const { id, difference, similarity } of differences) {
     const top = best.get(id);
-    const applies = similarity === undefined || top === undefined || top <= 0 || similarity >= relevance * top;
+    const applies =
+      similarity === undefined || top === undefined || top <= 0 || similarity >= relevance * top;
     if (!applies) continue;
     contrasts.set(id, addContrast(contrasts.get(id) ?? emptyContrast(), difference));
   }
