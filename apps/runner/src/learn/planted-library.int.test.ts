@@ -87,6 +87,7 @@ describe("a planted library under learning (SIMULATED)", () => {
       const store = await createStore(db);
       const head = (await store.getHead(domain))!;
       const byId = new Map(head.experiences.map((entry) => [entry.id, entry]));
+      if (process.env.TFGRPO_TEST_VERBOSE) console.log(listEntries(head.experiences));
       await store.close();
 
       // At least two harmful lessons left the active set on their contrast, and their stored move says why.
