@@ -79,21 +79,26 @@ describe("applyExposure relevance", () => {
     mostUseful: [],
   };
 
-  it("varies an open entry where it is relevant (similarity at least 0.4 of the top), others not", () => {
-    const exposure = { attempts: 4, seed: 3, activeShare: 0 };
-    const arms = [0, 1, 2, 3].map((attempt) => applyExposure(wide, exposure, attempt));
-    // Relevant (similarity >= 0.36): G1, G4, G5, G6: the candidates G1 and G6 are open and varied; the settled G4 and G5
-    // are out of the budget (share 0); G2 and G3 are uncertain but not relevant.
-    expect(new Set(arms.flatMap((arm) => arm.withheld))).toEqual(new Set(["G1", "G6"]));
-    for (const arm of arms) {
-      const shown = arm.selection.shown.map((e) => e.id);
-      expect(shown).not.toContain("G2");
-      expect(shown).not.toContain("G3");
-      expect(shown).toEqual(expect.arrayContaining(["G4", "G5", "G7", "G8"]));
-    }
-    expect(arms.filter((arm) => arm.selection.shown.some((e) => e.id === "G1"))).toHaveLength(2);
+  it("varies an open entry in every group it is selected in, a settled one drawn into the budget only where relevant", () => {
+    const arms = [0, 1, 2, 3].map((attempt) =>
+      applyExposure(wide, { attempts: 4, seed: 3, activeShare: 0 }, attempt),
+    );
+    // Open (candidates, probation): G1, G2, G3, G6, however similar; the settled active entries are out of the budget.
+    expect(new Set(arms.flatMap((arm) => arm.withheld))).toEqual(new Set(["G1", "G2", "G3", "G6"]));
+    for (const id of ["G1", "G2", "G3", "G6"])
+      expect(arms.filter((arm) => arm.selection.shown.some((e) => e.id === id))).toHaveLength(2);
+    for (const arm of arms)
+      expect(arm.selection.shown.map((e) => e.id)).toEqual(expect.arrayContaining(["G4", "G5", "G7", "G8"]));
     // Every attempt records the same similarities of the varied entries, shown or withheld (credit reads them).
-    for (const arm of arms) expect(arm.variedSimilarity).toEqual({ G1: 0.9, G6: 0.6 });
+    for (const arm of arms) expect(arm.variedSimilarity).toEqual({ G1: 0.9, G2: 0.1, G3: 0.05, G6: 0.6 });
+    // With the whole budget, a settled entry is varied only where relevant: similarity >= 0.36 and among the top 3
+    // (G1, G4, G5): G4 and G5, not G7 or G8.
+    const budget = new Set(
+      [0, 1, 2, 3].flatMap(
+        (attempt) => applyExposure(wide, { attempts: 4, seed: 3, activeShare: 1 }, attempt).withheld,
+      ),
+    );
+    expect([...budget].filter((id) => ["G4", "G5", "G7", "G8"].includes(id)).sort()).toEqual(["G4", "G5"]);
   });
 
   it("records no similarity without a similarity signal", () => {

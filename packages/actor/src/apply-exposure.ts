@@ -22,13 +22,16 @@ export interface ExposedSelection {
 /**
  * One attempt's share of a group's varied exposure. The selection is the group's (it depends on the task and the
  * library only). Each entry whose decision is open (`variationOf`: few contrasts, or a confidence sequence straddling
- * a lifecycle threshold) is varied wherever it is relevant (its similarity at least `relevantRatio` of the task's most
- * similar entry's: the evidence goes where the decision needs it); a settled entry drawn into the group's exposure
- * budget only where it is also among the most similar `relevantShare` of the shown entries. A varied entry is kept for the
- * attempts of its shown arm and removed for the others; a candidate or probation entry that is not relevant is removed
- * for every attempt (unproven, it takes no room where it does not apply), and an active one stays.
- * The "most useful" repetition never carries a varied entry, in either arm, so the two arms' prompts differ only in
- * the varied lines: nothing else in the prompt moves, and the contrast measures the entry, not its placement.
+ * a lifecycle threshold) is varied in every group it is selected in; a settled entry drawn into the group's exposure
+ * budget only where it is relevant (its similarity at least `relevantRatio` of the task's most similar entry's, and
+ * among the most similar `relevantShare` of the shown entries). Where an open entry's evidence counts is decided by
+ * credit (`groupContrasts`: its similarity to this task against its best over the batch), from the similarities each
+ * attempt records: one task's selection cannot tell a lesson that applies a little from one that does not apply (a
+ * conversation task whose text is the same for every customer ranks the same one or two lessons first everywhere, and
+ * a relative cut-off then hid the others from every group). A varied entry is kept for the attempts of its shown arm
+ * and removed for the others. The "most useful" repetition never carries a varied entry, in either arm, so the two
+ * arms' prompts differ only in the varied lines: nothing else in the prompt moves, and the contrast measures the
+ * entry, not its placement.
  */
 export function applyExposure(
   selection: ExperienceSelection,
@@ -40,17 +43,14 @@ export function applyExposure(
   const ranked = topShare(selection, exposure.relevantShare ?? defaultRelevantShare);
   const relevant = new Set([...wide].filter((id) => ranked.has(id)));
   const varied = new Set<string>();
-  const hidden = new Set<string>();
   for (const entry of selection.shown) {
     const variation = variationOf(exposure, entry.id, entry.status, entry.contrast);
-    if (variation === null) continue;
-    if ((variation === "open" ? wide : relevant).has(entry.id)) varied.add(entry.id);
-    else if (entry.status !== "active") hidden.add(entry.id);
+    if (variation === "open" || (variation === "budget" && relevant.has(entry.id))) varied.add(entry.id);
   }
-  if (varied.size === 0 && hidden.size === 0) return { selection, withheld: [], variedSimilarity: {} };
+  if (varied.size === 0) return { selection, withheld: [], variedSimilarity: {} };
   const withheld = new Set([...varied].filter((id) => !isShownToAttempt(exposure, id, attempt)));
-  const removed = (id: string) => withheld.has(id) || hidden.has(id);
-  const inMostUseful = (id: string) => varied.has(id) || hidden.has(id);
+  const removed = (id: string) => withheld.has(id);
+  const inMostUseful = (id: string) => varied.has(id);
   const shown = selection.shown.filter((entry) => !removed(entry.id));
   const mostUseful = selection.mostUseful.filter((entry) => !inMostUseful(entry.id));
   const removedTokens =

@@ -14,10 +14,11 @@ import { seededRandom, seedFrom } from "./seeded-random.js";
  * a group sees the same selection of entries, so without this an entry's credit is shared by everything shown with
  * it. With it, each entry whose decision is open (`decisionPriority`: few contrasts, or a confidence sequence that
  * straddles a lifecycle threshold) is shown to a seeded, balanced part of the group's attempts and withheld from the
- * rest in every group it is shown in; in every group where it is relevant (`relevantRatio`); a settled entry only in a seeded share of
- * groups, the stated exposure budget
- * (`activeShare`), and only where it is relevant. Entries are varied independently of each other (a factorial design:
- * each entry's contrast is unbiased, the others only add noise). Everything else in the prompt stays the same.
+ * rest in every group it is selected in (credit then counts the groups where it applies, by the similarities the
+ * attempts record); a settled entry only in a seeded share of groups, the stated exposure budget (`activeShare`), and
+ * only where it is relevant (`relevantRatio`, `relevantShare`). Entries are varied independently of each other (a
+ * factorial design: each entry's contrast is unbiased, the others only add noise). Everything else in the prompt stays
+ * the same.
  */
 
 export const exposureSchema = z
@@ -49,7 +50,7 @@ export const exposureSchema = z
       .max(1)
       .optional()
       .describe(
-        "An entry is relevant to a task when its similarity is at least this share of the most similar shown entry's; an open entry is varied on every task it is relevant to. Default 0.4",
+        "A settled entry drawn into the exposure budget is varied only where its similarity is at least this share of the most similar shown entry's (and it ranks within relevantShare). Default 0.4",
       ),
     decision: decisionThresholdsSchema
       .partial()
@@ -81,11 +82,10 @@ export const defaultActiveExposureShare = 1 / 3;
 export const defaultRelevantShare = 0.25;
 
 /**
- * Default similarity, as a share of the task's most similar shown entry's, from which an entry counts as relevant to
- * the task. Relative, not a rank: a task that three lessons are about has three relevant entries, one that none is
- * about has one (its nearest), so a lesson's contrast is taken on the tasks it can act on and not diluted by a fixed
- * quota of the rest (measured on the sim's planted library: a rank quota of half the shown entries cut a harmful
- * lesson's contrast from -0.17 to -0.02).
+ * Default similarity, as a share of the task's most similar shown entry's, from which a settled entry drawn into the
+ * exposure budget counts as relevant to the task (with `relevantShare`). Open entries are varied wherever selected:
+ * one task's selection cannot say whether any entry applies to it (on a task none is about, a relative cut-off still
+ * admits most), so where an open entry's evidence counts is decided across the batch by credit.
  */
 export const defaultRelevantRatio = 0.4;
 
