@@ -4,10 +4,10 @@ import { contrastDecision, contrastOf, entryContrast } from "@tfgrpo/protocol";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
 import { evalJsonRows } from "../src/testing/eval-json-rows.js";
+import { movedByEvidence } from "../src/testing/moved-by-evidence.js";
 import { simEvalArgs } from "../src/testing/sim-eval-args.js";
 import { simLearnArgs } from "../src/testing/sim-learn-args.js";
 import { runCli } from "../src/testing/spawn-cli.js";
-import { movedByEvidence } from "../src/testing/moved-by-evidence.js";
 import { writeSimSuites } from "../src/testing/write-sim-suites.js";
 
 /*
