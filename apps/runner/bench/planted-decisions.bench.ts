@@ -3,9 +3,8 @@ import path from "node:path";
 import { contrastDecision, contrastOf, entryContrast } from "@tfgrpo/protocol";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
-import { evalJsonRows } from "../src/testing/eval-json-rows.js";
 import { movedByEvidence } from "../src/testing/moved-by-evidence.js";
-import { simEvalArgs } from "../src/testing/sim-eval-args.js";
+import { plantedHeadGain } from "../src/testing/planted-head-gain.js";
 import { simLearnArgs } from "../src/testing/sim-learn-args.js";
 import { runCli } from "../src/testing/spawn-cli.js";
 import { writeSimSuites } from "../src/testing/write-sim-suites.js";
@@ -119,19 +118,16 @@ const correctKept = [...kindOf].filter(
     byId.get(id)!.status === "active" &&
     entryContrast(byId.get(id)!.stats).estimate > 0,
 ).length;
-const evaluated = await must(
-  simEvalArgs({
-    domain,
-    libraries: [`${domain}@v1`, `${domain}@head`],
-    data: data("test"),
-    k: 2,
-    seed,
-    concurrency: 8,
-    db,
-  }),
-);
-const rows = evalJsonRows(evaluated.stdout);
-const gain = rows[1]!.meanAtK.estimate - rows[0]!.meanAtK.estimate;
+const {
+  planted: plantedScore,
+  head: headScore,
+  gain,
+} = await plantedHeadGain({
+  domain,
+  data: data("test"),
+  seed,
+  db,
+});
 const check = (ok: boolean, text: string) => console.log(`${ok ? "PASS" : "FAIL"} ${text}`);
 check(
   harmfulByEvidence >= 2,
@@ -140,6 +136,6 @@ check(
 check(correctKept >= 2, `correct entries active with positive credit: ${correctKept} (want >= 2)`);
 check(
   gain >= 0.1,
-  `head ${rows[1]!.meanAtK.estimate.toFixed(3)} vs planted ${rows[0]!.meanAtK.estimate.toFixed(3)} on held-out tasks: ${(100 * gain).toFixed(1)} points (want >= 10)`,
+  `head ${headScore.toFixed(3)} vs planted ${plantedScore.toFixed(3)} on held-out tasks: ${(100 * gain).toFixed(1)} points (want >= 10)`,
 );
 console.log("SIMULATED world: these numbers are not a claim about any real model.");
