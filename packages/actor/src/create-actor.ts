@@ -14,7 +14,9 @@ import {
   type Task,
   TfgrpoError,
   type Trajectory,
+  trajectoryIdentity,
   type UsageTotals,
+  variedFields,
 } from "@tfgrpo/protocol";
 import {
   type ActorConfig,
@@ -35,7 +37,6 @@ import { runReactLoop } from "./react-loop.js";
 import { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 import { rolloutLabels } from "./rollout-labels.js";
 import { type CallTokens, createRolloutRecorder } from "./rollout-recorder.js";
-import { trajectoryIdentity, variedFields } from "./trajectory-identity.js";
 import { createUserConversation, userScenarioOf } from "./user-conversation.js";
 
 export interface ChatOptions {

@@ -62,7 +62,6 @@ export {
 } from "./library-cache.js";
 export { createEnvironmentRedactor } from "./redact-environment-secrets.js";
 export type { CallTokens } from "./rollout-recorder.js";
-export { trajectoryIdentity, variedFields } from "./trajectory-identity.js";
 export { truncateText } from "./truncate-text.js";
 export {
   createUserConversation,

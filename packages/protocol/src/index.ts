@@ -324,3 +324,4 @@ export {
   traceHeaders,
   withContext,
 } from "./tracing/tracer.js";
+export { trajectoryIdentity, variedFields } from "./trajectory-identity.js";

@@ -7,8 +7,6 @@ import {
   extractCitations,
   type LibraryLoader,
   renderExperienceBlock,
-  trajectoryIdentity,
-  variedFields,
 } from "@tfgrpo/actor";
 import {
   type AgentAttempt,
@@ -20,6 +18,8 @@ import {
   TfgrpoError,
   type Trajectory,
   toRunOutcome,
+  trajectoryIdentity,
+  variedFields,
 } from "@tfgrpo/protocol";
 import type { AgentRunRecord } from "./agent-run-record.js";
 import { runAiSdkAgent } from "./ai-sdk-agent-run.js";

@@ -1,17 +1,9 @@
-import { emptyUsageTotals, type RolloutRequest, type Trajectory } from "@tfgrpo/protocol";
+import { emptyUsageTotals, type RolloutRequest, type Trajectory, trajectoryIdentity } from "@tfgrpo/protocol";
 
 /** The record of a rollout whose worker failed outright: it still counts (reward 0 later), with the reason. */
 export function failedTrajectory(id: string, input: RolloutRequest, error: string): Trajectory {
   return {
-    id,
-    runId: input.runId,
-    taskId: input.task.id,
-    groupId: input.groupId,
-    attempt: input.attempt,
-    ...(input.epoch === undefined ? {} : { epoch: input.epoch }),
-    ...(input.step === undefined ? {} : { step: input.step }),
-    domain: input.task.domain,
-    libraryVersion: input.library?.version ?? null,
+    ...trajectoryIdentity(input, id, input.library?.version ?? null),
     messages: [],
     toolCalls: [],
     finalAnswer: null,

@@ -19,6 +19,7 @@ import {
   type Task,
   TfgrpoError,
   type Trajectory,
+  trajectoryIdentity,
 } from "@tfgrpo/protocol";
 import { createStore, type Store } from "@tfgrpo/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
@@ -254,15 +255,7 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
 
 function trajectoryOf(request: RolloutRequest, finalAnswer: string): Trajectory {
   return {
-    id: `${request.groupId}/${request.attempt}`,
-    runId: request.runId,
-    taskId: request.task.id,
-    groupId: request.groupId,
-    attempt: request.attempt,
-    ...(request.epoch === undefined ? {} : { epoch: request.epoch }),
-    ...(request.step === undefined ? {} : { step: request.step }),
-    domain,
-    libraryVersion: request.library?.version ?? null,
+    ...trajectoryIdentity(request, `${request.groupId}/${request.attempt}`, request.library?.version ?? null),
     // Some text, as a real rollout has: what `--compact-trajectories-after` drops.
     messages: [{ role: "assistant", content: `Working on ${request.taskId}: the answer is ${finalAnswer}.` }],
     toolCalls: [],

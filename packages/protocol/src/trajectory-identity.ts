@@ -1,4 +1,5 @@
-import type { RolloutRequest, Trajectory } from "@tfgrpo/protocol";
+import type { Trajectory } from "./schemas/trajectory.js";
+import type { RolloutRequest } from "./subjects.js";
 
 /**
  * The fields of a trajectory that name the rollout it answers: its request's run, task, group, attempt, epoch and
