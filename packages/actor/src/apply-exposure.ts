@@ -39,24 +39,28 @@ export function applyExposure(
   attempt: number,
 ): ExposedSelection {
   if (!exposure || selection.shown.length === 0) return { selection, withheld: [], variedSimilarity: {} };
-  const wide = relevantIds(selection, exposure.relevantRatio ?? defaultRelevantRatio);
-  const ranked = topShare(selection, exposure.relevantShare ?? defaultRelevantShare);
-  const relevant = new Set([...wide].filter((id) => ranked.has(id)));
+  const signal = hasSimilaritySignal(selection);
+  let relevant: Set<string> | undefined;
   const varied = new Set<string>();
   for (const entry of selection.shown) {
     const variation = variationOf(exposure, entry.id, entry.status, entry.contrast);
-    if (variation === "open" || (variation === "budget" && relevant.has(entry.id))) varied.add(entry.id);
+    if (variation === "budget")
+      relevant ??= relevantForBudget(
+        selection,
+        signal,
+        exposure.relevantRatio ?? defaultRelevantRatio,
+        exposure.relevantShare ?? defaultRelevantShare,
+      );
+    if (variation === "open" || (variation === "budget" && relevant!.has(entry.id))) varied.add(entry.id);
   }
   if (varied.size === 0) return { selection, withheld: [], variedSimilarity: {} };
   const withheld = new Set([...varied].filter((id) => !isShownToAttempt(exposure, id, attempt)));
-  const removed = (id: string) => withheld.has(id);
-  const inMostUseful = (id: string) => varied.has(id);
-  const shown = selection.shown.filter((entry) => !removed(entry.id));
-  const mostUseful = selection.mostUseful.filter((entry) => !inMostUseful(entry.id));
+  const shown = selection.shown.filter((entry) => !withheld.has(entry.id));
+  const mostUseful = selection.mostUseful.filter((entry) => !varied.has(entry.id));
   const removedTokens =
-    selection.shown.filter((entry) => removed(entry.id)).reduce((sum, entry) => sum + entry.tokens, 0) +
+    selection.shown.filter((entry) => withheld.has(entry.id)).reduce((sum, entry) => sum + entry.tokens, 0) +
     selection.mostUseful
-      .filter((entry) => inMostUseful(entry.id))
+      .filter((entry) => varied.has(entry.id))
       .reduce((sum, entry) => sum + entry.tokens, 0);
   return {
     selection: {
@@ -67,7 +71,7 @@ export function applyExposure(
       tokens: Math.max(0, selection.tokens - removedTokens),
     },
     withheld: selection.shown.filter((entry) => withheld.has(entry.id)).map((entry) => entry.id),
-    variedSimilarity: hasSimilaritySignal(selection)
+    variedSimilarity: signal
       ? Object.fromEntries(
           selection.shown
             .filter((entry) => varied.has(entry.id))
@@ -84,26 +88,25 @@ function hasSimilaritySignal(selection: ExperienceSelection): boolean {
 }
 
 /**
- * The entries relevant to the task: those whose similarity is at least `ratio` of the most similar one's (always the
- * most similar). Without a similarity signal (no embeddings: every similarity equal) every entry is.
+ * The entries a settled entry of the budget may be varied on: the most similar `share` of the selection (at least
+ * `minRelevantEntries`) whose similarity is also at least `ratio` of the most similar one's (always the most similar).
+ * Without a similarity signal (no embeddings: every similarity equal) every entry is.
  */
-function relevantIds(selection: ExperienceSelection, ratio: number): Set<string> {
+function relevantForBudget(
+  selection: ExperienceSelection,
+  signal: boolean,
+  ratio: number,
+  share: number,
+): Set<string> {
   const entries = selection.shown;
-  if (!hasSimilaritySignal(selection)) return new Set(entries.map((entry) => entry.id));
-  const top = Math.max(...entries.map((entry) => entry.similarity));
+  if (!signal) return new Set(entries.map((entry) => entry.id));
   const ranked = [...entries].sort((a, b) => b.similarity - a.similarity || a.id.localeCompare(b.id));
+  const top = ranked[0]!.similarity;
+  const count = Math.max(minRelevantEntries, Math.ceil(share * entries.length));
   return new Set(
     ranked
+      .slice(0, count)
       .filter((entry, index) => index === 0 || (top > 0 && entry.similarity >= ratio * top))
-      .map((e) => e.id),
+      .map((entry) => entry.id),
   );
-}
-
-/** The most similar `share` of the selection (at least `minRelevantEntries`); every entry without a signal. */
-function topShare(selection: ExperienceSelection, share: number): Set<string> {
-  const entries = selection.shown;
-  if (!hasSimilaritySignal(selection)) return new Set(entries.map((entry) => entry.id));
-  const count = Math.max(minRelevantEntries, Math.ceil(share * entries.length));
-  const ranked = [...entries].sort((a, b) => b.similarity - a.similarity || a.id.localeCompare(b.id));
-  return new Set(ranked.slice(0, count).map((entry) => entry.id));
 }
