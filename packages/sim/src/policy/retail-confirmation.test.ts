@@ -1,6 +1,12 @@
 import { readFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { loadRetailDb, type Tau2Task, tau2TaskSchema, toRetailTask } from "@tfgrpo/tau2-retail";
+import {
+  isRetailWriteTool,
+  loadRetailDb,
+  type Tau2Task,
+  tau2TaskSchema,
+  toRetailTask,
+} from "@tfgrpo/tau2-retail";
 import { describe, expect, it } from "vitest";
 import { quietNoise } from "../behaviour.js";
 import { createSimModel } from "../sim-model.js";
@@ -15,22 +21,12 @@ const tasks = (JSON.parse(readFileSync(data("tau2-bench-retail/tasks.json"), "ut
 );
 const task = (id: string) => tasks.find((candidate) => candidate.id === id) as Tau2Task;
 const model = createSimModel({ seed: 7, noise: quietNoise });
-const writes = new Set([
-  "cancel_pending_order",
-  "exchange_delivered_order_items",
-  "modify_pending_order_address",
-  "modify_pending_order_items",
-  "modify_pending_order_payment",
-  "modify_user_address",
-  "return_delivered_order_items",
-]);
-
 describe("the simulated user declines what its instructions rule out, and the agent abides (SIMULATED)", () => {
   it("agrees to every gold write of the 114 tasks, as the agent words it", () => {
     const declined = tasks.flatMap((candidate) => {
       const scenario = toRetailTask(candidate).meta!.userScenario as string;
       return (candidate.evaluation_criteria.actions ?? [])
-        .filter((action) => writes.has(action.name))
+        .filter((action) => isRetailWriteTool(action.name))
         .map((action) => describeRetailWrite({ name: action.name, arguments: action.arguments }))
         .filter((proposal) => declineReason(scenario, `To confirm: I will ${proposal}.`) !== null)
         .map((proposal) => `${candidate.id}: ${proposal}`);
