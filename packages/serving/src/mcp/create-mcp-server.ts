@@ -10,6 +10,12 @@ import {
 } from "@tfgrpo/protocol";
 import type { LibraryService } from "../service/library-service.js";
 
+/**
+ * The tool's text when a selection shows nothing: an empty library, or every entry of this request in the withheld arm
+ * of its exposure (the structured reply's promptBlock is then "").
+ */
+export const emptyPromptBlockText = "(no experiences for this task)";
+
 export interface CreateMcpServerOptions {
   service: LibraryService;
   /** The domain tools default to and resources are listed for (`tfgrpo mcp --domain D`). */
@@ -67,7 +73,7 @@ export function createLibraryMcpServer(options: CreateMcpServerOptions): McpServ
     async (args) =>
       toolResult(
         () => service.getExperiences({ ...args, domain: args.domain ?? domain }, context),
-        (reply) => (reply.promptBlock === "" ? "(no experiences yet for this library)" : reply.promptBlock),
+        (reply) => reply.promptBlock || emptyPromptBlockText,
       ),
   );
 

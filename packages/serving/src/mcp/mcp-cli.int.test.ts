@@ -10,6 +10,7 @@ import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
 import { describe, expect, it } from "vitest";
 import { runnerCliArgs as cliArgs, repositoryRoot as root } from "../testing/runner-cli.js";
+import { emptyPromptBlockText } from "./create-mcp-server.js";
 
 // No models config: similarity off, nothing to reach; no inherited workspace settings.
 const env = { ...process.env, TFGRPO_CONFIG: "", TFGRPO_ACTOR_CONFIG: "", TFGRPO_DB: "" } as Record<
@@ -64,7 +65,8 @@ async function exercise(client: Client): Promise<string[]> {
   expect(shownIds.includes("G2")).toBe(reply.explorationIds.includes("G2"));
   expect(reply.explorationIds.every((id) => shownIds.includes(id))).toBe(true);
   expect(["G0", "G1", "G2"]).toEqual(expect.arrayContaining(shownIds));
-  expect(text(got)).toBe(reply.promptBlock);
+  // The text is the prompt block, or its placeholder when this request's coins withheld every entry (about 1 in 70).
+  expect(text(got)).toBe(reply.promptBlock || emptyPromptBlockText);
 
   const pinned = await client.callTool({ name: "get_experiences", arguments: { task, version: 1 } });
   expect(pinned.structuredContent).toMatchObject({ version: 1 });
