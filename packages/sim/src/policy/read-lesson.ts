@@ -1,6 +1,7 @@
 import { stem } from "../text/normalize-text.js";
 import type { LessonReadingSpec } from "./lesson-reading-spec.js";
 import { lexicon, negators } from "./lexicon.js";
+import { rewriteMistakeFraming } from "./mistake-framing.js";
 import { spellOutNotation } from "./notation.js";
 import { rewritePolarityForms, splitSentences } from "./polarity-forms.js";
 
@@ -157,7 +158,7 @@ export function analyzeLesson(text: string): AnalyzedLesson {
   phraseIndex ??= buildPhraseIndex();
   const terms: Term[] = [];
   let contentWords = 0;
-  const spelled = rewritePolarityForms(expandContractions(spellOutNotation(text)));
+  const spelled = rewritePolarityForms(rewriteMistakeFraming(expandContractions(spellOutNotation(text))));
   splitSentences(spelled).forEach(({ text: sentence, question }, sentenceIndex) => {
     let position = 0;
     // split() with a capturing group alternates clause, break, clause, …: the break tells a condition clause.
