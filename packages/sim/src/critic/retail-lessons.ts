@@ -7,40 +7,40 @@ import type { AttemptEvidence } from "./summary-reading.js";
  */
 const lessons: Record<string, readonly string[]> = {
   identity: [
-    "Authenticate the caller first: run find_user_id_by_email, or find_user_id_by_name_zip, and never guess an account id from a name.",
-    "Before reading any profile or order, identify the customer with the email lookup or the name and zip lookup; do not guess the id.",
+    "At the start of every conversation, before reading a profile or an order, authenticate the caller through find_user_id_by_email or find_user_id_by_name_zip; never make up an account id from a name.",
+    "Before any profile or order lookup, confirm who is calling with the email search or the name-and-zip search; a user id guessed from a name is refused.",
   ],
   lookup: [
-    "When find_user_id_by_email says 'User not found', try find_user_id_by_name_zip (or the other zip the caller mentions) before giving up.",
-    "A lookup that finds nobody is not the end: switch to the other lookup method with the details the caller gives.",
+    "When find_user_id_by_email finds no account, retry with find_user_id_by_name_zip (or another zip the caller mentions) rather than ending the call.",
+    "If the first identity search comes back with no user, run the second search method with the caller's other details before you stop helping.",
   ],
   "order-state": [
-    "Check the order's status first: pending orders are cancelled or modified, delivered ones are returned or exchanged; match the action to the status.",
-    "Read the status in get_order_details before choosing between modify and exchange, or cancel and return.",
+    "When a caller asks to cancel, change, return or exchange an order, read its status in get_order_details first: pending orders allow cancel or modify, delivered ones allow return or exchange.",
+    "Before choosing between modify and exchange, or cancel and return, look at the order's status and pick the tool that fits it.",
   ],
   "one-list": [
-    "Exchanges and item modifications work only once per order: collect all the items into one list and make a single call.",
-    "Ask for every item the caller wants changed, then send them all in one exchange or modify call for that order.",
+    "When a caller wants several items of one order exchanged or modified, gather every one of them first and send them together in a single call: the tool works one time per order.",
+    "If more than one item of an order should change, ask for all of them, then pass the whole list in one exchange or modify request.",
   ],
   "variant-ids": [
-    "new_item_ids take the item id of the chosen variant from get_product_details, never the product id.",
-    "Use the variant's item id for the new items; a product id in new_item_ids is refused.",
+    "When exchanging or modifying items, new_item_ids take the item_id of the chosen option from get_product_details, never the product_id.",
+    "For an exchange or an item modification, put the option's item_id in new_item_ids; passing a product_id there is refused.",
   ],
   payment: [
-    "Refund to the original payment method of the order, or to an existing gift card if the caller asks for it; do not choose a different card.",
-    "Send refunds and price differences to the original payment method unless the caller names an existing gift card.",
+    "When a return, an exchange or an item change moves money, settle it with the order's original payment method, or with a gift card the caller already holds if they ask; never another card.",
+    "For refunds and price differences of a return or exchange, use the payment method the order was paid with unless the caller picks a gift card they own.",
   ],
   reason: [
-    "The cancellation reason must be 'no longer needed' or 'ordered by mistake'; use one of the allowed reasons, not the caller's own wording.",
-    "Give cancel_pending_order an allowed cancellation reason ('no longer needed' or 'ordered by mistake'), whatever words the caller used.",
+    "When cancelling a pending order, give cancel_pending_order one of its two accepted reasons, 'no longer needed' or 'ordered by mistake', not the caller's own words.",
+    "For a cancellation, map whatever the caller says to 'no longer needed' or 'ordered by mistake', the only reasons cancel_pending_order takes.",
   ],
   handoff: [
-    "Do not transfer to a human agent when the request can be handled with your tools; handle returns, exchanges and cancellations yourself.",
-    "Keep transfer_to_human_agents for requests outside the policy; several in-scope requests are no reason to transfer.",
+    "When a caller has several requests your tools can serve, work through them yourself; keep transfer_to_human_agents for requests the policy does not cover.",
+    "Several in-scope requests are no reason to hand the caller to a human: process each one with your tools.",
   ],
   numbers: [
-    "Tell the caller the exact amounts and counts from the tool results, to the cent; never round them.",
-    "When the caller asks how much, give the exact amount you looked up or computed, not a rough estimate.",
+    "When the caller asks how much or how many, tell them the precise figure from the tool results, cents included; do not round it.",
+    "If the caller asks for an amount or a count, quote the number exactly as the tools returned or calculate computed it, not an approximation.",
   ],
 };
 

@@ -118,8 +118,8 @@ export const otherLookup = retail("other-lookup", "giving up when one user looku
 export const transferScope = retail("transfer-scope", "transferring an in-scope request to a human", {
   topic: ["TRANSFER"],
   context: ["human", "request", "COMPLEX", "INSCOPE"],
-  helpful: ["EXCLUDE TRANSFER", "TRANSFER INSCOPE", "INSCOPE", "?INSCOPE"],
-  harmful: ["TRANSFER COMPLEX", "USE TRANSFER", "TRANSFER", "?TRANSFER"],
+  helpful: ["EXCLUDE TRANSFER", "TRANSFER INSCOPE", "INSCOPE", "?INSCOPE", "TRANSFER OUTSCOPE", "?OUTSCOPE"],
+  harmful: ["TRANSFER COMPLEX", "USE TRANSFER", "?TRANSFER"],
 });
 
 export const exactFigures = retail("exact-figures", "telling the customer rounded or no figures", {

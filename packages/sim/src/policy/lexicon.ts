@@ -1522,6 +1522,14 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "undercount",
     "not needed",
     "not necessary",
+    // A tool that refuses it: the thing named is not to be done.
+    "is refused",
+    "are refused",
+    "gets refused",
+    "is rejected",
+    "are rejected",
+    "does not work",
+    "will not work",
   ],
   // Dismissals judge what their clause names, as BAD does: "the group sizes do not matter" says to leave the sizes
   // aside. Unlike "not" in "X, not Y", a dismissal does not contrast its clause with the instruction before it.

@@ -10,7 +10,6 @@
  * - "Don't be fooled by A": do not trust A.
  * - "Instead, B" and "Rather, B" opening a sentence state B (they contrast with what came before; only "instead of
  *   X" and "rather than X" rule X out).
- * - Headings that only announce ("Rule of thumb:", "Tip:", "Remember:") are dropped.
  *
  * The mistake becomes one clause under "do not" (its inner commas and dashes are dropped), so the reader's negation
  * covers all of it.
@@ -62,11 +61,6 @@ const rules: [RegExp, (...groups: string[]) => string][] = [
   [/(^|[.;!?]\s+|\n|\/\s*)(?:right|good|correct|do|better|fix|✓|✔|✅)\s*(?::|—|–|\s-\s)\s*/gi, (_, lead: string) => lead],
   // "Instead, B" / "Rather, B" opening a sentence: B is the advice.
   [/(^|[.;!?:]\s+|\n)(?:instead|rather)\b(?!\s+(?:than|of)\b)[,:]?\s*/gi, (_, lead: string) => lead],
-  // Headings that announce a lesson.
-  [
-    /(^|[.;!?]\s+|\n)(?:rule of thumb|tip|hint|remember|note|heuristic|key idea|lesson|takeaway|guideline|principle|pro tip|reminder)\s*:\s*/gi,
-    (_, lead: string) => lead,
-  ],
 ];
 
 export function rewriteMistakeFraming(text: string): string {

@@ -34,6 +34,11 @@ export function rewritePolarityForms(text: string): string {
       (_, lead: string, question: string) => `${lead}${question}. `,
     )
     .replace(comparedAgainst, "$1 with")
+    // "… before giving up", "before you stop helping": a time limit on the instruction, not advice to give up.
+    .replace(
+      /\bbefore\s+(?:you\s+|they\s+)?(?:give\s+up|giving\s+up|stop\w*|end\w*|quit\w*|abandon\w*|close\w*)/gi,
+      "rather than giving up",
+    )
     .replace(/\bneither\b([^.;!?]*?)\bnor\b/gi, "not$1or")
     .replace(/\b(prefer(?:s|red|ring)?\b[^.;!?]*?)\bover\b/gi, "$1rather than");
 }

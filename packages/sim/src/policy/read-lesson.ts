@@ -1,9 +1,11 @@
 import { stem } from "../text/normalize-text.js";
 import type { LessonReadingSpec } from "./lesson-reading-spec.js";
+import { statesAdvice } from "./advice-form.js";
 import { lexicon, negators } from "./lexicon.js";
 import { rewriteMistakeFraming } from "./mistake-framing.js";
 import { spellOutNotation } from "./notation.js";
 import { rewritePolarityForms, splitSentences } from "./polarity-forms.js";
+import { namesAnotherSituation } from "./situation-match.js";
 
 /**
  * How the simulated policy reads one lesson against one pitfall, by meaning: notation and code are spelled out,
@@ -38,6 +40,8 @@ interface Term {
 
 interface AnalyzedLesson {
   terms: Term[];
+  /** The clauses that state when the lesson applies ("When a customer returns items", "if the order is pending"). */
+  situations: string[];
   /** Content words (not notions of negation or stop words): how much the lesson says. */
   contentWords: number;
   present: Set<string>;
@@ -69,6 +73,8 @@ const keptForPhrases = new Set([
   "or",
 ]);
 
+const droppedQuantifiers = new Set(["any"]);
+
 interface PhraseEntry {
   tokens: string[];
   notions: string[];
@@ -96,6 +102,9 @@ function buildPhraseIndex(): Map<string, PhraseEntry[]> {
     // A phrase whose other words are all stop words ("on the segment") would give its last word the phrase's
     // meaning everywhere: such phrases are left out (the lexicon lists the single words it means).
     if (tokens.length === 1 && tokenizeWords(phrase).length > 1) return;
+    // "any payment method" without its "any" would be every payment method: a phrase whose meaning rests on a
+    // quantifier the stop words drop is left out.
+    if (tokenizeWords(phrase).some((word) => droppedQuantifiers.has(word))) return;
     const key = tokens.join(" ");
     const set = byPhrase.get(key) ?? new Set<string>();
     set.add(notion);
@@ -157,13 +166,15 @@ export function analyzeLesson(text: string): AnalyzedLesson {
   if (hit) return hit;
   phraseIndex ??= buildPhraseIndex();
   const terms: Term[] = [];
+  const situations: string[] = [];
   let contentWords = 0;
   const spelled = rewritePolarityForms(rewriteMistakeFraming(expandContractions(spellOutNotation(text))));
   splitSentences(spelled).forEach(({ text: sentence, question }, sentenceIndex) => {
     let position = 0;
     // split() with a capturing group alternates clause, break, clause, …: the break tells a condition clause.
     const parts = sentence.split(clauseBreak);
-    const clauses: { text: string; condition: boolean; concession: boolean; case: boolean }[] = [];
+    const clauses: { text: string; condition: boolean; concession: boolean; case: boolean; exception: boolean }[] =
+      [];
     for (let k = 0; k < parts.length; k += 2) {
       const clause = parts[k];
       if (clause === undefined || clause.trim() === "") continue;
@@ -178,9 +189,21 @@ export function analyzeLesson(text: string): AnalyzedLesson {
         // "Exclusive on both sides → last − first − 1": what opens a sentence (or follows its heading's colon) before an
         // arrow is the case the rest answers; "calculate 1.3 × 0.9 = 1.17 → up 17%" mid-sentence is a result.
         case: parts[k + 1]?.trim() === "→" && (k === 0 || parts[k - 1]?.trim() === ":"),
+        // "… unless the order was delivered": the situation where the lesson does not apply.
+        exception: (k > 0 && /^unless$/i.test(parts[k - 1]!.trim())) || (k === 0 && /^\s*unless\b/i.test(clause)),
       });
     }
     const opensWithSituation = situationOpener.test(sentence) && clauses.length > 1;
+    // "When a caller asks to cancel, change, return or exchange an order, read …": the short clauses after an opening
+    // situation continue its list; the first long one is the instruction.
+    let listing = false;
+    clauses.forEach((clause, clauseIndex) => {
+      if (clause.exception) return;
+      const words = clause.text.trim().split(/\s+/).length;
+      const continued = listing && words <= 5 && clauseIndex < clauses.length - 1;
+      listing = (opensWithSituation && clauseIndex === 0) || continued;
+      if (question || clause.concession || clause.case || clause.condition || listing) situations.push(clause.text);
+    });
     clauses.forEach(({ text: clause, condition, concession, case: caseClause }, clauseIndex) => {
       const words = contentTokens(clause);
       const clauseTerms: Term[] = [];
@@ -230,7 +253,7 @@ export function analyzeLesson(text: string): AnalyzedLesson {
       terms.push(...clauseTerms);
     });
   });
-  const analysis = { terms, contentWords, present: new Set(terms.map((term) => term.name)) };
+  const analysis = { terms, situations, contentWords, present: new Set(terms.map((term) => term.name)) };
   if (analyses.size > 20_000) analyses.clear();
   analyses.set(text, analysis);
   return analysis;
@@ -400,13 +423,13 @@ export function readLesson(spec: LessonReadingSpec, text: string): LessonReading
   const key = `${id}\u0000${text}`;
   const hit = readings.get(key);
   if (hit) return hit;
-  const reading = readUncached(spec, analyzeLesson(text));
+  const reading = readUncached(spec, analyzeLesson(text), statesAdvice(text));
   if (readings.size > 50_000) readings.clear();
   readings.set(key, reading);
   return reading;
 }
 
-function readUncached(spec: LessonReadingSpec, analysis: AnalyzedLesson): LessonReading {
+function readUncached(spec: LessonReadingSpec, analysis: AnalyzedLesson, advice: boolean): LessonReading {
   let helpful = 0;
   let harmful = 0;
   // Hints and stances ("?DISTINCT", "~DISCRIMINANT") lean one way; an instruction ("EXCLUDE ENDPOINT") says what to do.
@@ -449,6 +472,17 @@ function readUncached(spec: LessonReadingSpec, analysis: AnalyzedLesson): Lesson
   const score = helpful - harmful;
   const acts = helpful + harmful > 0;
   if (!acts) return { effect: topic ? "vague" : "none", strength: topic ? 1 : 0, score: 0 };
+  // "When a quadratic has no real roots, include both endpoints": the situation is another trap's, so the action is
+  // no advice for this one.
+  const situation = new Set(
+    analysis.terms.filter((term) => term.situation || term.condition).map((term) => term.name),
+  );
+  if (namesAnotherSituation(spec, situation)) return { effect: "none", strength: 0, score };
+  // Topic words with no predicate ("weighted mean, class sizes") remind of the topic; they instruct nothing.
+  if (!advice) {
+    const named = topic || context || specificCue;
+    return { effect: named ? "vague" : "none", strength: named ? 1 : 0, score };
+  }
   // An instruction applies where the lesson names the trap or its situation; a specific cue ("EXCLUDE ENDPOINT")
   // counts as naming the situation only when the lesson says enough to be about something (not a stray phrase).
   if (

@@ -16,6 +16,7 @@ import {
 } from "../pitfalls/retail-pitfalls.js";
 import { paymentMethodsForOrder, type RetailGoldCall, type RetailInstance } from "../suites/retail-tasks.js";
 import type { ExperienceLine } from "../text/experience-lines.js";
+import { retailFacts, situationHolds } from "./retail-situation.js";
 
 /**
  * The simulated retail agent (SIMULATED): a capable customer-service agent that knows what each customer of the world
@@ -164,9 +165,12 @@ export function respondRetail(
   const exchanges = exchangesOf(request);
   const known = seen(exchanges);
   const cited = new Set<string>();
+  // A lesson applies where its situation holds: one about cancellations does nothing in an exchange.
+  const facts = retailFacts(instance);
+  const lines = ctx.lines.filter((line) => situationHolds(line.text, facts));
 
   const falls = (pitfall: Pitfall): boolean => {
-    const read = ctx.reading(pitfall, ctx.lines);
+    const read = ctx.reading(pitfall, lines);
     const fallen =
       unitFrom("retail-fall", ctx.seed, ctx.requestSeed, instance.taskId, pitfall.id) <
       fallProbability(retailFall, read);
