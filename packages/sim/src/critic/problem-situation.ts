@@ -100,7 +100,7 @@ const rules: readonly SituationRule[] = [
       "finding the chance of drawing several items without putting them back",
       "computing a probability over draws that are not replaced",
     ],
-    unlike: ["each item is put back before the next draw"],
+    unlike: ["every item drawn is replaced, so the second draw has the same odds"],
   },
   {
     when: both(/\bprobability\b|\bchance\b/i, /\bdraw|\bdrawn\b|\bpick|\bchosen\b|\bselected\b/i),

@@ -28,7 +28,7 @@ const lessons: Record<string, readonly string[]> = {
   ],
   payment: [
     "When a return, an exchange or an item change moves money, settle it with the order's original payment method, or with a gift card the caller already holds if they ask; never another card.",
-    "For refunds and price differences of a return or exchange, use the payment method the order was paid with unless the caller picks a gift card they own.",
+    "For refunds and price differences of a return or exchange, use the original payment method unless the caller picks an existing gift card.",
   ],
   reason: [
     "When cancelling a pending order, give cancel_pending_order one of its two accepted reasons, 'no longer needed' or 'ordered by mistake', not the caller's own words.",

@@ -85,7 +85,7 @@ const newestSource: Advice = {
   ],
   misguided: [
     "use the first figure you find; publication dates do not matter",
-    "trust the top search result whatever its date",
+    "trust whichever result the search lists first, whatever its date",
   ],
   cues: {
     topic: /\bdates?\b|\brecent\b|\bnewest\b|\blatest\b|\bolder\b|\boutdated\b|\bcurrent\b|\byears?\b/i,

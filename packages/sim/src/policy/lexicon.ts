@@ -1267,6 +1267,8 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
     "most current",
   ],
   OLD: [
+    "lists first",
+    "listed first",
     "oldest",
     "older",
     "encyclopedic",

@@ -47,10 +47,7 @@ const rules: [RegExp, (...groups: string[]) => string][] = [
   ],
   // "It is tempting to (think that) A, but B" / "You may be tempted to A, but B" / "People often A, but B".
   [
-    new RegExp(
-      String.raw`(^|[.;!?]\s+|\n)(?:(?:it\s+is|it's|it\s+can\s+be|it\s+may\s+be|it\s+seems)\s+(?:very\s+|so\s+)?(?:tempting|easy|natural|common|intuitive|obvious)\s+to|you\s+(?:may|might|will|could)\s+(?:be\s+tempted\s+to|want\s+to|feel\s+like)|(?:you|many\s+\w+|most\s+\w+|people|solvers|agents|students|beginners)\s+(?:often|usually|tend\s+to|typically|commonly|frequently)|you\s+(?:may|might|could)\s+(?:think|believe|assume|expect|guess))\s+((?:(?:think|believe|assume|suppose|expect|feel|treat)\s+(?:that\s+)?)?[^;]+?)[,;]?\s+(?:but|yet|however)[,:]?\s+`,
-      "gi",
-    ),
+    /(^|[.;!?]\s+|\n)(?:(?:it\s+is|it's|it\s+can\s+be|it\s+may\s+be|it\s+seems)\s+(?:very\s+|so\s+)?(?:tempting|easy|natural|common|intuitive|obvious)\s+to|you\s+(?:may|might|will|could)\s+(?:be\s+tempted\s+to|want\s+to|feel\s+like)|(?:you|many\s+\w+|most\s+\w+|people|solvers|agents|students|beginners)\s+(?:often|usually|tend\s+to|typically|commonly|frequently)|you\s+(?:may|might|could)\s+(?:think|believe|assume|expect|guess))\s+((?:(?:think|believe|assume|suppose|expect|feel|treat)\s+(?:that\s+)?)?[^;]+?)[,;]?\s+(?:but|yet|however)[,:]?\s+/gi,
     (_, lead: string, mistake: string) => `${lead}${ruledOut(mistake)}. `,
   ],
   // "Wrong: A. Right: B", "Bad: A / Good: B", "Don't: A. Do: B", "✗ A ✓ B".
@@ -58,13 +55,17 @@ const rules: [RegExp, (...groups: string[]) => string][] = [
     /(^|[.;!?]\s+|\n|\/\s*)(?:wrong|bad|incorrect|don't|do not|avoid|✗|❌)\s*(?::|—|–|\s-\s)\s*([^.;!?/✓✔]+?)(?=[.;!?/✓✔](?:\s|$)|[✓✔]|$)/gi,
     (_, lead: string, mistake: string) => `${lead}${ruledOut(mistake)}`,
   ],
-  [/(^|[.;!?]\s+|\n|\/\s*)(?:right|good|correct|do|better|fix|✓|✔|✅)\s*(?::|—|–|\s-\s)\s*/gi, (_, lead: string) => lead],
+  [
+    /(^|[.;!?]\s+|\n|\/\s*)(?:right|good|correct|do|better|fix|✓|✔|✅)\s*(?::|—|–|\s-\s)\s*/gi,
+    (_, lead: string) => lead,
+  ],
   // "Instead, B" / "Rather, B" opening a sentence: B is the advice.
   [/(^|[.;!?:]\s+|\n)(?:instead|rather)\b(?!\s+(?:than|of)\b)[,:]?\s*/gi, (_, lead: string) => lead],
 ];
 
 export function rewriteMistakeFraming(text: string): string {
   let out = text;
-  for (const [pattern, replace] of rules) out = out.replace(pattern, replace as (...args: string[]) => string);
+  for (const [pattern, replace] of rules)
+    out = out.replace(pattern, replace as (...args: string[]) => string);
   return out;
 }

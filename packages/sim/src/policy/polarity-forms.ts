@@ -19,28 +19,30 @@ const comparedAgainst =
   /\b((?:cross[- ]?)?(?:check|compar|verif|confirm|test|validat|match|weigh|measur|benchmark)\w*(?:\s+[\w'’-]+){0,6}?)\s+against\b/gi;
 
 export function rewritePolarityForms(text: string): string {
-  return text
-    .replace(/\?\s*(?:no|yes)\s*→\s*/gi, "? Then ")
-    .replace(
-      /(^|[.!?;]\s+)why\s+(?:bother\s+(?:to\s+|with\s+)?|would\s+you\s+|should\s+you\s+|do\s+you\s+|keep\s+)?([^?]*)\?/gi,
-      (_, lead: string, body: string) => `${lead}Do not ${body}.`,
-    )
-    .replace(
-      /(^|[.!?;]\s+)((?:does|do|is|are|was|were|can|could|should|will|would|did|must|has|have)\b[^?]*)\?\s*no\b[,:;.!—–-]*/gi,
-      (_, lead: string, question: string) => `${lead}Not ${question.replace(/^\s*/, "")}. `,
-    )
-    .replace(
-      /(^|[.!?;]\s+)((?:does|do|is|are|was|were|can|could|should|will|would|did|must|has|have)\b[^?]*)\?\s*yes\b[,:;.!—–-]*/gi,
-      (_, lead: string, question: string) => `${lead}${question}. `,
-    )
-    .replace(comparedAgainst, "$1 with")
-    // "… before giving up", "before you stop helping": a time limit on the instruction, not advice to give up.
-    .replace(
-      /\bbefore\s+(?:you\s+|they\s+)?(?:give\s+up|giving\s+up|stop\w*|end\w*|quit\w*|abandon\w*|close\w*)/gi,
-      "rather than giving up",
-    )
-    .replace(/\bneither\b([^.;!?]*?)\bnor\b/gi, "not$1or")
-    .replace(/\b(prefer(?:s|red|ring)?\b[^.;!?]*?)\bover\b/gi, "$1rather than");
+  return (
+    text
+      .replace(/\?\s*(?:no|yes)\s*→\s*/gi, "? Then ")
+      .replace(
+        /(^|[.!?;]\s+)why\s+(?:bother\s+(?:to\s+|with\s+)?|would\s+you\s+|should\s+you\s+|do\s+you\s+|keep\s+)?([^?]*)\?/gi,
+        (_, lead: string, body: string) => `${lead}Do not ${body}.`,
+      )
+      .replace(
+        /(^|[.!?;]\s+)((?:does|do|is|are|was|were|can|could|should|will|would|did|must|has|have)\b[^?]*)\?\s*no\b[,:;.!—–-]*/gi,
+        (_, lead: string, question: string) => `${lead}Not ${question.replace(/^\s*/, "")}. `,
+      )
+      .replace(
+        /(^|[.!?;]\s+)((?:does|do|is|are|was|were|can|could|should|will|would|did|must|has|have)\b[^?]*)\?\s*yes\b[,:;.!—–-]*/gi,
+        (_, lead: string, question: string) => `${lead}${question}. `,
+      )
+      .replace(comparedAgainst, "$1 with")
+      // "… before giving up", "before you stop helping": a time limit on the instruction, not advice to give up.
+      .replace(
+        /\bbefore\s+(?:you\s+|they\s+)?(?:give\s+up|giving\s+up|stop\w*|end\w*|quit\w*|abandon\w*|close\w*)/gi,
+        "rather than giving up",
+      )
+      .replace(/\bneither\b([^.;!?]*?)\bnor\b/gi, "not$1or")
+      .replace(/\b(prefer(?:s|red|ring)?\b[^.;!?]*?)\bover\b/gi, "$1rather than")
+  );
 }
 
 /** Split into sentences like the reader does, telling which ones are open questions (they end with "?"). */

@@ -1,6 +1,6 @@
 import { stem } from "../text/normalize-text.js";
-import type { LessonReadingSpec } from "./lesson-reading-spec.js";
 import { statesAdvice } from "./advice-form.js";
+import type { LessonReadingSpec } from "./lesson-reading-spec.js";
 import { lexicon, negators } from "./lexicon.js";
 import { rewriteMistakeFraming } from "./mistake-framing.js";
 import { spellOutNotation } from "./notation.js";
@@ -90,11 +90,12 @@ function tokenizeWords(text: string): string[] {
 
 let phraseIndex: Map<string, PhraseEntry[]> | undefined;
 
-function contentTokens(text: string): string[] {
+/** The words of a text the reader matches its phrases on (stemmed, stop words out): a phrase's key. */
+export function contentTokens(text: string): string[] {
   return tokenizeWords(text).filter((word) => !stopWords.has(word) || keptForPhrases.has(word));
 }
 
-function buildPhraseIndex(): Map<string, PhraseEntry[]> {
+function buildPhraseIndex(excluded: ReadonlySet<string> = new Set()): Map<string, PhraseEntry[]> {
   const byPhrase = new Map<string, Set<string>>();
   const add = (phrase: string, notion: string) => {
     const tokens = contentTokens(phrase);
@@ -106,6 +107,7 @@ function buildPhraseIndex(): Map<string, PhraseEntry[]> {
     // quantifier the stop words drop is left out.
     if (tokenizeWords(phrase).some((word) => droppedQuantifiers.has(word))) return;
     const key = tokens.join(" ");
+    if (excluded.has(key)) return;
     const set = byPhrase.get(key) ?? new Set<string>();
     set.add(notion);
     byPhrase.set(key, set);
@@ -165,6 +167,13 @@ export function analyzeLesson(text: string): AnalyzedLesson {
   const hit = analyses.get(text);
   if (hit) return hit;
   phraseIndex ??= buildPhraseIndex();
+  const analysis = analyzeWith(text, phraseIndex);
+  if (analyses.size > 20_000) analyses.clear();
+  analyses.set(text, analysis);
+  return analysis;
+}
+
+function analyzeWith(text: string, index: Map<string, PhraseEntry[]>): AnalyzedLesson {
   const terms: Term[] = [];
   const situations: string[] = [];
   let contentWords = 0;
@@ -173,8 +182,13 @@ export function analyzeLesson(text: string): AnalyzedLesson {
     let position = 0;
     // split() with a capturing group alternates clause, break, clause, …: the break tells a condition clause.
     const parts = sentence.split(clauseBreak);
-    const clauses: { text: string; condition: boolean; concession: boolean; case: boolean; exception: boolean }[] =
-      [];
+    const clauses: {
+      text: string;
+      condition: boolean;
+      concession: boolean;
+      case: boolean;
+      exception: boolean;
+    }[] = [];
     for (let k = 0; k < parts.length; k += 2) {
       const clause = parts[k];
       if (clause === undefined || clause.trim() === "") continue;
@@ -190,7 +204,8 @@ export function analyzeLesson(text: string): AnalyzedLesson {
         // arrow is the case the rest answers; "calculate 1.3 × 0.9 = 1.17 → up 17%" mid-sentence is a result.
         case: parts[k + 1]?.trim() === "→" && (k === 0 || parts[k - 1]?.trim() === ":"),
         // "… unless the order was delivered": the situation where the lesson does not apply.
-        exception: (k > 0 && /^unless$/i.test(parts[k - 1]!.trim())) || (k === 0 && /^\s*unless\b/i.test(clause)),
+        exception:
+          (k > 0 && /^unless$/i.test(parts[k - 1]!.trim())) || (k === 0 && /^\s*unless\b/i.test(clause)),
       });
     }
     const opensWithSituation = situationOpener.test(sentence) && clauses.length > 1;
@@ -202,14 +217,15 @@ export function analyzeLesson(text: string): AnalyzedLesson {
       const words = clause.text.trim().split(/\s+/).length;
       const continued = listing && words <= 5 && clauseIndex < clauses.length - 1;
       listing = (opensWithSituation && clauseIndex === 0) || continued;
-      if (question || clause.concession || clause.case || clause.condition || listing) situations.push(clause.text);
+      if (question || clause.concession || clause.case || clause.condition || listing)
+        situations.push(clause.text);
     });
     clauses.forEach(({ text: clause, condition, concession, case: caseClause }, clauseIndex) => {
       const words = contentTokens(clause);
       const clauseTerms: Term[] = [];
       for (let i = 0; i < words.length; ) {
         const word = words[i]!;
-        const entry = phraseIndex!
+        const entry = index
           .get(word)
           ?.find((candidate) => candidate.tokens.every((token, k) => words[i + k] === token));
         const notions = entry ? entry.notions : stopWords.has(word) ? [] : [word];
@@ -253,10 +269,7 @@ export function analyzeLesson(text: string): AnalyzedLesson {
       terms.push(...clauseTerms);
     });
   });
-  const analysis = { terms, situations, contentWords, present: new Set(terms.map((term) => term.name)) };
-  if (analyses.size > 20_000) analyses.clear();
-  analyses.set(text, analysis);
-  return analysis;
+  return { terms, situations, contentWords, present: new Set(terms.map((term) => term.name)) };
 }
 
 /**
@@ -428,6 +441,25 @@ export function readLesson(spec: LessonReadingSpec, text: string): LessonReading
   readings.set(key, reading);
   return reading;
 }
+
+/**
+ * The reading without some of the reader's phrases (by key: `contentTokens(phrase).join(" ")`), uncached: what is
+ * left of a reading when phrases another role also uses are taken away (reader-independence.test.ts).
+ */
+export function readLessonWithout(
+  spec: LessonReadingSpec,
+  text: string,
+  excluded: ReadonlySet<string>,
+): LessonReading {
+  let index = reducedIndexes.get(excluded);
+  if (!index) {
+    index = buildPhraseIndex(excluded);
+    reducedIndexes.set(excluded, index);
+  }
+  return readUncached(spec, analyzeWith(text, index), statesAdvice(text));
+}
+
+const reducedIndexes = new WeakMap<ReadonlySet<string>, Map<string, PhraseEntry[]>>();
 
 function readUncached(spec: LessonReadingSpec, analysis: AnalyzedLesson, advice: boolean): LessonReading {
   let helpful = 0;

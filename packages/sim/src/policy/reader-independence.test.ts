@@ -3,8 +3,11 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { retailToolSpecs } from "@tfgrpo/tau2-retail";
 import { describe, expect, it } from "vitest";
+import { allPitfalls } from "../pitfalls/catalog.js";
+import { retailPitfalls } from "../pitfalls/retail-pitfalls.js";
 import { createSuite } from "../suites/create-suite.js";
 import { lexicon } from "./lexicon.js";
+import { contentTokens, readLesson, readLessonWithout } from "./read-lesson.js";
 
 // The policy reads lessons by meaning; the sim's critic writes lessons in its own words. If the reader knew the
 // critic's phrases, a lesson the loop learned would be read because its wording is the critic's, and lessons written
@@ -38,47 +41,91 @@ function literals(source: string): string[] {
   );
 }
 
-const criticText = normalise(
-  sourceFiles(criticDirectory)
-    .flatMap((file) => literals(readFileSync(file, "utf8")))
-    .join("\n"),
-);
+// One literal per line: a phrase never runs from one string into the next.
+const criticText = sourceFiles(criticDirectory)
+  .flatMap((file) => literals(readFileSync(file, "utf8")))
+  .join(" | ");
 
-const publicText = normalise(
-  [
-    readFileSync(path.join(repositoryRoot, "test-data/tau2-bench-retail/policy.md"), "utf8"),
-    ...retailToolSpecs.flatMap((tool) => [tool.name, JSON.stringify(tool)]),
-    ...(["math", "web"] as const).flatMap((domain) =>
-      createSuite({ domain, seed: 3, size: domain === "math" ? 400 : 120, split: "test" }).map((task) => task.question),
+const publicText = [
+  readFileSync(path.join(repositoryRoot, "test-data/tau2-bench-retail/policy.md"), "utf8"),
+  ...retailToolSpecs.flatMap((tool) => [tool.name, JSON.stringify(tool)]),
+  ...(["math", "web"] as const).flatMap((domain) =>
+    createSuite({ domain, seed: 3, size: domain === "math" ? 400 : 120, split: "test" }).map(
+      (task) => task.question,
     ),
-  ].join("\n"),
-);
+  ),
+].join(" | ");
 
-/** Lexicon phrases of `minimum` words or more that the critic's text uses and the public text does not. */
+/**
+ * Lexicon phrases of three words or more whose key (the words the reader matches on: stemmed, stop words out) runs
+ * through the critic's text and not through the public text: "part of a count" and "part of the count" are one
+ * phrase to the reader.
+ */
 function sharedPrivately(
   vocabulary: Readonly<Record<string, readonly string[]>>,
   critic: string,
   open: string,
-  minimum: number,
 ): string[] {
+  const keyed = (text: string) => ` ${contentTokens(text).join(" ")} `;
+  const criticKeys = keyed(critic);
+  const openKeys = keyed(open);
   const shared: string[] = [];
   for (const [notion, phrases] of Object.entries(vocabulary))
     for (const phrase of phrases) {
-      const words = normalise(phrase).trim();
-      if (words.split(" ").length < minimum) continue;
-      if (critic.includes(` ${words} `) && !open.includes(` ${words} `)) shared.push(`${notion}: "${phrase}"`);
+      if (normalise(phrase).trim().split(" ").length < 3) continue;
+      const key = contentTokens(phrase).join(" ");
+      if (key === "" || !key.includes(" ")) continue;
+      if (criticKeys.includes(` ${key} `) && !openKeys.includes(` ${key} `))
+        shared.push(`${notion}: "${phrase}"`);
     }
   return shared;
 }
 
+/** Sentences the critic writes (its literals of six words or more, a template's placeholders as "x"). */
+const criticSentences = sourceFiles(criticDirectory)
+  .flatMap((file) => literals(readFileSync(file, "utf8")))
+  .map((text) => text.replace(/\$\{[^}]*\}/g, "x"))
+  .filter((text) => text.split(/\s+/).length >= 6)
+  // A sentence, not a word list (an import line) or a review tag ("[identity] The profile was …": stage 1's summary).
+  .filter((text) => /\b(?:the|a|an|to|of|is|and|each|by|per|with|for|in|when|before|not)\b/i.test(text))
+  .filter((text) => !text.startsWith("["));
+
+const pitfalls = [...allPitfalls, ...retailPitfalls];
+
+/** Critic sentences that act on a trap only through phrases the reader shares with the critic. */
+function readOnlyThroughShared(shared: readonly string[]): string[] {
+  const excluded = new Set(
+    shared.map((entry) => contentTokens(entry.replace(/^[A-Z]+: "|"$/g, "")).join(" ")),
+  );
+  const found: string[] = [];
+  for (const text of criticSentences)
+    for (const pitfall of pitfalls) {
+      const full = readLesson(pitfall.reading, text).effect;
+      if (full !== "helps" && full !== "hurts") continue;
+      const without = readLessonWithout(pitfall.reading, text, excluded).effect;
+      if (without !== full) found.push(`${pitfall.id} (${full} -> ${without}): ${text}`);
+    }
+  return found;
+}
+
 describe("the reader's vocabulary is not the critic's", () => {
-  it("shares no phrase of three words or more with the critic, except the domain's public wording", () => {
-    expect(sharedPrivately(lexicon, criticText, publicText, 3)).toEqual([]);
+  it("reads no lesson the critic writes only through a phrase the critic uses", () => {
+    const shared = sharedPrivately(lexicon, criticText, publicText);
+    expect(criticSentences.length).toBeGreaterThan(50);
+    expect(readOnlyThroughShared(shared)).toEqual([]);
   });
 
   it("finds a phrase planted in both, and lets one the public text uses pass", () => {
-    const vocabulary = { PLANTED: ["every item at once", "original payment method"] };
-    const critic = normalise("Send every item at once, to the original payment method.");
-    expect(sharedPrivately(vocabulary, critic, publicText, 3)).toEqual(['PLANTED: "every item at once"']);
+    const vocabulary = { PLANTED: ["all the items together", "original payment method"] };
+    const critic = "Send all items together, to the original payment method.";
+    expect(sharedPrivately(vocabulary, critic, publicText)).toEqual(['PLANTED: "all the items together"']);
+  });
+
+  it("finds a critic lesson the reader reads only through a shared phrase", () => {
+    // Every phrase of the lexicon counts as shared: then no critic lesson keeps its reading.
+    const everything = Object.entries(lexicon).flatMap(([notion, phrases]) =>
+      phrases.map((phrase) => `${notion}: "${phrase}"`),
+    );
+    expect(readOnlyThroughShared(everything).length).toBeGreaterThan(10);
   });
 });

@@ -28,11 +28,17 @@ const situationWords: readonly [RegExp, RetailFact][] = [
   [/\bexchang(?:e|es|ed|ing)\b|\bswap(?:s|ped|ping)?\b/i, "exchange"],
   [/\bmodif(?:y|ies|ied|ying|ication|ications)\b/i, "modify"],
   [/\baddress(?:es)?\b|\bship(?:ping)? to\b/i, "address"],
-  [/\bpayment method (?:change|switch)\b|\bchang(?:e|es|ing) (?:the |their |its )?payment\b|\bpay(?:s|ing)? (?:with|by) (?:another|a different)\b/i, "payment change"],
+  [
+    /\bpayment method (?:change|switch)\b|\bchang(?:e|es|ing) (?:the |their |its )?payment\b|\bpay(?:s|ing)? (?:with|by) (?:another|a different)\b/i,
+    "payment change",
+  ],
   [/\bpending\b|\bnot (?:yet )?shipped\b|\bhas(?:n't| not) shipped\b|\bunshipped\b/i, "pending"],
   [/\bdelivered\b|\breceived\b|\barrived\b/i, "delivered"],
   [/\bgift[- ]cards?\b/i, "gift card"],
-  [/\bnot found\b|\bno (?:match|result|account|user)\b|\bfinds? (?:nobody|no one|nothing|no user|no account)\b|\bcomes? back empty\b|\b(?:lookup|search)\w* (?:fails?|failed)\b|\bcannot be found\b/i, "lookup fails"],
+  [
+    /\bnot found\b|\bno (?:match|result|account|user)\b|\bfinds? (?:nobody|no one|nothing|no user|no account)\b|\bcomes? back empty\b|\b(?:lookup|search)\w* (?:fails?|failed)\b|\bcannot be found\b/i,
+    "lookup fails",
+  ],
   [/\b(?:several|multiple|more than one|two or more|many) items\b/i, "several items"],
 ];
 

@@ -20,7 +20,18 @@ const notionsOf = (spec: LessonReadingSpec): Set<string> =>
   );
 
 // Notions of the reader's own grammar, never a situation.
-const grammar = new Set(["NOT", "OVER", "FILLER", "BAD", "DISMISS", "USE", "CHECK", "INCLUDE", "EXCLUDE", "SKIPPING"]);
+const grammar = new Set([
+  "NOT",
+  "OVER",
+  "FILLER",
+  "BAD",
+  "DISMISS",
+  "USE",
+  "CHECK",
+  "INCLUDE",
+  "EXCLUDE",
+  "SKIPPING",
+]);
 
 interface SituationVocabulary {
   own: Set<string>;

@@ -23,7 +23,7 @@ const unorderedChoice: Idiom = {
     return bad ? { loser: bad } : null;
   },
   flag: (m) =>
-    `\`${m.loser}\` counts ordered arrangements, but the problem chooses a group in which order does not matter`,
+    `\`${m.loser}\` counts ordered arrangements, but the problem chooses an unordered group, so divide by the orderings of each group`,
   advice: {
     situations: ["counting ways to choose a group of people or items"],
     actions: [
@@ -103,7 +103,7 @@ const drawsWithoutReplacement: Idiom = {
   advice: {
     situations: ["drawing several items without putting them back"],
     actions: [
-      "lower both counts after each draw: the chance of two is `r/n * (r-1)/(n-1)`",
+      "after each draw take one off the red count and one off the total: the chance of two is `r/n * (r-1)/(n-1)`",
       "update the numerator and the denominator after every draw instead of squaring one probability",
       "multiply `r/n` by `(r-1)/(n-1)` for the second draw",
     ],

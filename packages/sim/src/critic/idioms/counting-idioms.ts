@@ -111,7 +111,7 @@ const inclusiveDays: Idiom = {
   advice: {
     situations: ["counting the days of a period given by its start and end dates"],
     actions: [
-      "add one to the date difference, `(end - start).days + 1`, so the first and the last day both count",
+      "add one to the date difference, `(end - start).days + 1`, so the first and the last day are each included",
       "take `(end - start).days + 1`: a span that includes both end dates has one more day than the difference",
       "count both end days by adding 1 to the subtraction of the dates",
     ],
@@ -169,7 +169,7 @@ const boundedParameter: Idiom = {
       "points beyond the endpoints are not on the segment",
     ],
     misguided: [
-      "count every crossing of the line through the two endpoints; where it happens does not matter",
+      "count every crossing of the infinite line, wherever along it the crossing falls",
       "treat the segment as a full line and count all its crossings",
     ],
     cues: {

@@ -39,7 +39,7 @@ const weightedMean: Idiom = {
     ],
     misguided: [
       "take the plain average of the group means; the group sizes do not matter",
-      "average the means directly, one vote per group",
+      "take the plain average of the group averages, one vote per group",
     ],
     cues: {
       topic: /\bmeans?\b|\baverages?\b/i,

@@ -22,11 +22,11 @@ const floorModulo: Idiom = {
   advice: {
     situations: ["taking the remainder of a negative number"],
     actions: [
-      "use Python's `%` operator, which returns a residue between 0 and m - 1 even for negative values",
+      "use Python's `%` operator, whose result is never negative when m is positive",
       "reduce with `value % m` so the result is never negative",
       "take `x % m`; for a negative x it still lands in `0..m-1`",
     ],
-    avoid: ["using `math.fmod`", "keeping the sign of the dividend"],
+    avoid: ["using `math.fmod`", "letting the remainder carry the minus sign of the number divided"],
     because: [
       "`math.fmod(-7, 5)` is -2 while `-7 % 5` is 3",
       "`math.fmod` truncates toward zero and keeps the dividend's sign",
