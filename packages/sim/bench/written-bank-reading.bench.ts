@@ -75,7 +75,7 @@ for (const domain of ["math", "web", "retail"] as const) {
     const correct = lessons.correct.map(read);
     const harmful = lessons.harmful.map(read);
     const stubs = lessons.stubs.map(read);
-    correct.forEach((v, i) => byForm.set(i, [...(byForm.get(i) ?? []), v]));
+    for (const [i, v] of correct.entries()) byForm.set(i, [...(byForm.get(i) ?? []), v]);
     totals.correct.push(...correct);
     totals.harmful.push(...harmful);
     totals.stubs.push(...stubs);
@@ -88,7 +88,7 @@ for (const domain of ["math", "web", "retail"] as const) {
         ["harmful", lessons.harmful, harmful],
         ["stub", lessons.stubs, stubs],
       ] as const)
-        texts.forEach((text, i) => console.log(`    ${kind} ${i + 1} ${verdicts[i]}: ${text}`));
+        for (const [i, text] of texts.entries()) console.log(`    ${kind} ${i + 1} ${verdicts[i]}: ${text}`);
     }
   }
   const unrelated = bank.unrelated.map((text) =>

@@ -16,7 +16,7 @@
  */
 
 const end = String.raw`(?=[.;!?](?:\s|$)|$)`;
-const mistakeNoun = String.raw`(?:trap|pitfall|mistake|error|gotcha|misconception|misstep|slip|blunder|trap to avoid|failure mode|anti-pattern|bad habit|wrong (?:approach|move|instinct|reflex|turn))`;
+const mistakeNoun = `(?:trap|pitfall|mistake|error|gotcha|misconception|misstep|slip|blunder|trap to avoid|failure mode|anti-pattern|bad habit|wrong (?:approach|move|instinct|reflex|turn))`;
 const mistakeAdjective = String.raw`(?:(?:a|the|one|another)\s+)?(?:(?:very|most|really)\s+)?(?:common|classic|frequent|typical|usual|big|key|main|easy|popular|subtle|standard|known|recurring|costly|frequent)?\s*`;
 
 /** The mistake as one negated clause: its own commas, dashes and parentheses would end the negation's scope. */
