@@ -1,4 +1,3 @@
-import { safeParseJson } from "@tfgrpo/protocol";
 import type { ActorTurn, SimToolCall, ToolExchange } from "./actor-turn.js";
 import type { PolicyBehaviour, SimNoise } from "./behaviour.js";
 import { type ChatRequest, firstUserText, messageText, systemText, toolNames } from "./chat-request.js";
@@ -8,6 +7,8 @@ import type { Pitfall } from "./pitfalls/pitfall.js";
 import { assigneeByName } from "./pitfalls/tickets-pitfalls.js";
 import { respondRetail } from "./policy/retail-agent.js";
 import { respondTickets } from "./policy/tickets-policy.js";
+import { readableText, readProgramOutput } from "./policy/tool-output.js";
+import { recognizeToolRoles, type ToolRoles } from "./policy/tool-roles.js";
 import type { MathInstance } from "./suites/math.js";
 import { recognizeRetailConversation } from "./suites/retail-tasks.js";
 import { scaleDecimal, type WebInstance, type WebSource } from "./suites/web.js";
@@ -35,10 +36,6 @@ export interface SimPolicy {
   respond(request: ChatRequest): ActorTurn;
 }
 
-const codeTool = "code_interpreter";
-const searchTool = "web_search";
-const fetchTool = "web_fetch";
-
 function exchangesOf(request: ChatRequest): ToolExchange[] {
   const byId = new Map<string, ToolExchange>();
   const ordered: ToolExchange[] = [];
@@ -55,43 +52,6 @@ function exchangesOf(request: ChatRequest): ToolExchange[] {
     }
   }
   return ordered;
-}
-
-interface CodeResult {
-  ok: boolean;
-  value: string | null;
-  reason: string;
-}
-
-/** Reads a code_interpreter result: JSON with stdout/stderr/exitCode (the tools' format) or plain text. */
-function readCodeResult(output: string | null): CodeResult {
-  if (output === null) return { ok: false, value: null, reason: "no tool result" };
-  const parsed = safeParseJson<Record<string, unknown>>(output);
-  let stdout = output;
-  if (
-    parsed.success &&
-    typeof parsed.value === "object" &&
-    parsed.value !== null &&
-    !Array.isArray(parsed.value)
-  ) {
-    const result = parsed.value;
-    if (result.killed === true || result.timedOut === true)
-      return { ok: false, value: null, reason: "the run was killed" };
-    if (typeof result.exitCode === "number" && result.exitCode !== 0)
-      return { ok: false, value: null, reason: `exit code ${result.exitCode}` };
-    if (typeof result.error === "string" && result.error !== "")
-      return { ok: false, value: null, reason: result.error };
-    stdout = typeof result.stdout === "string" ? result.stdout : "";
-  } else if (/Traceback|Error:|error:/.test(output)) {
-    return { ok: false, value: null, reason: output.split("\n")[0]!.slice(0, 120) };
-  }
-  const last = stdout
-    .split(/\r?\n/)
-    .map((line) => line.trim())
-    .filter(Boolean)
-    .at(-1);
-  if (last === undefined) return { ok: false, value: null, reason: "the program printed nothing" };
-  return { ok: true, value: last, reason: "" };
 }
 
 function citedLine(decisions: readonly Decision[]): string {
@@ -172,18 +132,13 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
 
   function respondMath(instance: MathInstance, ctx: TurnContext): ActorTurn {
     const { family, params } = instance;
-    const decisions = decide(
-      family.pitfalls,
-      ctx.lines,
-      instance.question,
-      ctx.requestSeed,
-      !ctx.tools.has(codeTool),
-    );
+    const decisions = decide(family.pitfalls, ctx.lines, instance.question, ctx.requestSeed, !ctx.roles.code);
     const fallen = new Set(decisions.filter((d) => d.fallen).map((d) => d.pitfall.id));
     // The policy does not explain its choices: what it did shows only in its code, its output and its answer.
     const plan = family.describe(params);
     const code = family.code(params, fallen);
-    if (!ctx.tools.has(codeTool)) {
+    const runner = ctx.roles.code;
+    if (!runner) {
       let value = family.evaluate(params, fallen);
       const slipDraw = unitFrom("slip", seed, ctx.requestSeed, instance.question);
       if (slipDraw < behaviour.directSlip) value = slip(value, slipDraw / behaviour.directSlip);
@@ -192,16 +147,22 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
         toolCalls: [],
       };
     }
-    const runs = ctx.exchanges.filter((e) => e.name === codeTool);
+    const runs = ctx.exchanges.filter((e) => e.name === runner.name);
+    // The program goes in the argument the tool's schema names for it, beside what else the schema asks.
     const call = (turnKey: string) =>
-      makeCall(codeTool, { code }, [ctx.requestSeed, instance.question, turnKey, ctx.turn], ctx.malformed);
+      makeCall(
+        runner.name,
+        { [runner.argument]: code, ...runner.fixed },
+        [ctx.requestSeed, instance.question, turnKey, ctx.turn],
+        ctx.malformed,
+      );
     if (runs.length === 0 || ctx.looping) {
       return {
         content: `I'll solve this with the code interpreter. ${plan}`,
         toolCalls: [call("run")],
       };
     }
-    const result = readCodeResult(runs.at(-1)!.output);
+    const result = readProgramOutput(runs.at(-1)!.output);
     if (!result.ok && runs.length < 2) {
       return {
         content: `The code did not run cleanly (${result.reason}). Retrying once.`,
@@ -216,7 +177,8 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
   }
 
   function respondWeb(instance: WebInstance, ctx: TurnContext): ActorTurn {
-    const direct = !ctx.tools.has(searchTool) || !ctx.tools.has(fetchTool);
+    const { search: searchTool, fetch: fetchTool } = ctx.roles;
+    const direct = !searchTool || !fetchTool;
     const decisions = decide(instance.family.pitfalls, ctx.lines, instance.question, ctx.requestSeed, direct);
     const byId = (id: string) => decisions.find((d) => d.pitfall.id === id);
     const snippetDecision = instance.snippet ? byId("snippet-vs-official") : undefined;
@@ -250,18 +212,27 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
       const source = snippetDecision?.fallen && instance.snippet ? instance.snippet : target;
       return finish(source.value, "Answering from memory without tools, what I recall");
     }
-    const searches = ctx.exchanges.filter((e) => e.name === searchTool);
-    const fetches = ctx.exchanges.filter((e) => e.name === fetchTool);
+    const searches = ctx.exchanges.filter((e) => e.name === searchTool.name);
+    const fetches = ctx.exchanges.filter((e) => e.name === fetchTool.name);
     const key = [ctx.requestSeed, instance.question, ctx.turn] as const;
     if (searches.length === 0 || ctx.looping) {
       return {
         content: `I will search for ${instance.subject}.`,
         toolCalls: [
-          makeCall(searchTool, { query: instance.query, max_results: 5 }, [...key, "search"], ctx.malformed),
+          makeCall(
+            searchTool.name,
+            {
+              [searchTool.argument]: instance.query,
+              ...(searchTool.count ? { [searchTool.count.argument]: searchTool.count.value } : {}),
+              ...searchTool.fixed,
+            },
+            [...key, "search"],
+            ctx.malformed,
+          ),
         ],
       };
     }
-    const searchOutput = searches.map((s) => s.output ?? "").join("\n");
+    const searchOutput = searches.map((s) => readableText(s.output ?? "")).join("\n");
     if (snippetDecision?.fallen && instance.snippet) {
       return finish(instance.snippet.value, `The search result (${instance.snippet.url})`);
     }
@@ -273,11 +244,16 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
       .find((url) => url === target.url || url.endsWith(`/${canonical.host}${canonical.pathname}`));
     const fetchUrl = listed ?? target.url;
     const fetchCall = (label: string) =>
-      makeCall(fetchTool, { url: fetchUrl }, [...key, label], ctx.malformed);
+      makeCall(
+        fetchTool.name,
+        { [fetchTool.argument]: fetchUrl, ...fetchTool.fixed },
+        [...key, label],
+        ctx.malformed,
+      );
     if (fetches.length === 0) {
       return { content: `Opening ${fetchUrl}.`, toolCalls: [fetchCall("fetch")] };
     }
-    const page = fetches.at(-1)!.output ?? "";
+    const page = readableText(fetches.at(-1)!.output ?? "");
     const found = page.includes(target.value) || page.includes(target.value.replace(/,/g, ""));
     if (!found && fetches.length < 2) {
       return {
@@ -296,6 +272,8 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
   interface TurnContext {
     lines: ExperienceLine[];
     tools: Set<string>;
+    /** The code runner, search and page reader among the offered tools, by what they say they do. */
+    roles: ToolRoles;
     exchanges: ToolExchange[];
     requestSeed: string;
     turn: number;
@@ -312,6 +290,7 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
       const ctx: TurnContext = {
         lines: linesOf(systemText(request)),
         tools,
+        roles: recognizeToolRoles((request.tools ?? []).map((tool) => tool.function)),
         exchanges: exchangesOf(request),
         requestSeed,
         turn,

@@ -83,6 +83,54 @@ describe("reading a rendered trajectory", () => {
     expect(second).toMatchObject({ kind: "code", code: "print(2)", stdout: "2\n" });
   });
 
+  it("reads a team's own tools by what they carried and returned, whatever they are called", () => {
+    const rendered = [
+      "[user]",
+      "Q?",
+      '[tool call] py_exec {"source":"n = 0\\nfor k in range(1, 40):\\n    n += k % 3 == 0\\nprint(n)"}',
+      "[tool result]",
+      '{"stdout": "13\\n", "returncode": 0}',
+      '[tool call] runner {"program":"print(1/0)"}',
+      "[tool result]",
+      "Traceback (most recent call last):\nZeroDivisionError: division by zero",
+      '[tool call] internet_lookup {"q":"Velmora Transit buses","num":3}',
+      "[tool result]",
+      JSON.stringify([
+        { title: "Fleet 2016", link: "http://a.example/fleet", content: "(2016-05-02) 480 buses" },
+        { title: "Fleet 2024", link: "http://b.example/fleet", content: "532 buses", date: "2024-11-20" },
+      ]),
+      '[tool call] read_page {"address":"http://b.example/fleet"}',
+      "[tool result]",
+      JSON.stringify({ content: "<html><body><p>Published 2024-11-20</p><p>532 buses</p></body></html>" }),
+      '[tool call] explain_python {"code":"print(2)"}',
+      "[tool result]",
+      "It prints 2.",
+      '[tool call] get_order_details {"order_id":"#W123"}',
+      "[tool result]",
+      '{"status":"pending"}',
+      "[assistant]",
+      "\\boxed{532}",
+    ].join("\n");
+    const [code, failed, search, page, explained, other] = readTrajectory(rendered).events;
+    expect(code).toMatchObject({ kind: "code", ran: true, failed: false, stdout: "13\n", exitCode: 0 });
+    expect(code?.kind === "code" && code.code).toContain("for k in range(1, 40):\n");
+    expect(failed).toMatchObject({ kind: "code", code: "print(1/0)", failed: true });
+    expect(search).toMatchObject({ kind: "search", query: "Velmora Transit buses" });
+    expect(search?.kind === "search" && search.hits.map((h) => [h.url, h.date])).toEqual([
+      ["http://a.example/fleet", "2016-05-02"],
+      ["http://b.example/fleet", "2024-11-20"],
+    ]);
+    expect(page).toMatchObject({
+      kind: "page",
+      url: "http://b.example/fleet",
+      date: "2024-11-20",
+      failed: false,
+    });
+    expect(page?.kind === "page" && page.text).toContain("532 buses");
+    expect(explained).toMatchObject({ kind: "tool", name: "explain_python" });
+    expect(other).toMatchObject({ kind: "tool", name: "get_order_details" });
+  });
+
   it("reads dates written in words or as ISO dates", () => {
     expect(isoDate("Published March 3, 2021")).toBe("2021-03-03");
     expect(isoDate("(2019-11-30) snippet")).toBe("2019-11-30");

@@ -1,7 +1,16 @@
 import { parseExperienceLines } from "../text/experience-lines.js";
+import {
+  jsonResultItems,
+  namedAsSearch,
+  pageText,
+  programArgument,
+  queryArgument,
+  runOutput,
+  urlArgument,
+} from "./call-content.js";
 
 /**
- * What a rendered trajectory (stage 1 of the critic) shows, as evidence: the code of each code_interpreter call and
+ * What a rendered trajectory (stage 1 of the critic) shows, as evidence: the code of each program run (whatever the tool) and
  * what it printed, each web search with its result list, each page opened with its text and date, code written in the
  * final message but never run, the final \boxed answer and the ids it cites. Assistant prose is kept aside and never
  * used as evidence of what was done: a model's description of its own work can be wrong.
@@ -112,34 +121,6 @@ function blocksOf(text: string): Block[] {
   return blocks;
 }
 
-function jsonObject(text: string): Record<string, unknown> | null {
-  let value: unknown;
-  try {
-    value = JSON.parse(text.trim());
-  } catch {
-    return null;
-  }
-  return typeof value === "object" && value !== null && !Array.isArray(value)
-    ? (value as Record<string, unknown>)
-    : null;
-}
-
-function unescapeJson(text: string): string {
-  return text.replace(/\\(u[0-9a-fA-F]{4}|.)/g, (_, sequence: string) => {
-    if (sequence.startsWith("u") && sequence.length === 5)
-      return String.fromCharCode(Number.parseInt(sequence.slice(1), 16));
-    return sequence === "n" ? "\n" : sequence === "t" ? "\t" : sequence;
-  });
-}
-
-/** A string field of a JSON text that may be cut or malformed. */
-function jsonField(text: string, field: string): string | null {
-  const object = jsonObject(text);
-  if (object && typeof object[field] === "string") return object[field] as string;
-  const m = new RegExp(`["']${field}["']\\s*:\\s*"((?:[^"\\\\]|\\\\.)*)"?`).exec(text);
-  return m ? unescapeJson(m[1]!) : null;
-}
-
 const monthNames = [
   "january",
   "february",
@@ -217,51 +198,64 @@ function pythonBlocks(text: string): string[] {
   return [...text.matchAll(/```(?:python|py)\s*\n([\s\S]*?)```/g)].map((m) => m[1]!);
 }
 
+function searchHits(output: string): SearchHit[] {
+  const items = jsonResultItems(output);
+  if (!items) return parseSearchHits(output);
+  return items.map((item, index) => {
+    const dated = /^\((\d{4}-\d\d-\d\d)\)\s*/.exec(item.snippet);
+    return {
+      rank: index + 1,
+      title: item.title,
+      url: item.url,
+      date: (item.date ? isoDate(item.date) : null) ?? (dated ? dated[1]! : null),
+      snippet: dated ? item.snippet.slice(dated[0].length) : item.snippet,
+    };
+  });
+}
+
+/**
+ * What one call was, from its content (see call-content.ts): a program run, a search, a page read, or another tool.
+ * The tool's name is only a hint: a team's `py_exec(source=...)` is read as code like `code_interpreter(code=...)`.
+ */
 function eventOf(call: Block, output: string | null): EvidenceEvent {
   const argumentsText = (call.lines.join("\n").match(/Arguments:\s*([\s\S]*)$/)?.[1] ?? "").trim();
   const out = output ?? "";
   const name = call.name ?? "";
-  if (name === "code_interpreter") {
-    const code = jsonField(argumentsText, "code") ?? "";
-    const result = jsonObject(out);
-    const stdout = result
-      ? String(result.stdout ?? "")
-      : (jsonField(out, "stdout") ?? (out.includes("{") ? "" : out));
-    const stderr = result ? String(result.stderr ?? "") : (jsonField(out, "stderr") ?? "");
-    const exitCode =
-      result && typeof result.exitCode === "number"
-        ? result.exitCode
-        : Number(/"exitCode"\s*:\s*(-?\d+)/.exec(out)?.[1] ?? Number.NaN);
-    const killed = result?.killed === true || result?.timedOut === true;
+  const program = programArgument(name, argumentsText);
+  if (program !== null) {
+    const run = runOutput(out);
     const failed =
       output === null ||
-      killed ||
-      (Number.isFinite(exitCode) && exitCode !== 0) ||
+      run.failedFlag ||
+      (run.exitCode !== null && run.exitCode !== 0) ||
       /^Error:/.test(out.trim()) ||
-      (!result && /Traceback/.test(out));
+      (!run.structured && /Traceback/.test(out));
     return {
       kind: "code",
-      code,
+      code: program,
       ran: true,
-      stdout,
-      stderr: stderr || (failed && !result ? out.trim() : ""),
-      exitCode: Number.isFinite(exitCode) ? exitCode : null,
+      stdout: run.stdout,
+      stderr: run.stderr || (failed && !run.structured ? out.trim() : ""),
+      exitCode: run.exitCode,
       failed,
     };
   }
-  if (name === "web_search") {
-    const hits = parseSearchHits(out);
+  const url = urlArgument(argumentsText);
+  const query = queryArgument(argumentsText);
+  const hits = searchHits(out);
+  const listsResults = hits.some((hit) => hit.url !== "");
+  if (query !== null && (namedAsSearch(name) || (listsResults && url === null))) {
     return {
       kind: "search",
-      query: jsonField(argumentsText, "query") ?? "",
+      query,
       hits,
       failed: hits.length === 0 && /^Error|No results/i.test(out.trim()),
     };
   }
-  if (name === "web_fetch") {
-    const url = jsonField(argumentsText, "url") ?? "";
+  if (url !== null) {
     const failed = output === null || /^Error\b|^HTTP \d{3}|Status: [45]\d\d/.test(out.trim());
-    return { kind: "page", url, text: out, date: failed ? null : pageDate(out, url), failed };
+    const text = pageText(out);
+    return { kind: "page", url, text, date: failed ? null : pageDate(text, url), failed };
   }
   return { kind: "tool", name, arguments: argumentsText, output: out };
 }
