@@ -65,6 +65,8 @@ async function serveOne(client: Client, index: number): Promise<void> {
   if (result.isError) throw new Error(JSON.stringify(result.content));
 }
 
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+
 async function statusCli(db: string): Promise<LearnerStatus> {
   const { code, stdout, stderr } = await runCli([
     "online",
@@ -232,7 +234,14 @@ async function acceptance(db: string, directory: string) {
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     mark("settled");
-    expect(second.output.stderr).toContain(`settings re-read from ${settingsFile}`);
+    // The learner re-reads the file at its next poll after the edit, and says so on stderr; what the store shows
+    // (settled, caught up) can be read before that line has crossed the pipe, so the line is waited for, not assumed.
+    await waitForStderr(
+      second,
+      new RegExp(`settings re-read from ${escapeRegExp(settingsFile)}`),
+      "the learner re-reading its edited settings",
+      60_000,
+    );
     const versions = await store.listVersions("math");
     expect(versions.filter((v) => v.state === "proposed")).toEqual([]);
     const decided = versions.find((v) => v.version === canary.version)!;
