@@ -3,7 +3,8 @@ import path from "node:path";
 import type { Task } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import type { CommandOutput } from "../cli-options/command-output.js";
-import { checkPresetName, directoryPresets } from "../data-import/dataset-presets.js";
+import { checkPresetName } from "../data-import/check-preset-name.js";
+import { directoryPresets } from "../data-import/dataset-presets.js";
 import { type ImportedDataset, importDataset } from "../data-import/import-dataset.js";
 import type { DataImportOptions } from "./data-import-command-options.js";
 

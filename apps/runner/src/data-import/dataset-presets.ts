@@ -1,4 +1,4 @@
-import { type Task, TfgrpoError } from "@tfgrpo/protocol";
+import type { Task } from "@tfgrpo/protocol";
 import type { CommandOutput } from "../cli-options/command-output.js";
 
 /** How a known dataset's records become tasks: which source field is which, and what else to keep. */
@@ -110,12 +110,4 @@ export const presetNames: readonly string[] = [
 /** The requirements of a domain a directory preset imports into (tasks imported before they carried their own). */
 export function presetRequirements(domain: string): DomainRequirements | undefined {
   return Object.values(directoryPresets).find((preset) => preset.domain === domain)?.requires;
-}
-
-/** Refuses a preset name that is not in the list, naming every one that is. */
-export function checkPresetName(name: string): void {
-  if (presetNames.includes(name)) return;
-  throw new TfgrpoError("invalid_input", `--preset ${name}: unknown (known: ${presetNames.join(", ")})`, {
-    details: { field: "preset" },
-  });
 }

@@ -2,7 +2,8 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { extractBoxedAnswer } from "@tfgrpo/actor";
 import { seededRandom, type Task, TfgrpoError } from "@tfgrpo/protocol";
-import { checkPresetName, type DatasetPreset, datasetPresets } from "./dataset-presets.js";
+import { checkPresetName } from "./check-preset-name.js";
+import { type DatasetPreset, datasetPresets } from "./dataset-presets.js";
 import { type DatasetProblem, readRecords, refuse, type SourceRecord } from "./read-records.js";
 
 export interface ImportDatasetOptions {
