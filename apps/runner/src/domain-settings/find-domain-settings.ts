@@ -30,9 +30,10 @@ export interface FindDomainSettingsOptions {
   env?: NodeJS.ProcessEnv;
 }
 
-const extensions = [".yaml", ".yml", ".json"];
+// What imports write. JSON is not looked for: `math.json` beside tasks is as likely a lesson bank as settings.
+const extensions = [".yaml", ".yml"];
 
-/** `<base>.yaml` (or .yml, .json) in `directory`, if there is one. */
+/** `<base>.yaml` (or .yml) in `directory`, if there is one. */
 function settingsFileIn(directory: string, base: string): string | undefined {
   return extensions.map((extension) => path.join(directory, `${base}${extension}`)).find(isFile);
 }
