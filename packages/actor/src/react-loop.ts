@@ -353,9 +353,12 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
   };
 
   // A tool or client that ignores the abort signal must not keep the rollout alive past its deadline.
+  const onAbort = () => rejectAborted(input.signal.reason);
+  let rejectAborted: (reason: unknown) => void = () => {};
   const aborted = new Promise<never>((_, reject) => {
+    rejectAborted = reject;
     if (input.signal.aborted) reject(input.signal.reason);
-    input.signal.addEventListener("abort", () => reject(input.signal.reason), { once: true });
+    input.signal.addEventListener("abort", onAbort, { once: true });
   });
   aborted.catch(() => {});
   try {
@@ -367,6 +370,8 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
     ]);
   } catch (error) {
     stopForError(error);
+  } finally {
+    input.signal.removeEventListener("abort", onAbort);
   }
   if (!recorder.stopped) recorder.stop("error", "the agent loop ended without a stop reason");
   return { finalAnswer: recorder.stopped?.reason === "answered" ? finalAnswer : null };

@@ -3,6 +3,7 @@ import type { ChatModelStreamEvent } from "@langchain/core/language_models/event
 import type { BaseMessage } from "@langchain/core/messages";
 import type { ChatGenerationChunk, ChatResult } from "@langchain/core/outputs";
 import { ChatOpenAI, type ChatOpenAICallOptions, type ChatOpenAIFields } from "@langchain/openai";
+import { linkAbortSignal } from "@tfgrpo/protocol";
 
 export interface ChatHooks {
   /** Throws to refuse a call before anything is sent (the budget). */
@@ -54,8 +55,9 @@ export class AccountedChatOpenAI extends ChatOpenAI {
     runManager?: CallbackManagerForLLMRun,
   ): Promise<ChatResult> {
     this.#hooks.beforeCall();
+    using call = linkAbortSignal(options.signal);
     try {
-      return await super._generate(messages, this.#withoutUnsupported(options), runManager);
+      return await super._generate(messages, this.#forOneCall(options, call.signal), runManager);
     } catch (error) {
       throw this.#hooks.mapError(error, options.signal);
     }
@@ -67,8 +69,9 @@ export class AccountedChatOpenAI extends ChatOpenAI {
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatGenerationChunk> {
     this.#hooks.beforeCall();
+    using call = linkAbortSignal(options.signal);
     try {
-      yield* super._streamResponseChunks(messages, this.#withoutUnsupported(options), runManager);
+      yield* super._streamResponseChunks(messages, this.#forOneCall(options, call.signal), runManager);
     } catch (error) {
       throw this.#hooks.mapError(error, options.signal);
     }
@@ -80,15 +83,23 @@ export class AccountedChatOpenAI extends ChatOpenAI {
     runManager?: CallbackManagerForLLMRun,
   ): AsyncGenerator<ChatModelStreamEvent> {
     this.#hooks.beforeCall();
+    using call = linkAbortSignal(options.signal);
     try {
-      yield* super._streamChatModelEvents(messages, this.#withoutUnsupported(options), runManager);
+      yield* super._streamChatModelEvents(messages, this.#forOneCall(options, call.signal), runManager);
     } catch (error) {
       throw this.#hooks.mapError(error, options.signal);
     }
   }
 
-  #withoutUnsupported(options: this["ParsedCallOptions"]): this["ParsedCallOptions"] {
-    if (this.#hooks.supportsSeed || options.seed === undefined) return options;
-    return { ...options, seed: undefined };
+  /**
+   * The options of one call: a seed the provider refuses is dropped, and the caller's signal is replaced by one of
+   * this call (the OpenAI SDK adds an abort listener per request to the signal it is given and never removes it).
+   */
+  #forOneCall(
+    options: this["ParsedCallOptions"],
+    signal: AbortSignal | undefined,
+  ): this["ParsedCallOptions"] {
+    const seed = this.#hooks.supportsSeed || options.seed === undefined ? {} : { seed: undefined };
+    return { ...options, ...seed, ...(signal ? { signal } : {}) };
   }
 }

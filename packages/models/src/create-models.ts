@@ -4,6 +4,7 @@ import {
   addUsage,
   billedOutputTokens as billedOutput,
   emptyUsageTotals,
+  linkAbortSignal,
   type Role,
   TfgrpoError,
   type Usage,
@@ -261,9 +262,11 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
     const startedAt = now();
     let completion: OpenAI.Chat.ChatCompletion;
     let records: Usage[];
+    // The SDK keeps an abort listener per request on the signal it is given: this call's own, not the caller's.
+    using call = linkAbortSignal(request.signal);
     try {
       ({ result: completion, records } = await collect(() =>
-        rt.client.chat.completions.create(body, request.signal ? { signal: request.signal } : {}),
+        rt.client.chat.completions.create(body, call.signal ? { signal: call.signal } : {}),
       ));
     } catch (error) {
       throw toModelError(error, { role, model: entry.model, label: rt.label, signal: request.signal });
@@ -347,6 +350,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
         const batch = texts.slice(start, start + entry.batchSize);
         budget.assertAvailable("embedder");
         let response: OpenAI.CreateEmbeddingResponse;
+        using call = linkAbortSignal(embedOptions.signal);
         try {
           ({ result: response } = await collect(() =>
             rt.client.embeddings.create(
@@ -358,7 +362,7 @@ export function createModels(config: ModelsConfig, options: CreateModelsOptions 
                 encoding_format: "float",
                 ...(entry.dimensions !== undefined ? { dimensions: entry.dimensions } : {}),
               },
-              embedOptions.signal ? { signal: embedOptions.signal } : {},
+              call.signal ? { signal: call.signal } : {},
             ),
           ));
         } catch (error) {

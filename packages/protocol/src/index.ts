@@ -150,6 +150,7 @@ export { rewardTolerance } from "./kernel/reward-tolerance.js";
 export { gaussian, seededRandom, seedFrom } from "./kernel/seeded-random.js";
 export { normalCdf, studentTCdf, studentTQuantile } from "./kernel/student-t.js";
 export { longestSharedRun, runWords } from "./kernel/word-runs.js";
+export { type LinkedAbortSignal, linkAbortSignal } from "./link-abort-signal.js";
 export {
   type DatasetLineContext,
   type DatasetProblem,

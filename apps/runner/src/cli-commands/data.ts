@@ -2,9 +2,9 @@ import { type Command, Option } from "commander";
 import { checkDomainOption } from "../cli-options/check-domain-option.js";
 import { checkedOptions } from "../cli-options/checked-options.js";
 import { nonNegativeInteger, probability } from "../cli-options/number-arguments.js";
-import { datasetPresets, directoryPresets } from "../data-import/dataset-presets.js";
+import { presetNames as knownPresets } from "../data-import/dataset-presets.js";
 
-const presetNames = [...Object.keys(datasetPresets), ...Object.keys(directoryPresets)].join(", ");
+const presetNames = knownPresets.join(", ");
 
 export function registerDataCommand(program: Command): void {
   const data = program.command("data").description("Benchmark data: import into tfgrpo tasks");

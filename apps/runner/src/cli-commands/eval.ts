@@ -29,6 +29,10 @@ export function registerEvalCommand(program: Command): void {
     .option("--temperature <t>", "evaluation temperature", temperature, 0.3)
     .addOption(databaseOption())
     .addOption(actorModeOption())
+    .option(
+      "--settings <path>",
+      "the actor and critic settings of the domain: the folder `data import --preset` wrote (DOMAIN.yaml, DOMAIN.critic.yaml) or one settings file; without it $TFGRPO_ACTOR_CONFIG / $TFGRPO_CRITIC_CONFIG, else those files beside the tasks",
+    )
     .option("--local-roles <roles>", "roles this process hosts", "actor,critic,curator")
     .option(
       "--agent <file>",

@@ -131,6 +131,10 @@ export function registerLearnCommand(program: Command): void {
     .addOption(agentPriceOption())
     .option("--no-baseline", "do not evaluate the empty library after every round")
     .option(
+      "--settings <path>",
+      "the actor and critic settings of the domain: the folder `data import --preset` wrote (DOMAIN.yaml, DOMAIN.critic.yaml) or one settings file; without it $TFGRPO_ACTOR_CONFIG / $TFGRPO_CRITIC_CONFIG, else those files beside the tasks",
+    )
+    .option(
       "--local-roles <roles>",
       "roles this process hosts (the rest come from workers)",
       "actor,critic,curator",

@@ -3,6 +3,7 @@ import path from "node:path";
 import type { Task } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import type { CommandOutput } from "../cli-options/command-output.js";
+import { checkPresetName } from "../data-import/check-preset-name.js";
 import { directoryPresets } from "../data-import/dataset-presets.js";
 import { type ImportedDataset, importDataset } from "../data-import/import-dataset.js";
 import type { DataImportOptions } from "./data-import-command-options.js";
@@ -16,6 +17,7 @@ export async function dataImport(
   output: CommandOutput = { stderr: process.stderr, stdout: process.stdout },
 ): Promise<ImportedDataset> {
   if (files.length === 0) throw new InvalidArgumentError("data import needs at least one file");
+  if (options.preset !== undefined) checkPresetName(options.preset);
   const directory = options.preset === undefined ? undefined : directoryPresets[options.preset];
   if (directory) {
     if (files.length !== 1 || !options.outDir)

@@ -22,6 +22,8 @@ export const evalCommandOptionsSchema = z
     /** `--agent-price`: the team's model's prices (USD per million tokens), for --dry-run. */
     agentPrice: z.object({ input: z.number(), cachedInput: z.number(), output: z.number() }).optional(),
     localRoles: z.string(),
+    /** `--settings PATH`: the folder a preset import wrote (its `<domain>.yaml`, `<domain>.critic.yaml`) or a file. */
+    settings: z.string().optional(),
     sim: z.boolean().optional(),
     runId: z.string().optional(),
     /** Report Mean@k and Δ per value of this task field (default familySplit when the tasks carry it; none: off). */

@@ -5,7 +5,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { loadRetailDb, serveRetailMcpHttp } from "@tfgrpo/tau2-retail";
-import { afterEach, expect, it } from "vitest";
+import { afterEach, expect, it, onTestFinished } from "vitest";
 import { stringify } from "yaml";
 import { retailDomainSettings } from "../data-import/import-tau2-retail.js";
 import { dataImport } from "./data.js";
@@ -26,6 +26,13 @@ afterEach(() => {
 });
 
 it("eval on retail tasks reports pass^1..pass^k from conversations scored by the τ² rule", async () => {
+  // Every attempt makes dozens of model and tool calls on its signal: none of them may leave a listener behind.
+  const warnings: Error[] = [];
+  const onWarning = (warning: Error) => warnings.push(warning);
+  process.on("warning", onWarning);
+  onTestFinished(() => {
+    process.off("warning", onWarning);
+  });
   await using out = await temporaryDirectory("tfgrpo-tau2-eval-");
   await dataImport(
     [retailDir],
@@ -76,4 +83,5 @@ it("eval on retail tasks reports pass^1..pass^k from conversations scored by the
   expect(row.passHatK![0]!.value.estimate).toBeCloseTo(row.meanAtK.estimate, 12);
   expect(row.meanToolCalls).toBeGreaterThan(2);
   expect(server.sessions).toBe(0);
+  expect(warnings.map((warning) => `${warning.name}: ${warning.message}`)).toEqual([]);
 }, 180_000);

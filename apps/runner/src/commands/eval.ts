@@ -11,6 +11,7 @@ import { createProgress } from "../cli-output/progress.js";
 import { agentEstimate, estimateForCommand } from "../cost-estimate/estimate-for-command.js";
 import { renderCostEstimate } from "../cost-estimate/render-cost-estimate.js";
 import { renderTransferTable, withActorModel } from "../cross-model/evaluate-across-actors.js";
+import { useDomainSettings } from "../domain-settings/use-domain-settings.js";
 import { buildControls, serveControls, withControls } from "../learn/control-libraries.js";
 import { renderEvaluationGroups, renderEvaluationTable } from "../learn/render-evaluation-table.js";
 import { resolveLibraries, runEvaluation } from "../learn/run-evaluation.js";
@@ -57,6 +58,17 @@ export async function evaluate(
   if (options.replay && options.sim)
     throw new InvalidArgumentError("eval --replay serves recorded answers: leave out --sim");
   const tasks = await loadDataset(options.data, { domain: options.domain, requireAnswer: true });
+  // Found, said and checked before any world starts: a domain without its tools or reward is refused here.
+  const settings = await useDomainSettings({
+    domain: options.domain,
+    ...(options.settings !== undefined ? { settings: options.settings } : {}),
+    dataFiles: [{ option: "--data", file: options.data }],
+    tasks,
+    localRoles: parseRoleList(options.localRoles),
+    mode: options.mode,
+    agent: Boolean(options.agent),
+    log,
+  });
   const groupBy = resolveGroupBy(tasks, options.groupBy);
   const controls = Boolean(options.controls || options.controlDomain !== undefined);
   const sim = options.sim ? await startSimWorld({ seed: options.seed }) : null;
@@ -82,6 +94,7 @@ export async function evaluate(
       log,
       ...(opened ? { cassette: opened.cassette } : {}),
       ...(options.agent ? { agent: options.agent } : {}),
+      settings,
     });
     const requested = await resolveLibraries(runtime.store, options.domain, options.library);
     const built = controls

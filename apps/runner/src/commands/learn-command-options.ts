@@ -46,6 +46,8 @@ export const learnCommandOptionsSchema = z
     /** `--agent-price`: the team's model's prices (USD per million tokens), for --dry-run. */
     agentPrice: z.object({ input: z.number(), cachedInput: z.number(), output: z.number() }).optional(),
     baseline: z.boolean(),
+    /** `--settings PATH`: the folder a preset import wrote (its `<domain>.yaml`, `<domain>.critic.yaml`) or a file. */
+    settings: z.string().optional(),
     localRoles: z.string(),
     sim: z.boolean().optional(),
     /** With --sim: the sim server's injected model faults, in the form `tfgrpo sim --faults` takes. */

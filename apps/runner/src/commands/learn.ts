@@ -1,5 +1,5 @@
 import path from "node:path";
-import { requireReadableFile, TfgrpoError } from "@tfgrpo/protocol";
+import { loadDataset, requireReadableFile, TfgrpoError } from "@tfgrpo/protocol";
 import { InvalidArgumentError } from "commander";
 import { openCassette } from "../cassette/open-cassette.js";
 import { artifactDirectory } from "../cli-options/artifact-directory.js";
@@ -11,6 +11,7 @@ import { createProgress } from "../cli-output/progress.js";
 import { agentEstimate, estimateForCommand } from "../cost-estimate/estimate-for-command.js";
 import type { CostEstimate } from "../cost-estimate/estimate-run-cost.js";
 import { renderCostEstimate } from "../cost-estimate/render-cost-estimate.js";
+import { useDomainSettings } from "../domain-settings/use-domain-settings.js";
 import { checkpointPathFor } from "../learn/checkpoint-path.js";
 import { directExperiencesAblation } from "../learn/direct-experiences-ablation.js";
 import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
@@ -149,6 +150,26 @@ export async function learn(
       };
     }
     const runId = start?.options.runId ?? options.resume!;
+    // The domain's settings (--settings, the environment, or beside the tasks), said and checked before anything
+    // runs: a domain whose tasks need tools or a reward that are not configured is refused here.
+    const domain = start?.options.domain ?? stored?.options?.domain;
+    const data = start?.data ?? stored?.data ?? {};
+    const settings = domain
+      ? await useDomainSettings({
+          domain,
+          ...(options.settings !== undefined ? { settings: options.settings } : {}),
+          dataFiles: [
+            ...(data.train ? [{ option: "--train", file: data.train }] : []),
+            ...(data.val ? [{ option: "--val", file: data.val }] : []),
+          ],
+          // Unreadable tasks are the run's to report, in its own words, right after.
+          tasks: data.train ? await loadDataset(data.train, { domain }).catch(() => []) : [],
+          localRoles: parseRoleList(options.localRoles),
+          mode: start?.options.mode ?? stored?.options?.mode ?? options.mode,
+          agent: Boolean(options.agent ?? stored?.agent),
+          log,
+        })
+      : {};
     if (start && config) {
       // What the run is expected to cost, before it spends anything. An estimate that fails never stops the run nor
       // adds to its messages: bad data or config is reported once, by the run itself, right after.
@@ -179,6 +200,7 @@ export async function learn(
       log,
       ...(opened ? { cassette: opened.cassette } : {}),
       ...(agent ? { agent } : {}),
+      settings,
     });
     using stop = stopOnSignal(log);
     const outcome = await runLearning({

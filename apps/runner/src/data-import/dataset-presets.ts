@@ -68,9 +68,20 @@ export const datasetPresets: Record<string, DatasetPreset> = {
   },
 };
 
+/** What a domain's tasks cannot run without; `learn` and `eval` refuse the domain before any rollout when it is missing. */
+export interface DomainRequirements {
+  /** Tool entries the actor's domain must have (`mcp:<server>`, `module:<name>` or a built-in). */
+  tools?: string[];
+  /** A reward module in the critic's settings (`rewards.<domain>`): the default rewards cannot score these tasks. */
+  reward?: boolean;
+}
+
 /** A benchmark imported from its directory as downloaded (tasks, splits and what the domain needs at run time). */
 export interface DirectoryPreset {
   description: string;
+  /** The domain its tasks are in, and what that domain needs (the settings the import writes provide it). */
+  domain: string;
+  requires: DomainRequirements;
   /** Loaded when the import runs (the CLI's declarations stay light). */
   load(): Promise<
     (
@@ -82,8 +93,21 @@ export interface DirectoryPreset {
 
 export const directoryPresets: Record<string, DirectoryPreset> = {
   "tau2-retail": {
+    domain: "tau2-retail",
+    requires: { tools: ["mcp:tau2-retail"], reward: true },
     description:
       "τ²-bench retail's directory (db.json, policy.md, tasks.json, split_tasks.json): train.jsonl (74), test.jsonl (40), the database, the policy and the domain's settings",
     load: async () => (await import("./import-tau2-retail.js")).importTau2Retail,
   },
 };
+
+/** Every preset `data import --preset` knows, files and directories alike: the one list its help and errors name. */
+export const presetNames: readonly string[] = [
+  ...Object.keys(datasetPresets),
+  ...Object.keys(directoryPresets),
+];
+
+/** The requirements of a domain a directory preset imports into (tasks imported before they carried their own). */
+export function presetRequirements(domain: string): DomainRequirements | undefined {
+  return Object.values(directoryPresets).find((preset) => preset.domain === domain)?.requires;
+}

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import path from "node:path";
 import { extractBoxedAnswer } from "@tfgrpo/actor";
 import { seededRandom, type Task, TfgrpoError } from "@tfgrpo/protocol";
+import { checkPresetName } from "./check-preset-name.js";
 import { type DatasetPreset, datasetPresets } from "./dataset-presets.js";
 import { type DatasetProblem, readRecords, refuse, type SourceRecord } from "./read-records.js";
 
@@ -211,11 +212,12 @@ export async function importDataset(options: ImportDatasetOptions): Promise<Impo
 
 function presetFor(name: string | undefined): DatasetPreset | undefined {
   if (name === undefined) return undefined;
+  checkPresetName(name);
   const preset = datasetPresets[name];
   if (!preset) {
     throw new TfgrpoError(
       "invalid_input",
-      `--preset ${name}: unknown (known: ${Object.keys(datasetPresets).join(", ")})`,
+      `--preset ${name} imports a benchmark's directory: data import DIR --preset ${name} --out-dir D`,
       { details: { field: "preset" } },
     );
   }

@@ -7,6 +7,7 @@ import { retailGoldOf } from "@tfgrpo/tau2-retail";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { dataImport } from "../commands/data.js";
+import { absoluteExecArgv } from "./import-tau2-retail.js";
 
 const retailDir = fileURLToPath(new URL("../../../../test-data/tau2-bench-retail/", import.meta.url));
 const quiet = { stderr: { write: () => true }, stdout: { write: () => true } };
@@ -29,6 +30,8 @@ describe("tfgrpo data import --preset tau2-retail", () => {
     expect(first.meta?.userScenario).toContain("You received your order #W2378156");
     expect(first.meta?.userScenario).toContain("Known info: You are Yusuf Rossi in zip code 19122.");
     expect(first.question).not.toContain("W2378156");
+    // What its domain cannot run without, said by the task itself.
+    expect(first.meta?.requires).toEqual({ tools: ["mcp:tau2-retail"], reward: true });
     expect(retailGoldOf(first).actions.at(-1)).toMatchObject({
       name: "exchange_delivered_order_items",
       arguments: { order_id: "#W2378156" },
@@ -97,5 +100,38 @@ describe("tfgrpo data import --preset tau2-retail", () => {
       /tasks\.json: task 3: user_scenario\.instructions\.reason_for_call/,
     );
     await expect(readFile(path.join(out.path, "train.jsonl"))).rejects.toThrow();
+  });
+});
+
+describe("absoluteExecArgv: the server command written into the settings runs from any folder", () => {
+  it("makes the modules Node's flags load absolute, and leaves everything else as it was", () => {
+    const resolve = (specifier: string) => `/repo/node_modules/${specifier}/dist/loader.mjs`;
+    expect(
+      absoluteExecArgv(
+        [
+          "--conditions=source",
+          "--import",
+          "tsx",
+          "--import=file:///already/absolute.mjs",
+          "--require",
+          "./setup.cjs",
+          "--max-old-space-size=4096",
+        ],
+        resolve,
+      ),
+    ).toEqual([
+      "--conditions=source",
+      "--import",
+      "file:///repo/node_modules/tsx/dist/loader.mjs",
+      "--import=file:///already/absolute.mjs",
+      "--require",
+      path.resolve("setup.cjs"),
+      "--max-old-space-size=4096",
+    ]);
+  });
+
+  it("resolves tsx as Node resolved it for this process", () => {
+    const [, loader] = absoluteExecArgv(["--import", "tsx"]);
+    expect(loader).toMatch(/^file:\/\/\/.*tsx.*\.mjs$/);
   });
 });

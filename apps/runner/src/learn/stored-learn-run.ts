@@ -6,7 +6,14 @@ import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 export async function storedLearnRun(
   db: string,
   runId: string,
-): Promise<{ options: LearnOptions | null; ablation: unknown; models: string | null; agent: string | null }> {
+): Promise<{
+  options: LearnOptions | null;
+  ablation: unknown;
+  models: string | null;
+  agent: string | null;
+  /** The task files the run was started with (settings are found beside them again). */
+  data: { train?: string; val?: string };
+}> {
   const store = await createStore(db, { mustExist: true });
   try {
     const run = await store.getRun(runId);
@@ -29,8 +36,18 @@ export async function storedLearnRun(
       models: typeof run.config.models === "string" ? run.config.models : null,
       // The team's agent module the run was started with (`learn --agent`): a resumed run keeps it.
       agent: typeof run.config.agent === "string" ? run.config.agent : null,
+      data: storedData(run.config.data),
     };
   } finally {
     await store.close();
   }
+}
+
+function storedData(value: unknown): { train?: string; val?: string } {
+  if (typeof value !== "object" || value === null) return {};
+  const { train, val } = value as Record<string, unknown>;
+  return {
+    ...(typeof train === "string" ? { train } : {}),
+    ...(typeof val === "string" ? { val } : {}),
+  };
 }

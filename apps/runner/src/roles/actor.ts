@@ -232,9 +232,8 @@ async function downloadSimCorpus(corpusUrl: string, directory?: string): Promise
  */
 /** The actor role, as `tfgrpo serve --role actor` and the runtime start it (listed in `registry.ts`). */
 export const actorRole: RoleFactory = async (options: RoleOptions) => {
-  const settings = process.env.TFGRPO_ACTOR_CONFIG
-    ? await loadActorSettings(process.env.TFGRPO_ACTOR_CONFIG)
-    : undefined;
+  const file = options.settings?.actor ?? process.env.TFGRPO_ACTOR_CONFIG;
+  const settings = file ? await loadActorSettings(file) : undefined;
   const agent = options.agent ?? settings?.agent;
   if (agent) {
     const runtime = await createAgentActorRuntime({
@@ -256,6 +255,7 @@ export const actorRole: RoleFactory = async (options: RoleOptions) => {
   const runtime = await createActorRuntime({
     modelsConfig,
     library: createBusLibraryLoader(options.bus),
+    ...(settings ? { settings } : {}),
     log: options.log,
     ...(options.cassette ? { cassette: options.cassette } : {}),
     ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),

@@ -141,6 +141,7 @@ export const criticRole: RoleFactory = async (options: RoleOptions) => {
   const modelsConfig = requireModelsConfig(options.config, "the critic role");
   const { critic } = await createCriticRuntime({
     modelsConfig,
+    ...(options.settings?.critic ? { settings: await loadCriticSettings(options.settings.critic) } : {}),
     log: options.log,
     ...(options.cassette ? { cassette: options.cassette } : {}),
   });

@@ -16,6 +16,11 @@ export interface RoleOptions {
   log: (line: string) => void;
   /** Records or replays this role's model traffic (`--record` / `--replay`). */
   cassette?: Cassette;
+  /**
+   * The settings files of `learn`/`eval` (`--settings`, found beside the tasks, or the environment's): they replace
+   * `TFGRPO_ACTOR_CONFIG` / `TFGRPO_CRITIC_CONFIG` for the roles of this process.
+   */
+  settings?: { actor?: string; critic?: string };
   /** `--agent FILE`: the team's agent module, for the actor role (it runs the rollouts). */
   agent?: string;
   /** `--client-tokens`, `--rate-limit`, `--rate-burst`: for roles agents call (the library). */

@@ -27,6 +27,8 @@ export interface RuntimeOptions {
   cassette?: Cassette;
   /** The team's agent module (`--agent`): the actor role this process hosts runs it. */
   agent?: string;
+  /** Settings files of the roles this process hosts, in place of `TFGRPO_ACTOR_CONFIG` / `TFGRPO_CRITIC_CONFIG`. */
+  settings?: { actor?: string; critic?: string };
   /** Wraps the Bus every call of this process goes through (tests record what the messages carry). */
   wrapBus?: (bus: Bus) => Bus;
 }
@@ -97,6 +99,7 @@ export async function createRuntime(options: RuntimeOptions): Promise<Runtime> {
         ...(options.config ? { config: options.config } : {}),
         ...(options.cassette ? { cassette: options.cassette } : {}),
         ...(options.agent ? { agent: options.agent } : {}),
+        ...(options.settings ? { settings: options.settings } : {}),
       });
       opened.roles.push(role);
       opened.handles.push(await role.serve(bus, { concurrency: options.concurrency }));

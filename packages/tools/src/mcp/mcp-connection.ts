@@ -6,6 +6,7 @@ import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import type { McpServerConfig } from "../langchain/tools-config.js";
 import { mcpResultText } from "./mcp-result-text.js";
+import { perRequestSignalFetch } from "./per-request-signal-fetch.js";
 
 /** A tool as the server lists it. */
 export interface McpToolInfo {
@@ -72,6 +73,7 @@ export async function connectMcpServer(
   } else {
     transport = new StreamableHTTPClientTransport(new URL(config.url), {
       requestInit: { headers: config.headers },
+      fetch: perRequestSignalFetch(),
     });
   }
   const client = new Client({ name: "tfgrpo", version: "0.1.0" }, { capabilities: {} });
