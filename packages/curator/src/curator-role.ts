@@ -42,6 +42,7 @@ export function createCuratorRole(
         const result = await curator.updateLifecycle(input.domain, input.version, {
           ...(input.state ? { state: input.state } : {}),
           ...(input.runId ? { runId: input.runId } : {}),
+          ...(input.closing ? { closing: true } : {}),
         });
         return {
           version: result.version,

@@ -76,6 +76,12 @@ export interface PlanLifecycleInput {
   budget: ActiveBudget;
   utility: UtilityOptions;
   countTokens?: (text: string) => number;
+  /**
+   * The closing look of a run (its last lifecycle, after the last step's credit): no later look will come, so a
+   * candidate whose harm the archive's own sequential test establishes is dropped with the `minContrasts` groups
+   * every bound needs, instead of waiting for twice that. The tests and their levels are the run's.
+   */
+  closing?: boolean;
 }
 
 function probationSince(entry: Experience): number {
@@ -195,6 +201,10 @@ function verdictOf(
  */
 export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] {
   const { policy, version } = input;
+  // During a run a candidate waits for twice the groups a bound needs before the harm test drops it (the next step
+  // brings more); the closing look has no next step.
+  const dropGroups = input.closing ? policy.minContrasts : 2 * policy.minContrasts;
+  const closingNote = input.closing ? "; closing look of the run" : "";
   const countTokens = input.countTokens ?? estimateTokens;
   const live = input.experiences.filter((entry) => entry.status !== "archived");
   const totalShown = live.reduce((sum, entry) => sum + entry.stats.shown, 0);
@@ -226,16 +236,14 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
 
     switch (entry.status) {
       case "candidate":
-        // A candidate has no standing to lose: the demotion's sequential test of harm drops it too, once it has twice
-        // the groups any bound needs (its plug-in variance is poor on a handful).
-        if (
-          verdict.confirmedHarm ||
-          (verdict.droppable && (stats.contrast?.n ?? 0) >= 2 * policy.minContrasts)
-        )
+        // A candidate has no standing to lose: the demotion's sequential test of harm drops it too, at the archive's
+        // level, once it has twice the groups any bound needs (more come with the next step), or at the closing look
+        // the groups any bound needs (none will come).
+        if (verdict.confirmedHarm || (verdict.droppable && (stats.contrast?.n ?? 0) >= dropGroups))
           move(
             entry,
             "archived",
-            `candidate hurts: ${record} (${verdict.confirmedHarm ? confirmLimit : verdict.dropLimit})`,
+            `candidate hurts: ${record} (${verdict.confirmedHarm ? confirmLimit : verdict.dropLimit}${closingNote})`,
             evidence,
           );
         else if ((stale || age >= policy.staleAfterVersions) && !verdict.safe)
@@ -248,7 +256,7 @@ export function planLifecycle(input: PlanLifecycleInput): LifecycleTransition[] 
         else if (verdict.safe) eligible.push({ entry, evidence, verdict, note: `safe: ${record}` });
         break;
       case "active":
-        if (verdict.harmful) move(entry, "probation", `hurts: ${record} (${limit})`, evidence);
+        if (verdict.harmful) move(entry, "probation", `hurts: ${record} (${limit}${closingNote})`, evidence);
         else if (stale) move(entry, "probation", `no longer selected: ${idle}`, evidence);
         else eligible.push({ entry, evidence, verdict, note: record });
         break;

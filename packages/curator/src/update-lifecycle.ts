@@ -11,6 +11,8 @@ export interface LifecycleOptions {
   /** State of the version written; default committed (moves on measured evidence are bookkeeping). */
   state?: "proposed" | "committed";
   runId?: string;
+  /** The run's closing look (`planLifecycle`'s `closing`): after its last step's credit, with no step to follow. */
+  closing?: boolean;
 }
 
 /**
@@ -37,6 +39,7 @@ export async function updateLifecycle(
     policy: config.lifecycle,
     budget: config.activeBudget,
     utility: config.utility,
+    ...(options.closing ? { closing: true } : {}),
   });
   if (transitions.length === 0) return { version: null, transitions };
   const ops: Operation[] = transitions.map((transition) => ({
@@ -49,7 +52,7 @@ export async function updateLifecycle(
     parent: snapshot.version,
     state: options.state ?? "committed",
     runId: options.runId ?? null,
-    message: `lifecycle: ${transitions.map((t) => `${t.id} ${t.from}->${t.to}`).join(", ")}`,
+    message: `${options.closing ? "closing lifecycle" : "lifecycle"}: ${transitions.map((t) => `${t.id} ${t.from}->${t.to}`).join(", ")}`,
     now: now(),
   });
   logger.info("lifecycle", { domain, version: written.version.version, transitions: transitions.length });

@@ -335,6 +335,12 @@ export const curatorLifecycle = defineSubject(
       .optional()
       .describe("State of the version written; default committed"),
     runId: z.string().optional(),
+    closing: z
+      .boolean()
+      .optional()
+      .describe(
+        "The run's closing look, after its last step's credit: a candidate's harm test drops it with minContrasts groups, not twice that",
+      ),
   }),
   z.object({
     /** The version written, or null when nothing moved. */

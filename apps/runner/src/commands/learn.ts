@@ -15,7 +15,7 @@ import { useDomainSettings } from "../domain-settings/use-domain-settings.js";
 import { checkpointPathFor } from "../learn/checkpoint-path.js";
 import { directExperiencesAblation } from "../learn/direct-experiences-ablation.js";
 import { type LearnOptions, learnOptionsSchema } from "../learn/learn-options.js";
-import { renderStepTable } from "../learn/render-step-table.js";
+import { renderClosing, renderStepTable } from "../learn/render-step-table.js";
 import { runLearning } from "../learn/run-learning.js";
 import { stopOnSignal } from "../learn/stop-on-signal.js";
 import { storedLearnRun } from "../learn/stored-learn-run.js";
@@ -225,6 +225,7 @@ export async function learn(
     });
     output.stdout.write(`\nrun ${outcome.runId}${start?.extraConfig?.simulated ? " (SIMULATED)" : ""}\n`);
     output.stdout.write(`${renderStepTable(outcome.history)}\n`);
+    if (outcome.closing) output.stdout.write(`${renderClosing(outcome.closing)}\n`);
     output.stdout.write(
       `head: ${outcome.headVersion === null ? "none" : `${outcome.options.domain}@v${outcome.headVersion}`}${outcome.stoppedBy ? ` (stopped: ${outcome.stoppedBy})` : ""}\n`,
     );

@@ -2,7 +2,7 @@ import { mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { decideGate, resolveCuratorConfig } from "@tfgrpo/curator";
+import { createCurator, decideGate, resolveCuratorConfig } from "@tfgrpo/curator";
 import {
   actorRollout,
   type Bus,
@@ -54,6 +54,10 @@ interface WorldOptions {
   failGateOnce?: boolean;
   /** Rollouts whose model endpoint fails (stop reason `model_error`); the world's `script.fail` can change it. */
   fail?: Policy;
+  /** What each credit call leaves in the store besides the scripted answer (called with the call's number). */
+  credit?: (store: Store, call: number) => Promise<void>;
+  /** The lifecycle answered by the real curator over the world's store (default: scripted, nothing moves). */
+  realLifecycle?: boolean;
 }
 
 /** What the roles were asked, by operation. */
@@ -184,11 +188,23 @@ async function startWorld(name: string, options: WorldOptions = {}): Promise<Wor
   await bus.handle(curatorCredit, async ({ observations }) => {
     calls.credit.push(observations.length);
     calls.observations.push(observations);
+    await options.credit?.(store, calls.credit.length);
     return { updated: 0, statsRevision: `stats-${calls.credit.length}` };
   });
-  await bus.handle(curatorLifecycle, async () => {
+  // Lifecycle moves read only the store and the configuration: the real curator needs no model for them.
+  const curator = createCurator({ store, models: {} as never, embed: async () => [] });
+  await bus.handle(curatorLifecycle, async (input) => {
     calls.lifecycle++;
-    return { version: null, transitions: [] };
+    if (!options.realLifecycle) return { version: null, transitions: [] };
+    const result = await curator.updateLifecycle(input.domain, input.version, {
+      ...(input.state ? { state: input.state } : {}),
+      ...(input.runId ? { runId: input.runId } : {}),
+      ...(input.closing ? { closing: true } : {}),
+    });
+    return {
+      version: result.version,
+      transitions: result.transitions.map(({ id, from, to, reason }) => ({ id, from, to, reason })),
+    };
   });
   await bus.handle(curatorGate, async (input) => {
     calls.gate++;
@@ -428,9 +444,9 @@ describe("the learning graph with scripted roles", () => {
       // Candidate and head ran on both validation tasks, two samples each (the default).
       expect(world.calls.rollouts.filter((id) => id.includes("/validation/"))).toHaveLength(8);
       expect(world.calls.gateRequests[0]).toMatchObject({ samplesPerTask: 2 });
-      // The empty library has no entries to credit or move.
+      // The empty library has no entries to credit or move; the committed head gets the run's closing look.
       expect(world.calls.credit).toEqual([]);
-      expect(world.calls.lifecycle).toBe(0);
+      expect(world.calls.lifecycle).toBe(1);
       const runState = runStateOf(world.store, runId);
       expect(await runState.get(runStateKeys.gate(1))).toMatchObject({ gate: { decision: "commit" } });
       expect(await runState.list(runStateKeys.step)).toEqual(final.history);
@@ -541,9 +557,10 @@ describe("the learning graph with scripted roles", () => {
         "rejected",
         "rejected",
       ]);
-      // Each step's 8 rollouts of the head are credited once, and the lifecycle runs once per step.
+      // Each step's 8 rollouts of the head are credited once, and the lifecycle runs once per step and once more
+      // after the last (the closing look).
       expect(world.calls.credit).toEqual([8, 8]);
-      expect(world.calls.lifecycle).toBe(2);
+      expect(world.calls.lifecycle).toBe(3);
       // Rollouts rank by the stats revision the curator's last credit returned (before the first: the run's start).
       const revisionsOf = (fragment: string) =>
         new Set(
@@ -560,6 +577,75 @@ describe("the learning graph with scripted roles", () => {
     } finally {
       await world.close();
     }
+  });
+
+  describe("the closing look: the lifecycle acts once more after the last step", () => {
+    /** A head holding one candidate, G0, and a run whose one step's credit leaves G0 these contrast counters. */
+    const runWith = async (name: string, contrast: { n: number; sum: number; sumSquares: number }) => {
+      const world = await startWorld(name, {
+        // The library does not help on validation: the step's candidate ties the head and is rejected.
+        policy: (request) => request.purpose === "train" && request.attempt === 0,
+        credit: async (store) => {
+          await store.updateStats(domain, [
+            { id: "G0", shown: contrast.n * 2, lastUsedVersion: 1, contrast },
+          ]);
+        },
+        realLifecycle: true,
+      });
+      await world.store.applyOperations(
+        domain,
+        [{ op: "add", text: "Read the question twice.", reason: "seed" }],
+        {
+          parent: null,
+          state: "committed",
+        },
+      );
+      return { world, outcome: await learnRun(world) };
+    };
+
+    it("drops a candidate whose harm the last step's credit establishes: the final head no longer holds it", async () => {
+      // Issue 42's case: -0.528 over 6 groups; a step's look waits for 8 groups, the run's last look does not.
+      const { world, outcome } = await runWith("closing-harm", { n: 6, sum: -3.17, sumSquares: 2.09 });
+      try {
+        expect(outcome.history.map((s) => [s.decision, s.headBefore, s.headAfter])).toEqual([
+          ["reject", 1, 1],
+        ]);
+        expect(outcome.closing).toMatchObject({
+          headBefore: 1,
+          version: 3,
+          transitions: [{ id: "G0", from: "candidate", to: "archived" }],
+        });
+        expect(outcome.closing!.transitions[0]!.reason).toMatch(/closing look of the run\)$/);
+        expect(outcome.headVersion).toBe(3);
+        const head = await world.store.getHead(domain);
+        expect(head?.version).toBe(3);
+        expect(head?.experiences.filter((e) => e.status !== "archived")).toEqual([]);
+        expect(
+          world.log.some((line) => line.startsWith("end of run: lifecycle G0 candidate -> archived:")),
+        ).toBe(true);
+        expect((await world.store.getRun(runId))?.summary).toMatchObject({
+          headVersion: 3,
+          closing: { headBefore: 1, version: 3, transitions: [{ id: "G0", to: "archived" }] },
+        });
+      } finally {
+        await world.close();
+      }
+    });
+
+    it("moves nothing when the evidence does not suffice (too few groups), and says so", async () => {
+      const { world, outcome } = await runWith("closing-open", { n: 3, sum: -1.8, sumSquares: 1.1 });
+      try {
+        expect(outcome.closing).toEqual({ headBefore: 1, version: null, transitions: [] });
+        expect(outcome.headVersion).toBe(1);
+        expect((await world.store.getHead(domain))?.experiences[0]).toMatchObject({
+          id: "G0",
+          status: "candidate",
+        });
+        expect(world.log).toContain("end of run: lifecycle: no entry of v1 has the evidence for a move");
+      } finally {
+        await world.close();
+      }
+    });
   });
 
   it("skips groups whose rewards are all equal (std = 0) and asks the critic only about the others", async () => {
@@ -606,6 +692,7 @@ describe("the learning graph with scripted roles", () => {
     "consolidate",
     "validateAndGate",
     "finishStep",
+    "closeRun",
   ] as const;
   it.each(nodes)(
     "resumes after %s from its checkpoint to the result of an uninterrupted run",
@@ -634,10 +721,10 @@ describe("the learning graph with scripted roles", () => {
           expect(snapshot.next).not.toContain(node);
           stops++;
         }
-        // Every run of the node was a stop, but the last finishStep, which ends the run.
+        // Every run of the node was a stop, but closeRun's, which ends the run.
         const runs =
           node === "validateAndGate" ? expected.history.filter((s) => s.candidateVersion !== null).length : 4;
-        expect(stops).toBe(node === "finishStep" ? runs - 1 : runs);
+        expect(stops).toBe(node === "closeRun" ? 0 : runs);
         expect(await outcomeOf(interrupted, final)).toEqual(expected);
         // Nothing was done twice: the same rollouts, critic calls and curator calls as the uninterrupted run.
         expect([...interrupted.calls.rollouts].sort()).toEqual([...straight.calls.rollouts].sort());

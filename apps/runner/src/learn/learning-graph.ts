@@ -1,6 +1,7 @@
 import { Annotation, type BaseCheckpointSaver, END, START, StateGraph } from "@langchain/langgraph";
 import type { GateDecision } from "@tfgrpo/protocol";
 import { advantage } from "./nodes/advantage.js";
+import { closeRun } from "./nodes/close-run.js";
 import { consolidate } from "./nodes/consolidate.js";
 import { credit } from "./nodes/credit.js";
 import { finishStep } from "./nodes/finish-step.js";
@@ -22,7 +23,8 @@ export type { LearnContext } from "./nodes/learn-dependencies.js";
  *     -> advantage (skip groups whose rewards are all equal; summaries, <= 3 ops per group)
  *     -> consolidate (curator: a proposed version)
  *     -> validateAndGate (candidate vs head on held-out tasks; the curator's gate: commit | reject)
- *     -> finishStep -> next batch / epoch -> END
+ *     -> finishStep -> next batch / epoch
+ *   -> closeRun (after the last step: the lifecycle's closing look on the final credit) -> END
  *
  * Each node is a file in `nodes/` (`sampleBatch` in `sample-batch.ts`...), built from the run's dependencies. Nodes talk to roles only through the Bus and
  * keep large payloads in the store; the graph state holds ids and small numbers of the current step only (never the
@@ -98,8 +100,12 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
     // Not "gate": that is a state field. Checkpoints of runs started before the split also wait at this name.
     .addNode("validateAndGate", node("validateAndGate", validateAndGate(deps)))
     .addNode("finishStep", node("finishStep", finishStep(deps)))
+    .addNode("closeRun", node("closeRun", closeRun(deps)))
     .addEdge(START, "sampleBatch")
-    .addConditionalEdges("sampleBatch", (state) => (state.done ? END : "rollout"), [END, "rollout"])
+    .addConditionalEdges("sampleBatch", (state) => (state.done ? "closeRun" : "rollout"), [
+      "closeRun",
+      "rollout",
+    ])
     .addEdge("rollout", "reward")
     .addEdge("reward", "credit")
     .addEdge("credit", "lifecycle")
@@ -111,7 +117,11 @@ export function createLearningGraph(context: LearnContext, checkpointer?: BaseCh
       ["finishStep", "validateAndGate"],
     )
     .addEdge("validateAndGate", "finishStep")
-    .addConditionalEdges("finishStep", (state) => (state.done ? END : "sampleBatch"), [END, "sampleBatch"]);
+    .addConditionalEdges("finishStep", (state) => (state.done ? "closeRun" : "sampleBatch"), [
+      "closeRun",
+      "sampleBatch",
+    ])
+    .addEdge("closeRun", END);
   return graph.compile(checkpointer ? { checkpointer } : {});
 }
 

@@ -1,5 +1,6 @@
 import { cacheHitRate, type UsageTotals } from "@tfgrpo/protocol";
 import { renderTable } from "../cli-output/render-table.js";
+import type { ClosingOutcome } from "./run-state.js";
 import type { StepRecord } from "./step-record.js";
 
 const roles = ["actor", "critic", "curator", "judge"] as const;
@@ -80,4 +81,15 @@ function compact(n: number): string {
   if (n >= 1e6) return `${(n / 1e6).toFixed(1)}M`;
   if (n >= 1e3) return `${(n / 1e3).toFixed(1)}k`;
   return String(n);
+}
+
+/** What the lifecycle's closing look decided after the last step, one line per move (or that nothing moved). */
+export function renderClosing(closing: ClosingOutcome): string {
+  if (closing.headBefore === null) return "end of run: no library to look at";
+  if (closing.transitions.length === 0)
+    return `end of run: lifecycle on v${closing.headBefore}: no entry has the evidence for a move`;
+  return [
+    `end of run: lifecycle on v${closing.headBefore} -> v${closing.version} (committed, ${closing.transitions.length} move(s)):`,
+    ...closing.transitions.map((t) => `  ${t.id} ${t.from} -> ${t.to}: ${t.reason}`),
+  ].join("\n");
 }

@@ -158,6 +158,7 @@ export async function runDirectExperiences(
       history: [],
       headVersion: result.version,
       stoppedBy: null,
+      closing: null,
       experiences: result.experiences,
     };
   } catch (error) {

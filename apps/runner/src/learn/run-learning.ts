@@ -7,6 +7,7 @@ import { isCircuitBreakerStop } from "./infrastructure-failures.js";
 import { type LearnOptions, learnOptionsSchema } from "./learn-options.js";
 import { createLearningGraph, initialLearnState, type LearnContext } from "./learning-graph.js";
 import { type OpenCheckpointer, openCheckpointer } from "./open-checkpointer.js";
+import { type ClosingOutcome, runStateKeys, runStateOf } from "./run-state.js";
 import { stepHistory } from "./step-history.js";
 import type { StepRecord } from "./step-record.js";
 import { openTaskPool } from "./task-pool.js";
@@ -38,6 +39,8 @@ export interface LearningOutcome {
   history: StepRecord[];
   headVersion: number | null;
   stoppedBy: string | null;
+  /** What the lifecycle decided after the last step (null: the run ended before it looked, as a run stored before it). */
+  closing: ClosingOutcome | null;
 }
 
 /**
@@ -148,10 +151,16 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     // after the run stopped): the nodes check it themselves (learning-graph.ts, untilStopped).
     const final = await graph.invoke(input, config);
     const history = await stepHistory(store, runId);
+    const closing = (await runStateOf(store, runId).get(runStateKeys.closing())) ?? null;
     await store.updateRun(runId, {
       status: final.stoppedBy ? "stopped" : "finished",
       finishedAt: now().toISOString(),
-      summary: { headVersion: final.headVersion, steps: history.length, stoppedBy: final.stoppedBy },
+      summary: {
+        headVersion: final.headVersion,
+        steps: history.length,
+        stoppedBy: final.stoppedBy,
+        ...(closing ? { closing } : {}),
+      },
     });
     return {
       runId,
@@ -159,6 +168,7 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
       history,
       headVersion: final.headVersion,
       stoppedBy: final.stoppedBy,
+      closing,
     };
   } catch (error) {
     await recordStop(store, runId, error, now, log, options.signal?.aborted === true);

@@ -53,6 +53,13 @@ export const consolidationOutcomeSchema = z.object({
   /** Proposals the curator refused for leakage (a task's answer or constants in the lesson). */
   leaked: count.optional(),
 });
+/** The run's closing look: the lifecycle moves after its last step, and the version they wrote (null: none). */
+export const closingOutcomeSchema = z.object({
+  headBefore: version.nullable(),
+  version: version.nullable(),
+  transitions: z.array(z.object({ id: z.string(), from: z.string(), to: z.string(), reason: z.string() })),
+});
+export type ClosingOutcome = z.infer<typeof closingOutcomeSchema>;
 /** The gate's decision on step N's candidate, with the validation scores it was made on. */
 export const gateOutcomeSchema = z.object({
   gate: gateDecisionSchema,
@@ -123,6 +130,8 @@ export const runStateKeys = {
   pseudoLabel: family("pseudo-label/", (groupId: string) => groupId, z.string()),
   credit: family("credit/s", (step: number) => String(step), creditMarkSchema),
   lifecycle: family("lifecycle/s", (step: number) => String(step), lifecycleOutcomeSchema),
+  /** The lifecycle's closing look after the last step (`nodes/close-run.ts`). */
+  closing: family("closing/", () => "lifecycle", closingOutcomeSchema),
   /** The critic's summaries and proposals for one group (or why it gave none). */
   advice: family("advice/", (groupId: string) => groupId, groupAdviceResultSchema),
   /** Every proposal of step N, in group order: the curator's input. */

@@ -41,6 +41,8 @@ export function createStoredCanaryRouter(
   return async ({ domain, head }) => {
     const canary = await read(domain);
     if (canary === null || canary.parent !== head) return null;
-    return random() < canary.share ? { version: canary.version, meta: { arm: "canary" } } : null;
+    return random() < canary.share
+      ? { version: canary.version, meta: { arm: "canary", parent: canary.parent } }
+      : null;
   };
 }
