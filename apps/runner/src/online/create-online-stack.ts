@@ -123,9 +123,8 @@ export async function createOnlineStack(options: OnlineStackOptions): Promise<On
     route: async (request) => {
       if (routing === null) return storedCanary(request);
       const routed = routing.route();
-      // The parent names what the canary changed: served whole on its traffic (the library service).
       return routed.arm === "canary" && routed.version !== null
-        ? { version: routed.version, meta: { arm: "canary", parent: routing.state().canary?.parent ?? null } }
+        ? { version: routed.version, meta: { arm: "canary" } }
         : null;
     },
   });

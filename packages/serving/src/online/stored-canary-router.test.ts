@@ -33,7 +33,7 @@ describe("the stored canary router", () => {
     const routed = [];
     for (let i = 0; i < draws.length; i++) routed.push(await route({ domain: "math", task: "t", head: 2 }));
     expect(routed.map((r) => r?.version ?? null)).toEqual([3, null, 3, null, null, 3, 3, null]);
-    expect(routed[0]).toEqual({ version: 3, meta: { arm: "canary", parent: 2 } });
+    expect(routed[0]).toEqual({ version: 3, meta: { arm: "canary" } });
     expect(reads).toBe(1);
     // Settled in the store: after the cache period every request goes to the head.
     current = record(null);
@@ -47,7 +47,7 @@ describe("the stored canary router", () => {
     expect(await route({ domain: "math", task: "t", head: 6 })).toBeNull();
     expect(await route({ domain: "math", task: "t", head: 4 })).toEqual({
       version: 5,
-      meta: { arm: "canary", parent: 4 },
+      meta: { arm: "canary" },
     });
     // No learner row at all: the head.
     const none = createStoredCanaryRouter({ getLearner: async () => null });

@@ -41,8 +41,6 @@ export function createStoredCanaryRouter(
   return async ({ domain, head }) => {
     const canary = await read(domain);
     if (canary === null || canary.parent !== head) return null;
-    return random() < canary.share
-      ? { version: canary.version, meta: { arm: "canary", parent: canary.parent } }
-      : null;
+    return random() < canary.share ? { version: canary.version, meta: { arm: "canary" } } : null;
   };
 }

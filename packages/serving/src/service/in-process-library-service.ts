@@ -159,28 +159,6 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
     return { version: head };
   };
 
-  /**
-   * On canary traffic (the router's `meta.arm: "canary"` with its `parent`), the entries the canary adds or rewrites
-   * relative to its parent: served whole, so the canary's test compares the version it would commit with the head.
-   * Their contrasts come from the head's traffic once committed (its candidates are varied there as always).
-   */
-  const canaryChanges = async (
-    domain: string,
-    snapshot: { experiences: readonly { id: string; text: string; status: string }[] },
-    meta: Record<string, unknown> | undefined,
-  ): Promise<Set<string> | undefined> => {
-    if (meta?.arm !== "canary" || !("parent" in meta)) return undefined;
-    const parent = typeof meta.parent === "number" ? await indexes(domain, meta.parent) : null;
-    const before = new Map(
-      (parent?.snapshot.experiences ?? []).map((entry) => [entry.id, `${entry.status}\n${entry.text}`]),
-    );
-    return new Set(
-      snapshot.experiences
-        .filter((entry) => before.get(entry.id) !== `${entry.status}\n${entry.text}`)
-        .map((entry) => entry.id),
-    );
-  };
-
   return {
     async getExperiences(input, context) {
       const request = parse(getExperiencesRequestSchema, input, "get_experiences");
@@ -213,12 +191,10 @@ export function createLibraryService(options: CreateLibraryServiceOptions): Libr
           task: request.task,
           ...(request.k !== undefined ? { k: request.k } : {}),
         });
-        const whole = exposure ? await canaryChanges(request.domain, snapshot, meta) : undefined;
         const plan = exposure
           ? varyExposure(slot, {
               activeShare: exposure.activeShare,
               random: options.random ?? seededRandom(seedFrom(selectionId, "exposure")),
-              ...(whole ? { whole } : {}),
             })
           : { ...slot, withheldIds: [] };
         withheldIds = plan.withheldIds;

@@ -12,11 +12,6 @@ export interface RequestExposure {
   activeShare: number;
   /** Draws this request's arms (seeded in tests). */
   random: () => number;
-  /**
-   * Entries served whole on this request, never varied: a canary's own changes on canary traffic, so the canary's
-   * test measures the version it would commit rather than half of it.
-   */
-  whole?: ReadonlySet<string>;
 }
 
 /**
@@ -41,7 +36,6 @@ export function varyExposure(plan: ServedSelectionPlan, exposure: RequestExposur
   // found). Candidates and probation entries (priority 1 until they move) are varied on every request.
   const varied = new Set(
     plan.shown
-      .filter((entry) => !exposure.whole?.has(entry.id))
       .filter((entry) =>
         entry.status === "active"
           ? inExposureBudget(rotation, entry.id, 0)
