@@ -25,12 +25,16 @@ export function repairQuestion(program: RepairProgram): string {
   ].join("\n");
 }
 
-/** A program as a tfgrpo task: the program's name in `meta.program` (what the workspace and the reward open). */
+/**
+ * A program as a tfgrpo task: the program's name in `meta.program` (what the workspace and the reward open). The
+ * ground truth (`answer`) is the criterion, never a fix: every test case passes (the reward checks it).
+ */
 export function toRepairTask(program: RepairProgram): Task {
   return {
     id: `quixbugs-${program.name}`,
     domain: codeRepairDomain,
     question: repairQuestion(program),
+    answer: `every test case of ${program.name} passes (${program.cases.length} cases: ${program.visibleCount} visible, ${program.cases.length - program.visibleCount} hidden)`,
     meta: {
       program: program.name,
       source: "QuixBugs",

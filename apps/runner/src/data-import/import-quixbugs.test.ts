@@ -34,7 +34,7 @@ describe("tfgrpo data import --preset quixbugs", () => {
     const gcd = [...train!, ...val!, ...test!].find((task) => task.meta?.program === "gcd")!;
     expect(gcd.id).toBe("quixbugs-gcd");
     expect(gcd.domain).toBe("code-repair");
-    expect(gcd.answer).toBeUndefined();
+    expect(gcd.answer).toBe("every test case of gcd passes (6 cases: 3 visible, 3 hidden)");
     expect(gcd.question).toContain("Repair the Python program `gcd.py`");
     expect(gcd.question).toContain("return gcd(a % b, b)");
     expect(gcd.question).toContain("Greatest Common Divisor");
