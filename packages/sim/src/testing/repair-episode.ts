@@ -46,12 +46,12 @@ export async function runRepairEpisode(options: {
     for (const call of reply.toolCalls) {
       calls.push(call.name);
       const args = JSON.parse(call.arguments) as { content?: string; code?: string };
-      const output =
-        call.name === "write_file"
-          ? (await options.workspace.write(args.content ?? ""), "wrote")
-          : call.name === "run_tests"
-            ? await options.workspace.runTests()
-            : await options.workspace.runPython(args.code ?? "");
+      let output: string;
+      if (call.name === "write_file") {
+        await options.workspace.write(args.content ?? "");
+        output = "wrote";
+      } else if (call.name === "run_tests") output = await options.workspace.runTests();
+      else output = await options.workspace.runPython(args.code ?? "");
       messages.push({ role: "tool", tool_call_id: call.id, content: output });
     }
   }
