@@ -81,7 +81,9 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
   let userTurns = 0;
   // A user reply was added: the agent speaks next even without tool calls pending.
   let userSpoke = false;
-  const callCounts = new Map<string, number>();
+  // Per identical call (name + arguments): how many times in a row it gave the same output, and that output. A call
+  // whose output changed (a workspace edited, an order cancelled in between) starts again at one: not a loop.
+  const callCounts = new Map<string, { repeats: number; output: string }>();
 
   const stopForError = (error: unknown) => {
     if (input.timedOut()) recorder.stop("timeout", `rollout exceeded its ${config.timeoutMs} ms time limit`);
@@ -244,8 +246,8 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
         continue;
       }
       const key = `${call.name}\u0000${stableStringify(call.args)}`;
-      const repeats = (callCounts.get(key) ?? 0) + 1;
-      callCounts.set(key, repeats);
+      const previous = callCounts.get(key);
+      const repeats = (previous?.repeats ?? 0) + 1;
       if (repeats >= config.repeatedCallLimit) {
         recorder.stop(
           "no_answer",
@@ -288,8 +290,10 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
         }
       }
       if (input.signal.aborted) break;
+      const same = previous !== undefined && previous.output === output;
+      callCounts.set(key, { repeats: same ? repeats : 1, output });
       let forModel = output;
-      if (repeats > 1)
+      if (same)
         forModel = `Note: you already made this exact call; repeating it gives the same result.\n${forModel}`;
       if (toolCallsMade === config.maxToolCalls) {
         forModel += `\n[This was the last of ${config.maxToolCalls} allowed tool calls: answer now.]`;

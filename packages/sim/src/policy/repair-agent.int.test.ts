@@ -92,6 +92,7 @@ describe("the simulated repair agent (SIMULATED)", () => {
     expect(result.final).toContain("gcd(b, a % b)");
     expect(new Set(result.calls)).toEqual(new Set(["run_tests", "write_file", "run_python"]));
     expect(result.answer).toMatch(/^Fixed: line 5/);
+    expect(result.answer).toContain("\\boxed{changed line 5 (swap)}");
   }, 120_000);
 
   it("without lessons it falls into its traps on some attempts; the same attempts with the lessons do better", async () => {

@@ -190,7 +190,7 @@ export function respondRepair(
   const baseline = readTests(tests[0]!.output);
   if (!baseline) {
     return {
-      content: `The tests could not run, so I leave the program as it is.${citedLine()}`,
+      content: `The tests could not run, so I leave the program as it is.${citedLine()}\n\\boxed{no change}`,
       toolCalls: [],
     };
   }
@@ -230,9 +230,15 @@ export function respondRepair(
           a.line - b.line,
       ),
   );
-  const plan: { file: string; what: string }[] = [];
+  const plan: { file: string; what: string; summary: string }[] = [];
   const patched = fallenSymptom ? symptomPatch(instance.source, instance.name, baseline.wrong) : null;
-  if (patched) plan.push({ file: patched, what: "returned the expected values for the failing inputs" });
+  if (patched) {
+    plan.push({
+      file: patched,
+      what: "returned the expected values for the failing inputs",
+      summary: "special cases for the failing inputs",
+    });
+  }
   for (let round = 0; plan.length < repairBudget && byKind.some((list) => list.length > round); round++) {
     for (const list of byKind) {
       const candidate = list[round];
@@ -240,6 +246,7 @@ export function respondRepair(
         plan.push({
           file: candidate.file,
           what: `line ${candidate.line + 1}: \`${candidate.before.trim()}\` -> \`${candidate.file.split("\n")[candidate.line]!.trim()}\``,
+          summary: `changed line ${candidate.line + 1} (${candidate.kind})`,
         });
       }
     }
@@ -254,7 +261,10 @@ export function respondRepair(
     const allPass = report !== null && report.total > 0 && report.passed === report.total;
     if (allPass && tried) {
       if (fallenStop || !example) {
-        return { content: `Fixed: ${tried.what}. The visible tests pass.${citedLine()}`, toolCalls: [] };
+        return {
+          content: `Fixed: ${tried.what}. The visible tests pass.${citedLine()}\n\\boxed{${tried.summary}}`,
+          toolCalls: [],
+        };
       }
       if (last?.name !== "run_python") {
         const check = [
@@ -270,7 +280,7 @@ export function respondRepair(
       }
       if (last.output?.includes("EXAMPLE-OK")) {
         return {
-          content: `Fixed: ${tried.what}. The visible tests and the docstring's example pass.${citedLine()}`,
+          content: `Fixed: ${tried.what}. The visible tests and the docstring's example pass.${citedLine()}\n\\boxed{${tried.summary}}`,
           toolCalls: [],
         };
       }
@@ -279,7 +289,7 @@ export function respondRepair(
   const next = plan[writes.length];
   if (!next) {
     return {
-      content: `I could not find a fix that passes the visible tests; the file holds my last attempt.${citedLine()}`,
+      content: `I could not find a fix that passes the visible tests; the file holds my last attempt.${citedLine()}\n\\boxed{no fix found}`,
       toolCalls: [],
     };
   }
