@@ -13,6 +13,7 @@ import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { serveRepairMcpHttp } from "@tfgrpo/code-repair";
+import { createStore } from "@tfgrpo/store";
 import { parse, stringify } from "yaml";
 import { repositoryRoot, runCli } from "../src/testing/spawn-cli.js";
 
@@ -133,6 +134,27 @@ const evalOut = await cli(
   env,
 );
 await writeFile(path.join(out, "eval.txt"), evalOut);
+
+// pass^1 by arm: the share of attempts that solved their program (reward 1: every test case passes). The table
+// above reports Mean@4 of the graded reward (the passing share); the issue's measure is the solved share.
+const store = await createStore(db);
+const byArm = new Map<string, { attempts: number; solved: number }>();
+for (const trajectory of await store.listTrajectories({ runId: "acceptance-eval" })) {
+  const arm = trajectory.groupId.split("/")[2] ?? "?";
+  const entry = byArm.get(arm) ?? { attempts: 0, solved: 0 };
+  entry.attempts++;
+  if (trajectory.reward === 1) entry.solved++;
+  byArm.set(arm, entry);
+}
+await store.close();
+const none = byArm.get("none");
+const passRows = [...byArm].map(([arm, entry]) => {
+  const share = entry.solved / entry.attempts;
+  const delta = none ? ` (${((share - none.solved / none.attempts) * 100).toFixed(1)} pts vs none)` : "";
+  return `${arm.padEnd(48)} ${entry.solved}/${entry.attempts} = ${(share * 100).toFixed(1)}%${delta}`;
+});
+await writeFile(path.join(out, "pass1.txt"), `${passRows.join("\n")}\n`);
+process.stdout.write(`## held-out pass^1 (solved share of attempts)\n\n${passRows.join("\n")}\n\n`);
 process.stdout.write(
   `## split\n\n${JSON.stringify(split)}\n\n## learn\n\n${learnOut}\n\n## library\n\n${library}\n\n## eval (${elapsed()})\n\n${evalOut}\n`,
 );
