@@ -6,7 +6,7 @@
  * Every attempt edits and runs a real program in the sandbox; the reward runs the final file on every test case.
  * A benchmark, not a test.
  *
- *   pnpm --filter tfgrpo bench:quixbugs [--seed 7] [--epochs 2] [--group-size 4] [--case-ms 1000] [--out DIR]
+ *   pnpm --filter tfgrpo bench:quixbugs [--seed 7] [--epochs 2] [--group-size 4] [--case-ms 1000] [--reward share|solved] [--out DIR]
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -26,6 +26,8 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "4" },
     // A test case's CPU limit, in the workspace and in the reward: low, so endless loops cost little here.
     "case-ms": { type: "string", default: "1000" },
+    // The reward learning and eval use: the passing share (graded) or solved (1 or 0).
+    reward: { type: "string", default: "share" },
     out: { type: "string" },
   },
 });
@@ -83,6 +85,7 @@ const env = {
   TFGRPO_ACTOR_CONFIG: actorConfig,
   TFGRPO_CRITIC_CONFIG: path.join(data, "code-repair.critic.yaml"),
   TFGRPO_REPAIR_CASE_TIMEOUT_MS: String(caseTimeoutMs),
+  TFGRPO_REPAIR_REWARD: values.reward!,
 };
 const common = ["--sim", "--seed", seed, "--domain", "code-repair", "--concurrency", values.concurrency!];
 

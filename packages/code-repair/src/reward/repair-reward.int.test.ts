@@ -40,6 +40,14 @@ describe("the tests as the reward", () => {
     expect(result.reward).toBeCloseTo(3 / 6);
   });
 
+  it("in solved mode the reward is 1 or 0; the reason still counts the cases", async () => {
+    const binary = createRepairReward({ catalog, sandbox, mode: "solved" });
+    const result = await binary(task, "done", state(gcd.source));
+    expect(result).toMatchObject({ reward: 0, grade: "fail" });
+    expect(result.reason.split("\n")[0]).toBe("all test cases: 1/6 passed");
+    expect((await binary(task, "done", state(fixed))).reward).toBe(1);
+  });
+
   it("reads the final file from the diff when the state was not stored; no environment is 0 with a reason", async () => {
     const diff = [{ path: "/files/gcd.py", op: "replace", before: gcd.source, after: fixed }];
     expect((await reward(task, null, { environment: { diff } })).reward).toBe(1);

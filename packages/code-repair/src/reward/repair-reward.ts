@@ -51,7 +51,15 @@ export function finalFileOf(
  * (visible and hidden), each case with its own time limit. The reward is the passing share; 1 (every case passes) is
  * the task solved, as upstream counts a repair. No environment record or no file is 0 with a reason saying so.
  */
-export function createRepairReward(options: { catalog: ProgramCatalog; sandbox: RepairSandbox }) {
+export function createRepairReward(options: {
+  catalog: ProgramCatalog;
+  sandbox: RepairSandbox;
+  /**
+   * "share" (default): the passing share, graded. "solved": 1 when every case passes, else 0 — a graded share pays
+   * a special case for the visible inputs about half, which a learner can come to prefer over an honest failed fix.
+   */
+  mode?: "share" | "solved";
+}) {
   return async (task: unknown, _finalAnswer: string | null, trajectory: RepairTrajectoryView = {}) => {
     const program = options.catalog.get(programOf(task));
     const file = finalFileOf(trajectory, program.name, program.source);
@@ -65,8 +73,10 @@ export function createRepairReward(options: { catalog: ProgramCatalog; sandbox: 
       } satisfies RepairRewardResult;
     }
     const run = await options.sandbox.runCases(program, file, "all");
-    const reward = run.total === 0 ? 0 : run.passed / run.total;
-    const grade = run.total > 0 && run.passed === run.total ? "pass" : run.passed > 0 ? "partial" : "fail";
+    const solved = run.total > 0 && run.passed === run.total;
+    const share = run.total === 0 ? 0 : run.passed / run.total;
+    const reward = options.mode === "solved" ? (solved ? 1 : 0) : share;
+    const grade = solved ? "pass" : reward > 0 ? "partial" : "fail";
     return {
       reward,
       grade,
