@@ -81,9 +81,12 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
   let userTurns = 0;
   // A user reply was added: the agent speaks next even without tool calls pending.
   let userSpoke = false;
-  // Per identical call (name + arguments): how many times in a row it gave the same output, and that output. A call
-  // whose output changed (a workspace edited, an order cancelled in between) starts again at one: not a loop.
-  const callCounts = new Map<string, { repeats: number; output: string }>();
+  // Per identical call (name + arguments): how many times in a row it was made with nothing new in between and gave
+  // the same output. A call made with new arguments since (a file written, another order read) or an output that
+  // changed (a stateful environment) starts it again at one: progress, not a loop.
+  const callCounts = new Map<string, { repeats: number; output: string; at: number }>();
+  let callIndex = 0;
+  let lastNewCall = -1;
 
   const stopForError = (error: unknown) => {
     if (input.timedOut()) recorder.stop("timeout", `rollout exceeded its ${config.timeoutMs} ms time limit`);
@@ -247,7 +250,10 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
       }
       const key = `${call.name}\u0000${stableStringify(call.args)}`;
       const previous = callCounts.get(key);
-      const repeats = (previous?.repeats ?? 0) + 1;
+      const at = callIndex++;
+      const fresh = previous === undefined || lastNewCall > previous.at;
+      if (previous === undefined) lastNewCall = at;
+      const repeats = fresh ? 1 : previous.repeats + 1;
       if (repeats >= config.repeatedCallLimit) {
         recorder.stop(
           "no_answer",
@@ -291,7 +297,7 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
       }
       if (input.signal.aborted) break;
       const same = previous !== undefined && previous.output === output;
-      callCounts.set(key, { repeats: same ? repeats : 1, output });
+      callCounts.set(key, { repeats: same ? repeats : 1, output, at });
       let forModel = output;
       if (same)
         forModel = `Note: you already made this exact call; repeating it gives the same result.\n${forModel}`;
