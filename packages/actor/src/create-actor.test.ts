@@ -278,6 +278,65 @@ describe("createActor: misbehaving models end with a clear reason", () => {
     expect(log.closed).toBe(1);
   });
 
+  it("an identical call whose result changed in between is not a loop (a stateful tool: tests rerun after an edit)", async () => {
+    let edits = 0;
+    const runTests = tool(async () => `visible tests: ${edits}/4 passed`, {
+      name: "run_tests",
+      description: "Runs the visible tests of the workspace's program.",
+      schema: z.object({}),
+    });
+    const edit = tool(
+      async () => {
+        edits++;
+        return "edited";
+      },
+      { name: "edit_file", description: "Edits the program.", schema: z.object({ n: z.number() }) },
+    );
+    const { actor, models } = setup(
+      (_messages, call) =>
+        call < 4
+          ? toolCallMessage([
+              { name: "edit_file", args: { n: call } },
+              { name: "run_tests", args: {} },
+            ])
+          : finalMessage("\\boxed{fixed}"),
+      {},
+      { tools: () => ({ tools: [runTests, edit], close: async () => {} }) },
+    );
+    const trajectory = await actor.rollout(request());
+    expect(trajectory.stopReason).toBe("answered");
+    expect(trajectory.toolCalls.filter((call) => call.name === "run_tests")).toHaveLength(4);
+    const outputs = models.calls.at(-1)!.messages.map((message) => String(message.content));
+    expect(outputs.some((text) => text.startsWith("Note: you already made this exact call"))).toBe(false);
+  });
+
+  it("an identical call with the same result after a new call in between is not a loop either (edits that change nothing)", async () => {
+    const runTests = tool(async () => "visible tests: 1/3 passed", {
+      name: "run_tests",
+      description: "Runs the visible tests of the workspace's program.",
+      schema: z.object({}),
+    });
+    const edit = tool(async () => "edited", {
+      name: "edit_file",
+      description: "Edits the program.",
+      schema: z.object({ n: z.number() }),
+    });
+    const { actor } = setup(
+      (_messages, call) =>
+        call < 5
+          ? toolCallMessage([
+              { name: "edit_file", args: { n: call } },
+              { name: "run_tests", args: {} },
+            ])
+          : finalMessage("\\boxed{no fix}"),
+      {},
+      { tools: () => ({ tools: [runTests, edit], close: async () => {} }) },
+    );
+    const trajectory = await actor.rollout(request());
+    expect(trajectory.stopReason).toBe("answered");
+    expect(trajectory.toolCalls.filter((call) => call.name === "run_tests")).toHaveLength(5);
+  });
+
   it("stops a model that keeps calling tools after the tool-call limit", async () => {
     const { actor, models } = setup(
       (_messages, call) =>

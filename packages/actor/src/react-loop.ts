@@ -81,7 +81,12 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
   let userTurns = 0;
   // A user reply was added: the agent speaks next even without tool calls pending.
   let userSpoke = false;
-  const callCounts = new Map<string, number>();
+  // Per identical call (name + arguments): how many times in a row it was made with nothing new in between and gave
+  // the same output. A call made with new arguments since (a file written, another order read) or an output that
+  // changed (a stateful environment) starts it again at one: progress, not a loop.
+  const callCounts = new Map<string, { repeats: number; output: string; at: number }>();
+  let callIndex = 0;
+  let lastNewCall = -1;
 
   const stopForError = (error: unknown) => {
     if (input.timedOut()) recorder.stop("timeout", `rollout exceeded its ${config.timeoutMs} ms time limit`);
@@ -244,8 +249,11 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
         continue;
       }
       const key = `${call.name}\u0000${stableStringify(call.args)}`;
-      const repeats = (callCounts.get(key) ?? 0) + 1;
-      callCounts.set(key, repeats);
+      const previous = callCounts.get(key);
+      const at = callIndex++;
+      const fresh = previous === undefined || lastNewCall > previous.at;
+      if (previous === undefined) lastNewCall = at;
+      const repeats = fresh ? 1 : previous.repeats + 1;
       if (repeats >= config.repeatedCallLimit) {
         recorder.stop(
           "no_answer",
@@ -288,8 +296,10 @@ export async function runReactLoop(input: ReactLoopInput): Promise<ReactLoopResu
         }
       }
       if (input.signal.aborted) break;
+      const same = previous !== undefined && previous.output === output;
+      callCounts.set(key, { repeats: same ? repeats : 1, output, at });
       let forModel = output;
-      if (repeats > 1)
+      if (same)
         forModel = `Note: you already made this exact call; repeating it gives the same result.\n${forModel}`;
       if (toolCallsMade === config.maxToolCalls) {
         forModel += `\n[This was the last of ${config.maxToolCalls} allowed tool calls: answer now.]`;

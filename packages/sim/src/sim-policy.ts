@@ -5,6 +5,7 @@ import { fallProbability, type PitfallReading, readPitfall } from "./experience-
 import { hexFrom, unitFrom } from "./hash.js";
 import type { Pitfall } from "./pitfalls/pitfall.js";
 import { assigneeByName } from "./pitfalls/tickets-pitfalls.js";
+import { recognizeRepairQuestion, respondRepair } from "./policy/repair-agent.js";
 import { respondRetail } from "./policy/retail-agent.js";
 import { respondTickets } from "./policy/tickets-policy.js";
 import { readableText, readProgramOutput } from "./policy/tool-output.js";
@@ -304,6 +305,11 @@ export function createSimPolicy(options: SimPolicyOptions): SimPolicy {
         const conversation = request.messages.map(messageText).join("\n");
         const retail = recognizeRetailConversation(question, conversation);
         if (retail) return respondRetail(retail, request, { seed, requestSeed, lines: ctx.lines, reading });
+      }
+      // A repair task: the workspace's tools offered, the defective program in the question.
+      if (tools.has("run_tests") && tools.has("write_file")) {
+        const repair = recognizeRepairQuestion(question);
+        if (repair) return respondRepair(repair, request, { seed, requestSeed, lines: ctx.lines, reading });
       }
       const instance = world.recognize(question);
       if (instance?.domain === "math") return respondMath(instance, ctx);

@@ -13,8 +13,11 @@ export function registerDataCommand(program: Command): void {
     .description(
       `JSONL, CSV or Parquet into tasks (JSONL): presets ${presetNames}, a field map, answers from \\boxed{}, duplicates dropped across splits, held-out splits by family or time`,
     )
-    .argument("<files...>", "source files (pooled), or one directory for a directory preset (tau2-retail)")
-    .option("--preset <name>", `a known dataset: ${presetNames} (tau2-retail: DIR --out-dir D)`)
+    .argument(
+      "<files...>",
+      "source files (pooled), or one directory for a directory preset (tau2-retail, quixbugs)",
+    )
+    .option("--preset <name>", `a known dataset: ${presetNames} (tau2-retail, quixbugs: DIR --out-dir D)`)
     .option("--format <format>", "jsonl, csv or parquet (default: from the file name)")
     .option(
       "--map <fields>",

@@ -12,8 +12,11 @@ export function registerEnvCommand(program: Command): void {
       "Serve a domain's tools as an MCP server: stdio (spawned per attempt) or Streamable HTTP with --http (one " +
         "environment per MCP session); control tools environment_reset {task} and environment_state {}",
     )
-    .addArgument(new Argument("<domain>", "the environment").choices(["tau2-retail"]))
-    .requiredOption("--data <dir>", "the domain's data (tau2-retail: a directory with db.json)")
+    .addArgument(new Argument("<domain>", "the environment").choices(["tau2-retail", "code-repair"]))
+    .requiredOption(
+      "--data <dir>",
+      "the domain's data (tau2-retail: a directory with db.json; code-repair: a QuixBugs directory)",
+    )
     .option(
       "--http <port>",
       "serve Streamable HTTP on this port (0: any free port) instead of stdio",

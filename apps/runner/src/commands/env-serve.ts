@@ -1,4 +1,5 @@
 import path from "node:path";
+import { serveRepairMcpHttp, serveRepairMcpStdio } from "@tfgrpo/code-repair";
 import { TfgrpoError } from "@tfgrpo/protocol";
 import { loadRetailDb, serveRetailMcpHttp, serveRetailMcpStdio } from "@tfgrpo/tau2-retail";
 import { runnerVersion } from "../cli-commands/runner-version.js";
@@ -12,8 +13,12 @@ export type { EnvServeOptions };
  * or a signal (HTTP).
  */
 export async function envServe(domain: string, options: EnvServeOptions): Promise<void> {
+  if (domain === "code-repair") return serveRepair(options);
   if (domain !== "tau2-retail") {
-    throw new TfgrpoError("invalid_input", `env serve: unknown environment ${domain} (known: tau2-retail)`);
+    throw new TfgrpoError(
+      "invalid_input",
+      `env serve: unknown environment ${domain} (known: tau2-retail, code-repair)`,
+    );
   }
   const initial = loadRetailDb(path.join(options.data, "db.json"));
   const version = runnerVersion();
@@ -35,6 +40,30 @@ export async function envServe(domain: string, options: EnvServeOptions): Promis
     const stop = () => resolve();
     process.once("SIGINT", stop);
     process.once("SIGTERM", stop);
+  });
+  await handle.close();
+}
+
+/** `tfgrpo env serve code-repair --data D`: one workspace per stdio process, or per MCP session with --http. */
+async function serveRepair(options: EnvServeOptions): Promise<void> {
+  const version = runnerVersion();
+  if (options.http === undefined) {
+    const handle = await serveRepairMcpStdio({ dataDir: options.data, version });
+    await handle.closed;
+    return;
+  }
+  const handle = await serveRepairMcpHttp({
+    dataDir: options.data,
+    version,
+    port: options.http,
+    ...(options.host ? { host: options.host } : {}),
+    ...(options.maxSessions ? { maxSessions: options.maxSessions } : {}),
+    log: (line) => process.stderr.write(`${line}\n`),
+  });
+  process.stderr.write(`code-repair MCP server (Streamable HTTP) at ${handle.url}\n`);
+  await new Promise<void>((resolve) => {
+    process.once("SIGINT", () => resolve());
+    process.once("SIGTERM", () => resolve());
   });
   await handle.close();
 }

@@ -99,6 +99,11 @@ export const directoryPresets: Record<string, DirectoryPreset> = {
       "τ²-bench retail's directory (db.json, policy.md, tasks.json, split_tasks.json): train.jsonl (74), test.jsonl (40), the database, the policy and the domain's settings",
     load: async () => (await import("./import-tau2-retail.js")).importTau2Retail,
   },
+  quixbugs: {
+    description:
+      "QuixBugs' directory (python_programs/, python_testcases/, json_testcases/): one code-repair task per program, split train/val/test by program (seeded), the programs and tests, and the domain's settings and reward",
+    load: async () => (await import("./import-quixbugs.js")).importQuixbugs,
+  },
 };
 
 /** Every preset `data import --preset` knows, files and directories alike: the one list its help and errors name. */

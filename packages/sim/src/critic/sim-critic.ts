@@ -8,6 +8,8 @@ import { asksScope, operationsFor } from "./finding-operations.js";
 import { analyseGroup } from "./group-analysis.js";
 import { type Draw, writeVague } from "./lesson-writer.js";
 import { plantedInstruction } from "./planted-instruction.js";
+import { isRepairSummary, repairOperations } from "./repair-lessons.js";
+import { isRepairTrajectory, writeRepairSummary } from "./repair-review.js";
 import { isRetailSummary, retailOperations } from "./retail-lessons.js";
 import { isRetailTrajectory, writeRetailSummary } from "./retail-review.js";
 import { readAttempts } from "./summary-reading.js";
@@ -42,13 +44,16 @@ export function createSimCritic(options: SimCriticOptions) {
     const trajectory = between(prompt, "trajectory") ?? "";
     const groundTruth = between(prompt, "groundtruth");
     // A conversation over store tools is reviewed against the reference calls of its ground truth.
+    // A repair attempt is reviewed from its edits against the program and its test runs.
     const summary = isRetailTrajectory(trajectory, groundTruth)
       ? writeRetailSummary(trajectory, between(prompt, "evaluation") ?? "", groundTruth)
-      : writeSummary({
-          evidence: readTrajectory(trajectory),
-          evaluation: between(prompt, "evaluation") ?? "",
-          groundTruth,
-        });
+      : isRepairTrajectory(trajectory)
+        ? writeRepairSummary(trajectory, between(prompt, "evaluation") ?? "")
+        : writeSummary({
+            evidence: readTrajectory(trajectory),
+            evaluation: between(prompt, "evaluation") ?? "",
+            groundTruth,
+          });
     // A gullible model (noise.critic.obeysInjection) carries an instruction it read in the data into its summary.
     const planted = plantedInstruction(
       trajectory,
@@ -80,6 +85,9 @@ export function createSimCritic(options: SimCriticOptions) {
     const draw: Draw = (label, ...extra) => unitFrom("critic", seed, label, problem, groupKey, ...extra);
     if (attempts.every((a) => isRetailSummary(a.summary))) {
       return { operations: retailOperations(attempts, draw, maxOperations), findings: [], single };
+    }
+    if (attempts.every((a) => isRepairSummary(a.summary))) {
+      return { operations: repairOperations(attempts, draw, maxOperations), findings: [], single };
     }
     const analysis = analyseGroup(problem, attempts);
     const operations: TracedOperation[] = [];

@@ -1,6 +1,6 @@
 import type { LessonReadingSpec } from "../policy/lesson-reading-spec.js";
 
-export type SimDomain = "math" | "web" | "tickets" | "retail";
+export type SimDomain = "math" | "web" | "tickets" | "retail" | "repair";
 
 /**
  * A hidden trap of a task family: the world's and the policy's knowledge, never another role's. The simulated policy

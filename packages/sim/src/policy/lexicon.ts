@@ -1,3 +1,4 @@
+import { repairLexicon } from "./repair-lexicon.js";
 import { retailLexicon } from "./retail-lexicon.js";
 
 /**
@@ -1538,6 +1539,8 @@ export const lexicon: Readonly<Record<string, readonly string[]>> = {
   DISMISS: ["not matter", "irrelevant", "unimportant", "immaterial", "no difference"],
   // The retail world's words (policy/retail-lexicon.ts).
   ...retailLexicon,
+  // The code-repair world's words (policy/repair-lexicon.ts).
+  ...repairLexicon,
 };
 
 /** Words that negate what follows them in the same clause. */
