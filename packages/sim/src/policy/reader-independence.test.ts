@@ -36,7 +36,11 @@ const normalise = (text: string) =>
 
 /** The string literals of a source file: what the critic can write (its comments are not its words). */
 function literals(source: string): string[] {
-  return [...source.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)].map(
+  const code = source
+    .replace(/\/\*[\s\S]*?\*\//g, " ")
+    .replace(/^\s*\/\/.*$/gm, " ")
+    .replace(/([;,{)])\s*\/\/.*$/gm, "$1");
+  return [...code.matchAll(/"((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`/g)].map(
     (match) => match[1] ?? match[2] ?? match[3] ?? "",
   );
 }
@@ -88,7 +92,9 @@ const criticSentences = sourceFiles(criticDirectory)
   .filter((text) => text.split(/\s+/).length >= 6)
   // A sentence, not a word list (an import line) or a review tag ("[identity] The profile was …": stage 1's summary).
   .filter((text) => /\b(?:the|a|an|to|of|is|and|each|by|per|with|for|in|when|before|not)\b/i.test(text))
-  .filter((text) => !text.startsWith("["));
+  .filter((text) => !text.startsWith("["))
+  // Not code that a quote inside a regular expression made look like a string.
+  .filter((text) => !/=>|\?\?|\.exec\(|\?\.|\breturn\b|;\s*$/.test(text));
 
 const pitfalls = [...allPitfalls, ...retailPitfalls];
 
