@@ -100,6 +100,8 @@ export const directoryPresets: Record<string, DirectoryPreset> = {
     load: async () => (await import("./import-tau2-retail.js")).importTau2Retail,
   },
   quixbugs: {
+    domain: "code-repair",
+    requires: { tools: ["mcp:code-repair"], reward: true },
     description:
       "QuixBugs' directory (python_programs/, python_testcases/, json_testcases/): one code-repair task per program, split train/val/test by program (seeded), the programs and tests, and the domain's settings and reward",
     load: async () => (await import("./import-quixbugs.js")).importQuixbugs,

@@ -1,4 +1,4 @@
-import { cp, mkdir, rename, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import {
   codeRepairDomain,
@@ -10,6 +10,8 @@ import {
 import { seededRandom, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import { stringify } from "yaml";
 import type { CommandOutput } from "../cli-options/command-output.js";
+import { directoryPresets } from "./dataset-presets.js";
+import { jsonl, nextCommands, thisCliServing, writeAtomically } from "./preset-files.js";
 
 export interface QuixbugsImportOptions {
   /** A QuixBugs directory as upstream lays it out (python_programs/, python_testcases/, json_testcases/). */
@@ -100,29 +102,6 @@ export function repairRewardModule(packageUrl: string): string {
   ].join("\n");
 }
 
-function thisCli(dataDir: string): { command: string; args: string[] } {
-  return {
-    command: process.execPath,
-    args: [
-      ...process.execArgv,
-      path.resolve(process.argv[1]!),
-      "env",
-      "serve",
-      codeRepairDomain,
-      "--data",
-      dataDir,
-    ],
-  };
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, file);
-}
-
-const jsonl = (tasks: readonly Task[]) => tasks.map((task) => `${JSON.stringify(task)}\n`).join("");
-
 /**
  * `tfgrpo data import DIR --preset quixbugs --out-dir D`: one task per program, split train / val / test by program
  * (seeded), the programs and their tests copied beside them (never the corrected programs: the answer key stays
@@ -142,7 +121,11 @@ export async function importQuixbugs(
       `${path.join(dir, quixbugsLayout.programs)}: ${names.length} programs with tests; a split needs 3 at least`,
     );
   }
-  const tasks = names.map((name) => toRepairTask(loadQuixbugsProgram(dir, name)));
+  const requires = directoryPresets.quixbugs!.requires;
+  const tasks = names.map((name) => {
+    const task = toRepairTask(loadQuixbugsProgram(dir, name));
+    return { ...task, meta: { ...task.meta, requires } };
+  });
   const random = seededRandom(options.seed);
   const shuffled = [...tasks];
   for (let index = shuffled.length - 1; index > 0; index--) {
@@ -183,7 +166,9 @@ export async function importQuixbugs(
       files.config,
       `# QuixBugs code repair (${codeRepairDomain}): the actor's prompt and the MCP server of its workspace.\n` +
         `# Use it as the actor settings file: --actor-config ${files.config} (or TFGRPO_ACTOR_CONFIG).\n` +
-        stringify(repairDomainSettings(options.serverCommand ?? thisCli(data)), { lineWidth: 0 }),
+        stringify(repairDomainSettings(options.serverCommand ?? thisCliServing(codeRepairDomain, data)), {
+          lineWidth: 0,
+        }),
     );
     await writeAtomically(files.reward, repairRewardModule(import.meta.resolve("@tfgrpo/code-repair")));
     await writeAtomically(
@@ -201,5 +186,6 @@ export async function importQuixbugs(
       `${outDir} (the programs and their tests under quixbugs/, the actor settings ${path.basename(files.config)}, ` +
       `the critic settings ${path.basename(files.criticConfig)} with the reward ${path.basename(files.reward)})\n`,
   );
+  output.stdout.write(nextCommands(codeRepairDomain, files, outDir));
   return { train, val, test, files };
 }

@@ -7,7 +7,7 @@ import { retailGoldOf } from "@tfgrpo/tau2-retail";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { dataImport } from "../commands/data.js";
-import { absoluteExecArgv } from "./import-tau2-retail.js";
+import { absoluteExecArgv } from "./preset-files.js";
 
 const retailDir = fileURLToPath(new URL("../../../../test-data/tau2-bench-retail/", import.meta.url));
 const quiet = { stderr: { write: () => true }, stdout: { write: () => true } };

@@ -1,7 +1,5 @@
-import { copyFile, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
-import { createRequire } from "node:module";
+import { copyFile, mkdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath, pathToFileURL } from "node:url";
 import { seededRandom, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import {
   loadRetailDb,
@@ -14,6 +12,7 @@ import { stringify } from "yaml";
 import { z } from "zod";
 import type { CommandOutput } from "../cli-options/command-output.js";
 import { directoryPresets } from "./dataset-presets.js";
+import { jsonl, nextCommands, thisCliServing, writeAtomically } from "./preset-files.js";
 
 export interface Tau2RetailImportOptions {
   /** τ²-bench's retail directory as downloaded (db.json, policy.md, tasks.json, split_tasks.json). */
@@ -148,76 +147,6 @@ export function retailRewardModule(packageUrl: string): string {
   ].join("\n");
 }
 
-/** Node flags whose value is a module to load: ES module specifiers (URLs) and CommonJS ones (paths). */
-const importFlags = new Set(["--import", "--loader", "--experimental-loader"]);
-const requireFlags = new Set(["--require", "-r"]);
-
-/**
- * Node's flags as this process got them, with every module they load (`--import tsx` from a source checkout) made
- * absolute: Node resolves a bare name or a relative path from the working directory, and a server spawned in the
- * output folder (outside the repository) would find no `tsx` there and never answer initialize.
- */
-export function absoluteExecArgv(
-  execArgv: readonly string[],
-  resolve: (specifier: string) => string = resolveFromWorkingDirectory,
-): string[] {
-  const absolute = (specifier: string, asUrl: boolean): string => {
-    if (specifier.startsWith("./") || specifier.startsWith("../")) {
-      const file = path.resolve(specifier);
-      return asUrl ? pathToFileURL(file).href : file;
-    }
-    // Absolute paths and URLs (file:, data:, node:) already mean the same from anywhere.
-    if (path.isAbsolute(specifier) || /^[a-z][a-z0-9+.-]*:/i.test(specifier)) return specifier;
-    const file = resolve(specifier);
-    return asUrl ? pathToFileURL(file).href : file;
-  };
-  const result: string[] = [];
-  for (let index = 0; index < execArgv.length; index++) {
-    const argument = execArgv[index]!;
-    const [flag, inline] = argument.split(/=(.*)/s, 2) as [string, string | undefined];
-    const asUrl = importFlags.has(flag);
-    if (!asUrl && !requireFlags.has(flag)) result.push(argument);
-    else if (inline !== undefined) result.push(`${flag}=${absolute(inline, asUrl)}`);
-    else if (index + 1 < execArgv.length) result.push(flag, absolute(execArgv[++index]!, asUrl));
-    else result.push(argument);
-  }
-  return result;
-}
-
-/** A bare module name as Node resolved it for this process's flags: from the working directory it started in. */
-function resolveFromWorkingDirectory(specifier: string): string {
-  try {
-    return createRequire(path.join(process.cwd(), "noop.js")).resolve(specifier);
-  } catch {
-    // Only an ES module export (no CommonJS entry): resolved as this module sees it, which found it too.
-    return fileURLToPath(import.meta.resolve(specifier));
-  }
-}
-
-/** This CLI as it runs now (node, its flags, its script), by absolute paths: a command that runs from any folder. */
-function thisCli(dataDir: string): { command: string; args: string[] } {
-  return {
-    command: process.execPath,
-    args: [
-      ...absoluteExecArgv(process.execArgv),
-      path.resolve(process.argv[1]!),
-      "env",
-      "serve",
-      tau2RetailDomain,
-      "--data",
-      dataDir,
-    ],
-  };
-}
-
-async function writeAtomically(file: string, text: string): Promise<void> {
-  const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, text);
-  await rename(temporary, file);
-}
-
-const jsonl = (tasks: readonly Task[]) => tasks.map((task) => `${JSON.stringify(task)}\n`).join("");
-
 /**
  * `tfgrpo data import DIR --preset tau2-retail --out-dir D`: τ²-bench retail's tasks as tfgrpo tasks (train 74,
  * test 40, optionally a validation share of train), its database and policy, and the domain's settings file naming
@@ -294,7 +223,10 @@ export async function importTau2Retail(
     criticConfig: path.join(outDir, `${tau2RetailDomain}.critic.yaml`),
     reward: path.join(outDir, `${tau2RetailDomain}-reward.mjs`),
   };
-  const settings = retailDomainSettings(policy, options.serverCommand ?? thisCli(outDir));
+  const settings = retailDomainSettings(
+    policy,
+    options.serverCommand ?? thisCliServing(tau2RetailDomain, outDir),
+  );
   try {
     await writeAtomically(files.train, jsonl(train));
     await writeAtomically(files.test, jsonl(test));
@@ -325,64 +257,6 @@ export async function importTau2Retail(
       `${test.length} test tasks into ${outDir} (db.json, policy.md, the actor settings ${path.basename(files.config)}, ` +
       `the critic settings ${path.basename(files.criticConfig)} with the reward ${path.basename(files.reward)})\n`,
   );
-  output.stdout.write(nextCommands(files, outDir));
+  output.stdout.write(nextCommands(tau2RetailDomain, files, outDir));
   return { train, val, test, files };
-}
-
-/** How a user runs this CLI again: as they did (`pnpm tfgrpo` from a checkout), or the installed `tfgrpo`. */
-function cliName(env: NodeJS.ProcessEnv = process.env): string {
-  return env.npm_lifecycle_event === "tfgrpo" ? "pnpm tfgrpo" : "tfgrpo";
-}
-
-const quoted = (value: string) =>
-  /^[\w@%+=:,./-]+$/.test(value) ? value : `'${value.replaceAll("'", "'\\''")}'`;
-
-/**
- * The next commands, exactly as they run: learn on train (validated on val, or a note to make one), then eval of the
- * learned head against no library on test. `--settings` names the folder, so they work from any directory; `--sim`
- * runs them in the SIMULATED world as printed, `--config models.yaml` in its place runs them on real models.
- */
-export function nextCommands(files: Tau2RetailImport["files"], outDir: string, cli = cliName()): string {
-  const domain = tau2RetailDomain;
-  const learn = [
-    cli,
-    "learn",
-    "--domain",
-    domain,
-    "--train",
-    files.train,
-    "--val",
-    files.val ?? files.test,
-    "--settings",
-    outDir,
-    "--sim",
-  ];
-  const evaluate = [
-    cli,
-    "eval",
-    "--domain",
-    domain,
-    "--data",
-    files.test,
-    "--k",
-    "4",
-    "--library",
-    "none",
-    "--library",
-    `${domain}@head`,
-    "--settings",
-    outDir,
-    "--sim",
-  ];
-  return [
-    "next (as printed they run in the SIMULATED world; put --config models.yaml with a user role in place of --sim for your models):",
-    `  ${learn.map(quoted).join(" ")}`,
-    `  ${evaluate.map(quoted).join(" ")}`,
-    ...(files.val
-      ? []
-      : [
-          "  (no validation split: learn is gated on test.jsonl above; import with --val-share 0.2 to keep test held out)",
-        ]),
-    "",
-  ].join("\n");
 }
