@@ -347,9 +347,21 @@ function asciiMath(text: string): string {
   );
 }
 
+/**
+ * An `if` that is code is no condition of the lesson: a comprehension's filter (`for x in range(a, b + 1) if x % k
+ * == 0`), a conditional expression (`x if x >= 0 else x + m`) or any `if` / `when` in a backtick span. Spelled as a
+ * word the reader does not split on, so the clause stays the instruction it is part of.
+ */
+function codeConditions(text: string): string {
+  return text
+    .replace(/`[^`]*`/g, (span) => span.replace(/\b(?:if|when|unless)\b/gi, "filtered"))
+    .replace(/(\bfor\s+[A-Za-z_]\w*\s+in\s+[A-Za-z_][\w.]*\([^()]*\)\s+)if\b/g, "$1filtered")
+    .replace(/(\b[\w.()+\-*/\s]{1,30}?\s)if(\s+[^,;:]{1,40}?\s+else\b)/g, "$1filtered$2");
+}
+
 /** The text with every notation and code form the policy recognises spelled out in words. */
 export function spellOutNotation(text: string): string {
-  let out = asciiMath(text);
+  let out = asciiMath(codeConditions(text));
   for (const rewrite of rewrites) {
     out = out.replace(rewrite.pattern, (...args: unknown[]) => {
       if (typeof rewrite.words === "string") return rewrite.words;
