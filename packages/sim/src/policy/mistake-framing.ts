@@ -3,7 +3,8 @@
  * instruction. A capable reader takes "It is tempting to A, but B" as advice for B; read clause by clause, A is a
  * plain instruction. Plain English, no knowledge of any pitfall:
  *
- * - "Common trap: A. Instead B", "A classic mistake is to A; B", "Pitfall — A", "Gotcha: A": A is the mistake.
+ * - "Common trap: A. Instead B", "A classic mistake is to A; B", "Pitfall — A", "Gotcha: A": A is the mistake;
+ *   "The usual slip is A — so B", "… A, so B": the mistake ends where its fix begins.
  * - "It is tempting / easy / natural to (think that) A, but B", "You may be tempted to A, but B", "You might think A,
  *   but B", "People often A, but B": A is the mistake, B the advice.
  * - "Wrong: A. Right: B", "Bad: A / Good: B", "Don't: A. Do: B": labelled examples of each.
@@ -18,6 +19,9 @@
 const end = String.raw`(?=[.;!?](?:\s|$)|$)`;
 const mistakeNoun = `(?:trap|pitfall|mistake|error|gotcha|misconception|misstep|slip|blunder|trap to avoid|failure mode|anti-pattern|bad habit|wrong (?:approach|move|instinct|reflex|turn))`;
 const mistakeAdjective = String.raw`(?:(?:a|the|one|another)\s+)?(?:(?:very|most|really)\s+)?(?:common|classic|frequent|typical|usual|big|key|main|easy|popular|subtle|standard|known|recurring|costly|frequent)?\s*`;
+
+// What turns a named mistake into its fix: "— so B", ", so B", "; instead, B", ": therefore B".
+const fixFollows = String.raw`\s*(?:[—–,;:]|\s-\s)\s*(so|instead|therefore|hence|thus|rather)\b(?!\s+(?:than|of)\b)[,:]?\s*`;
 
 /** The mistake as one negated clause: its own commas, dashes and parentheses would end the negation's scope. */
 function ruledOut(mistake: string): string {
@@ -37,13 +41,15 @@ const rules: [RegExp, (...groups: string[]) => string][] = [
     /\b(?:do not|don't|never)\s+(?:be|get)\s+(?:fooled|misled|tricked|deceived|swayed)\s+by\b/gi,
     () => "do not trust",
   ],
-  // "Common trap: A." / "A classic mistake is to A;" / "Pitfall — A." up to the sentence's end.
+  // "Common trap: A." / "A classic mistake is to A;" / "Pitfall — A." up to the sentence's end, or up to the fix
+  // it leads to: "The usual slip is A — so B", "… is A, so B", "… is A; instead B" (B is the advice).
   [
     new RegExp(
-      String.raw`(^|[.;!?]\s+|\n)${mistakeAdjective}${mistakeNoun}s?\s*(?:here\s+)?(?:is\s+(?:to\s+|that\s+|when\s+(?:you\s+)?)?|:|—|–|\s-\s)\s*([^.;!?]+?)${end}`,
+      String.raw`(^|[.;!?]\s+|\n)${mistakeAdjective}${mistakeNoun}s?\s*(?:here\s+)?(?:is\s+(?:to\s+|that\s+|when\s+(?:you\s+)?)?|:|—|–|\s-\s)\s*([^.;!?]+?)(?:${fixFollows}|${end})`,
       "gi",
     ),
-    (_, lead: string, mistake: string) => `${lead}${ruledOut(mistake)}`,
+    (_, lead: string, mistake: string, fix: string | undefined) =>
+      `${lead}${ruledOut(mistake)}${fix === undefined ? "" : ". "}`,
   ],
   // "It is tempting to (think that) A, but B" / "You may be tempted to A, but B" / "People often A, but B".
   [
