@@ -1,5 +1,6 @@
 import type { Task } from "@tfgrpo/protocol";
 import type { CommandOutput } from "../cli-options/command-output.js";
+import { type DomainRequirements, presetDomainRequirements } from "./preset-requirements.js";
 
 /** How a known dataset's records become tasks: which source field is which, and what else to keep. */
 export interface DatasetPreset {
@@ -68,14 +69,6 @@ export const datasetPresets: Record<string, DatasetPreset> = {
   },
 };
 
-/** What a domain's tasks cannot run without; `learn` and `eval` refuse the domain before any rollout when it is missing. */
-export interface DomainRequirements {
-  /** Tool entries the actor's domain must have (`mcp:<server>`, `module:<name>` or a built-in). */
-  tools?: string[];
-  /** A reward module in the critic's settings (`rewards.<domain>`): the default rewards cannot score these tasks. */
-  reward?: boolean;
-}
-
 /** A benchmark imported from its directory as downloaded (tasks, splits and what the domain needs at run time). */
 export interface DirectoryPreset {
   description: string;
@@ -91,17 +84,19 @@ export interface DirectoryPreset {
   >;
 }
 
+export type { DomainRequirements };
+
 export const directoryPresets: Record<string, DirectoryPreset> = {
   "tau2-retail": {
     domain: "tau2-retail",
-    requires: { tools: ["mcp:tau2-retail"], reward: true },
+    requires: presetDomainRequirements["tau2-retail"]!,
     description:
       "τ²-bench retail's directory (db.json, policy.md, tasks.json, split_tasks.json): train.jsonl (74), test.jsonl (40), the database, the policy and the domain's settings",
     load: async () => (await import("./import-tau2-retail.js")).importTau2Retail,
   },
   quixbugs: {
     domain: "code-repair",
-    requires: { tools: ["mcp:code-repair"], reward: true },
+    requires: presetDomainRequirements["code-repair"]!,
     description:
       "QuixBugs' directory (python_programs/, python_testcases/, json_testcases/): one code-repair task per program, split train/val/test by program (seeded), the programs and tests, and the domain's settings and reward",
     load: async () => (await import("./import-quixbugs.js")).importQuixbugs,

@@ -10,8 +10,8 @@ import {
 import { seededRandom, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import { stringify } from "yaml";
 import type { CommandOutput } from "../cli-options/command-output.js";
-import { directoryPresets } from "./dataset-presets.js";
 import { jsonl, nextCommands, thisCliServing, writeAtomically } from "./preset-files.js";
+import { presetDomainRequirements } from "./preset-requirements.js";
 
 export interface QuixbugsImportOptions {
   /** A QuixBugs directory as upstream lays it out (python_programs/, python_testcases/, json_testcases/). */
@@ -121,7 +121,7 @@ export async function importQuixbugs(
       `${path.join(dir, quixbugsLayout.programs)}: ${names.length} programs with tests; a split needs 3 at least`,
     );
   }
-  const requires = directoryPresets.quixbugs!.requires;
+  const requires = presetDomainRequirements["code-repair"]!;
   const tasks = names.map((name) => {
     const task = toRepairTask(loadQuixbugsProgram(dir, name));
     return { ...task, meta: { ...task.meta, requires } };

@@ -11,8 +11,8 @@ import {
 import { stringify } from "yaml";
 import { z } from "zod";
 import type { CommandOutput } from "../cli-options/command-output.js";
-import { directoryPresets } from "./dataset-presets.js";
 import { jsonl, nextCommands, thisCliServing, writeAtomically } from "./preset-files.js";
+import { presetDomainRequirements } from "./preset-requirements.js";
 
 export interface Tau2RetailImportOptions {
   /** τ²-bench's retail directory as downloaded (db.json, policy.md, tasks.json, split_tasks.json). */
@@ -42,7 +42,7 @@ export interface Tau2RetailImport {
   };
 }
 
-const retailRequirements = directoryPresets["tau2-retail"]!.requires;
+const retailRequirements = presetDomainRequirements["tau2-retail"]!;
 
 const splitSchema = z.object({ train: z.array(z.string()), test: z.array(z.string()) }).loose();
 
