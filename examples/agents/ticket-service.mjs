@@ -1,11 +1,10 @@
 // The team's ticket service for the served examples (served-tickets-agent.mjs): examples/tickets/tickets-server.mjs
-// over HTTP (JSON-RPC; each session holds its own tickets), a session client whose tools are LangChain tools, and
+// over HTTP (JSON-RPC; each session holds its own tickets), a session client (its tools, also as LangChain tools), and
 // the team's own check of a reassignment, read back from the service after the run.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
-import { tool } from "langchain";
 
 /** A session with the team's ticket service (JSON-RPC over HTTP; each session holds its own tickets). */
 export async function connectTickets(url) {
@@ -47,6 +46,7 @@ export async function connectTickets(url) {
     },
     /** The same as LangChain tools. */
     async langChainTools() {
+      const { tool } = await import("langchain");
       return (await this.toolSpecs()).map((spec) =>
         tool((args) => callTool(spec.name, args), {
           name: spec.name,

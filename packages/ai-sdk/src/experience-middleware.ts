@@ -214,7 +214,12 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
     const later = options.outcome;
     const runId = selection.selectionId;
     if (later && runId !== null) {
-      runs.reportLater(selection, trajectory, () => later({ ...view, runId }), "experienceMiddleware's outcome");
+      runs.reportLater(
+        selection,
+        trajectory,
+        () => later({ ...view, runId }),
+        "experienceMiddleware's outcome",
+      );
     } else runs.recordFinished(selection, trajectory);
     return null;
   };
