@@ -59,7 +59,7 @@ export async function loadAgentModule(file: string): Promise<AgentModule> {
       ? { kind: "ai-sdk", agent: exported }
       : typeof exported === "function"
         ? { kind: "function", agent: exported as AgentFunction }
-        : undefined;
+        : loadOpenAIAgent(module, exported, file);
   if (!agent) {
     throw new TfgrpoError(
       "invalid_input",
