@@ -94,8 +94,9 @@ const maxOpenRuns = 10_000;
  * (its steps, their retries) gets the same block after its system prompt; `onFinish` reports the run's outcome with
  * its messages. Each `generate`/`stream` is a run of its own, however many run the same task at once: list the
  * middleware first, so the prompts it sees are the AI SDK's. `experience.run(() => agent.generate(...))` makes the
- * run explicit and reports one that throws anywhere (not only in a model call) as a failure, once. Under
- * `tfgrpo learn --agent` it takes the attempt's block and seed from tfgrpo and reports nothing.
+ * run explicit and reports one that throws anywhere (not only in a model call) as a failure, once. A reward known
+ * only after the run: `outcome` (started at `onFinish`, not awaited), or `reportOutcome(runId(result), outcome)`.
+ * Under `tfgrpo learn --agent` it takes the attempt's block and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions): ExperienceMiddleware {
   if (options.reward && options.outcome) {

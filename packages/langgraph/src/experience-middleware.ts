@@ -69,6 +69,8 @@ export const experienceStateKey = "tfgrpoSelection";
  * A run aborted through its `signal` is reported as a failure wherever it stops. LangChain gives middleware no hook
  * for an error thrown elsewhere (a tool with `toolRetryMiddleware`, another middleware's `beforeModel`): run the
  * agent inside `experience.run(() => agent.invoke(...))` and every error that ends the run is reported, once.
+ * A reward the team knows only after the run (its own system's state): `outcome` (started when the run ends, not
+ * awaited by it), or `reportOutcome(runId(state), outcome)` any time later.
  * Under `tfgrpo learn --agent` it takes the attempt's experiences and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
