@@ -9,8 +9,8 @@
 //      the server with the README's client configuration (`npx tfgrpo mcp ...`): it lists the tools and gets
 //      experiences;
 //   4. the README's LangGraph.js script, run as it is written, on that library: its prompt must carry the entries;
-//   4b. the README's agent modules (examples/agents: a LangChain createAgent agent and an AI SDK agent, each with
-//      tfgrpo's middleware) learn with `npx tfgrpo learn --sim --agent` and run under `eval --agent`, the SIMULATED
+//   4b. the README's agent modules (examples/agents: a LangChain createAgent agent, an AI SDK agent, each with
+//      tfgrpo's middleware, and an OpenAI Agents SDK agent with its experienceRunner) learn with `npx tfgrpo learn --sim --agent` and run under `eval --agent`, the SIMULATED
 //      server as their OpenAI-compatible model;
 //   5. a TypeScript file using @tfgrpo/langgraph, /serving, /store and /protocol compiles with `tsc` (NodeNext,
 //      strict, skipLibCheck off) against the published declarations.
@@ -198,6 +198,7 @@ function workspaceNativeBinary(name, version) {
 const typedConsumer = `import { HumanMessage } from "@langchain/core/messages";
 import { experienceMiddleware as aiSdkExperience } from "@tfgrpo/ai-sdk";
 import { createExperienceHooks, experienceMiddleware, LibraryBaseStore } from "@tfgrpo/langgraph";
+import { experienceRunner } from "@tfgrpo/openai-agents";
 import { loadDataset, TfgrpoError } from "@tfgrpo/protocol";
 import { createLibraryService, serveMcpStdio } from "@tfgrpo/serving";
 import { createStore, type Store } from "@tfgrpo/store";
@@ -217,6 +218,13 @@ const middleware = experienceMiddleware({ library, domain: "math", reward: (run)
 const aiMiddleware = aiSdkExperience({ library, domain: "math" });
 // @ts-expect-error a reward returns a number, a boolean or { reward, success }
 experienceMiddleware({ library, domain: "math", reward: () => "yes" });
+// An outcome after the run, by run id or from the callback; the OpenAI Agents runner needs the SDK's run.
+const later = experienceMiddleware({ library, domain: "math", outcome: async (run) => run.runId.length > 0 });
+const runner = experienceRunner({ run: async () => ({ history: [], state: {} }), library, domain: "math" });
+// @ts-expect-error experienceRunner runs the team's own SDK: pass its run
+experienceRunner({ library, domain: "math" });
+await later.reportOutcome("a-run-id", { reward: 0.5 }).catch(() => null);
+await runner.settled();
 console.log(messages.length, head, wrong, tasks, LibraryBaseStore, serveMcpStdio, middleware.name, aiMiddleware.specificationVersion);
 `;
 
@@ -258,6 +266,8 @@ try {
           const manifest = JSON.parse(readFileSync(path.join(root, "packages/ai-sdk/package.json"), "utf8"));
           return `${name}@${manifest.dependencies?.[name] ?? manifest.devDependencies[name]}`;
         }),
+        // The OpenAI Agents SDK the openai-agents example imports (the version @tfgrpo/openai-agents is tested with).
+        `@openai/agents@${JSON.parse(readFileSync(path.join(root, "packages/openai-agents/package.json"), "utf8")).devDependencies["@openai/agents"]}`,
         `${mcpSdk}@${JSON.parse(readFileSync(path.join(root, "packages/serving/package.json"), "utf8")).dependencies[mcpSdk]}`,
         ...["typescript", "@types/node"].map((name) => `${name}@${workspaceVersion(name)}`),
       ];
@@ -465,7 +475,7 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
           inDirectory,
         );
       }
-      for (const module of ["langchain-agent.mjs", "ai-sdk-agent.mjs"]) {
+      for (const module of ["langchain-agent.mjs", "ai-sdk-agent.mjs", "openai-agents-agent.mjs"]) {
         cpSync(path.join(root, "examples/agents", module), path.join(directory, module));
         const db = path.join(directory, "agents", `${module}.db`);
         const common = [

@@ -14,6 +14,7 @@ export {
   type RunSelection,
   withPromptBlock,
 } from "./agent/experience-runs.js";
+export { type LaterOutcome, maxFinishedRuns } from "./agent/finished-runs.js";
 export { type RunOutcome, type RunOutcomeLike, toRunOutcome } from "./agent/run-outcome.js";
 export type {
   Bus,

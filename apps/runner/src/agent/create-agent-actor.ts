@@ -26,6 +26,7 @@ import { runAiSdkAgent } from "./ai-sdk-agent-run.js";
 import { runFunctionAgent } from "./function-agent-run.js";
 import { runLangChainAgent } from "./langchain-agent-run.js";
 import type { AgentModule } from "./load-agent-module.js";
+import { runOpenAIAgent } from "./openai-agents-agent-run.js";
 
 export interface CreateAgentActorOptions {
   module: AgentModule;
@@ -84,6 +85,7 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
       });
     }
     if (agent.kind === "ai-sdk") return runAiSdkAgent(agent.agent, { question, signal, storedChars });
+    if (agent.kind === "openai-agents") return runOpenAIAgent(agent.agent, { question, signal, storedChars });
     return runFunctionAgent(
       agent.agent,
       {
