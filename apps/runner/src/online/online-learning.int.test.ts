@@ -144,7 +144,9 @@ describe("online learning while serving (SIMULATED world)", () => {
 
   it("drift: a switch of task family triggers a reflection by the success-drop rule; a version learned after it is promoted", async () => {
     const before = stream(43, ["range-multiples"], 60);
-    const after = stream(43, ["negative-modular"], 50);
+    // Traffic enough after the switch for a reflection's canary to reach its decision (a canary proposed late in a
+    // short session ends inconclusive however good it is).
+    const after = stream(43, ["negative-modular"], 80);
     const result = await session({
       name: "drift",
       seed: 43,
@@ -157,7 +159,7 @@ describe("online learning while serving (SIMULATED world)", () => {
       // the requests: the pre-switch window was at 0.125 (0.5 without), below the drop threshold before the switch.
       exposure: false,
     });
-    expect(result.served).toHaveLength(110);
+    expect(result.served).toHaveLength(140);
     const reflections = result.events.filter((e) => e.type === "reflection");
     const preSwitch = result.served.slice(before.length - 16, before.length).map((r) => r.success);
     const afterSwitch = reflections.filter((e) => e.at > before.length);
