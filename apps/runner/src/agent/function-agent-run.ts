@@ -1,10 +1,27 @@
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { type Message, messageSchema, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { type AgentRunRecord, storedToolCall } from "./agent-run-record.js";
+import type { AgentEnvironment } from "./attempt-environment.js";
 
-/** What tfgrpo passes a plain-function agent for one attempt. */
+/**
+ * What tfgrpo passes a module's function for one attempt (and, in a conversation, for each turn until it returns
+ * an agent): the task, the attempt's experiences and seed, the conversation so far, and the attempt's environment.
+ */
 export interface AgentFunctionInput {
   task: { id: string; question: string; domain: string };
+  /**
+   * The conversation so far, oldest first: the task as one user message, or in a conversation (a task with
+   * `meta.userScenario`) the greeting, then the user's and the agent's turns; the last message is the user's.
+   */
+  messages: Message[];
+  /**
+   * The attempt's tools from its environment (the domain's MCP servers and tool modules), as LangChain tools bound
+   * to this attempt's state, ready for `createAgent({ tools })`. Empty when the domain has none.
+   */
+  tools: StructuredToolInterface[];
+  /** The attempt's environment: its MCP endpoint and tools in any framework's terms; absent when it has none. */
+  environment: AgentEnvironment | undefined;
   /** The experience block for this attempt: append it to your system prompt (empty: nothing to show). */
   experiences: string;
   /** Ids the block shows (`[G3]`-style, what a model may cite). */
@@ -35,28 +52,27 @@ const outputSchema = z.union([
   }),
 ]);
 
-/** One attempt of a plain-function agent; its return value checked (a bad one names the field and the file). */
-export async function runFunctionAgent(
-  agent: AgentFunction,
-  input: AgentFunctionInput,
+/**
+ * What a plain function returned for one turn, checked (a bad value names the field and the file): its reply and
+ * what it did. `messages`, when it returns them, is the whole conversation (starting with the messages it was given).
+ */
+export function functionAgentRecord(
+  value: unknown,
+  input: Pick<AgentFunctionInput, "messages">,
   where: { file: string; storedChars: number },
-): Promise<AgentRunRecord> {
-  const value = await agent(input);
+): AgentRunRecord {
   const parsed = outputSchema.safeParse(value);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw new TfgrpoError(
       "invalid_input",
-      `${where.file}: the agent function returned ${issue?.path.join(".") || "a value"} that is not a string or { text, answer, messages, toolCalls }: ${issue?.message ?? "bad value"}`,
+      `${where.file}: the agent function returned ${issue?.path.join(".") || "a value"} that is not a string, { text, answer, messages, toolCalls } or an agent (createAgent, AI SDK): ${issue?.message ?? "bad value"}`,
       { details: { file: where.file } },
     );
   }
   const output = typeof parsed.data === "string" ? { text: parsed.data } : parsed.data;
   const text = output.text ?? output.answer ?? "";
-  const messages: Message[] = output.messages ?? [
-    { role: "user", content: input.task.question },
-    { role: "assistant", content: text },
-  ];
+  const messages: Message[] = output.messages ?? [...input.messages, { role: "assistant", content: text }];
   return {
     messages,
     toolCalls: (output.toolCalls ?? []).map((call, index) =>
