@@ -14,6 +14,7 @@ export {
   type RunSelection,
   withPromptBlock,
 } from "./agent/experience-runs.js";
+export type { AgentEnvironment, EnvironmentTool } from "./agent/agent-environment.js";
 export { type RunOutcome, type RunOutcomeLike, toRunOutcome } from "./agent/run-outcome.js";
 export type {
   Bus,

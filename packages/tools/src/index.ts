@@ -65,13 +65,12 @@ export {
   type McpConnection,
   type McpToolInfo,
 } from "./mcp/mcp-connection.js";
-export { loadToolModule, type ToolModuleContext } from "./mcp/tool-module.js";
 export {
-  type ServedTool,
   type ServedTools,
   type ServeToolsOptions,
   serveToolsOverMcp,
 } from "./mcp/serve-tools-over-mcp.js";
+export { loadToolModule, type ToolModuleContext } from "./mcp/tool-module.js";
 export { toolSchemaProblem } from "./mcp/tool-schema-problem.js";
 export { hostPort, isAllowedHost, isPrivateAddress } from "./web-fetch/address-policy.js";
 export { createFetchCache, type FetchCache } from "./web-fetch/fetch-cache.js";

@@ -36,7 +36,11 @@ export async function createAgentActorRuntime(options: AgentActorRuntimeOptions)
     if (config.roles.user) userModel = (settings) => models.chat("user", settings);
   }
   const toolsets: DomainToolsets | undefined = options.tools
-    ? await createDomainToolsets({ tools: options.tools, ...(options.actor ? { actor: options.actor } : {}), env })
+    ? await createDomainToolsets({
+        tools: options.tools,
+        ...(options.actor ? { actor: options.actor } : {}),
+        env,
+      })
     : undefined;
   const redactEnvironment = createEnvironmentRedactor(env);
   const actor = createAgentActor({

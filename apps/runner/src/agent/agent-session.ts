@@ -1,7 +1,7 @@
-import type { Message, ToolCallRecord } from "@tfgrpo/protocol";
+import { type Message, TfgrpoError, type ToolCallRecord } from "@tfgrpo/protocol";
 import type { AgentRunRecord } from "./agent-run-record.js";
 import { type AiSdkMessage, runAiSdkAgent } from "./ai-sdk-agent-run.js";
-import { type AgentFunctionInput, functionAgentRecord } from "./function-agent-run.js";
+import { type AgentFunction, type AgentFunctionInput, functionAgentRecord } from "./function-agent-run.js";
 import { runLangChainAgent } from "./langchain-agent-run.js";
 import { type LoadedAgent, recognizeAgent } from "./load-agent-module.js";
 
@@ -89,7 +89,7 @@ export function startAgentSession(
       }
       conversation.push(said);
       const input: AgentFunctionInput = { ...context.input, messages: [...conversation] };
-      const value = await current.agent(input);
+      const value = await callModuleFunction(current.agent, input, context.file);
       const ready = recognizeAgent(value);
       if (ready) {
         // A per-attempt factory: the agent it built answers this turn and the rest.
@@ -114,4 +114,21 @@ export function startAgentSession(
 function lastAssistantText(record: AgentRunRecord): string {
   const last = record.messages.at(-1);
   return last?.role === "assistant" ? last.content : "";
+}
+
+/**
+ * The module's function, whose failure names the module: an error of the environment stays the environment's (an
+ * infrastructure failure), any other is the module's.
+ */
+async function callModuleFunction(agent: AgentFunction, input: AgentFunctionInput, file: string) {
+  try {
+    return await agent(input);
+  } catch (error) {
+    if (TfgrpoError.hasCode(error, "environment_unavailable") || input.signal.aborted) throw error;
+    throw new TfgrpoError(
+      TfgrpoError.isInstance(error) ? error.code : "internal",
+      `${file}: the agent function failed: ${(error as Error)?.message ?? String(error)}`,
+      { cause: error, details: { file } },
+    );
+  }
 }

@@ -1,27 +1,7 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { type ActorToolset, recordEnvironment, type ToolName, type ToolsetFactory } from "@tfgrpo/actor";
-import { type EnvironmentRecord, type Task, TfgrpoError } from "@tfgrpo/protocol";
-import { type ServedTool, type ServedTools, servedToolOf, serveToolsOverMcp } from "@tfgrpo/tools";
-
-/**
- * The attempt's environment as a team's agent gets it (`input.environment`): the same tools, bound to the same
- * state (this attempt's MCP sessions or processes), three ways.
- */
-export interface AgentEnvironment {
-  /**
-   * The attempt's MCP endpoint (Streamable HTTP on 127.0.0.1): the tools below and nothing else (never the
-   * `environment_*` controls). For `@ai-sdk/mcp` (`createMCPClient({ transport: { type: "http", url } })`) or any
-   * MCP client; it closes when the attempt ends.
-   */
-  url: string;
-  /**
-   * The same endpoint as an MCP client config keyed by the domain, e.g. `{ "tau2-retail": { transport: "http", url } }`:
-   * `new MultiServerMCPClient({ mcpServers })` of `@langchain/mcp-adapters` takes it as it is.
-   */
-  mcpServers: Record<string, { transport: "http"; url: string }>;
-  /** The tools framework-free: name, description, JSON Schema input, and `call(input)` returning the result's text. */
-  tools: ServedTool[];
-}
+import { type AgentEnvironment, type EnvironmentRecord, type Task, TfgrpoError } from "@tfgrpo/protocol";
+import { type ServedTools, servedToolOf, serveToolsOverMcp } from "@tfgrpo/tools";
 
 export interface EnvironmentRecordLimits {
   maxStateChars: number;
@@ -58,7 +38,9 @@ export async function openAttemptEnvironment(
   let failure: Error | undefined;
   let served: ServedTools | undefined;
   try {
-    const tools = toolset.tools.map((tool) => watchForEnvironmentFailure(tool, (error) => (failure ??= error)));
+    const tools = toolset.tools.map((tool) =>
+      watchForEnvironmentFailure(tool, (error) => (failure ??= error)),
+    );
     const definitions = tools.map(servedToolOf);
     served = await serveToolsOverMcp(definitions, { name: domain });
     const { url } = served;

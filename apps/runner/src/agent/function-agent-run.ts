@@ -1,8 +1,7 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { type Message, messageSchema, TfgrpoError } from "@tfgrpo/protocol";
+import { type AgentEnvironment, type Message, messageSchema, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 import { type AgentRunRecord, storedToolCall } from "./agent-run-record.js";
-import type { AgentEnvironment } from "./attempt-environment.js";
 
 /**
  * What tfgrpo passes a module's function for one attempt (and, in a conversation, for each turn until it returns
@@ -38,18 +37,26 @@ export type AgentFunction = (input: AgentFunctionInput) => Promise<unknown> | un
 
 const outputSchema = z.union([
   z.string(),
-  z.object({
-    /** The final text of the agent (its answer, boxed or not). */
-    text: z.string().optional(),
-    /** The answer apart from the text, when the agent has one. */
-    answer: z.string().nullable().optional(),
-    messages: z.array(messageSchema).optional(),
-    toolCalls: z
-      .array(
-        z.object({ id: z.string().optional(), name: z.string(), input: z.unknown(), output: z.string() }),
-      )
-      .optional(),
-  }),
+  z
+    .object({
+      /** The final text of the agent (its answer, boxed or not). */
+      text: z.string().optional(),
+      /** The answer apart from the text, when the agent has one. */
+      answer: z.string().nullable().optional(),
+      messages: z.array(messageSchema).optional(),
+      toolCalls: z
+        .array(
+          z.object({ id: z.string().optional(), name: z.string(), input: z.unknown(), output: z.string() }),
+        )
+        .optional(),
+    })
+    // An object with none of them is no answer: most likely an agent of a framework tfgrpo does not run.
+    .refine(
+      (output) => output.text !== undefined || output.answer !== undefined || output.messages !== undefined,
+      {
+        message: "an object with none of text, answer, messages",
+      },
+    ),
 ]);
 
 /**

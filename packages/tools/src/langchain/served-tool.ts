@@ -1,13 +1,13 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { toJsonSchema } from "@langchain/core/utils/json_schema";
-import type { ServedTool } from "../mcp/serve-tools-over-mcp.js";
+import type { EnvironmentTool } from "@tfgrpo/protocol";
 
 /**
  * A LangChain tool as a framework-free tool: its input as JSON Schema (an MCP tool's schema stays as the server
  * gave it; a zod schema is converted) and a call that returns the result's text. The call is the tool's own
  * `invoke`: the same validation, output cap and failures (a thrown `environment_unavailable` goes through).
  */
-export function servedToolOf(tool: StructuredToolInterface): ServedTool {
+export function servedToolOf(tool: StructuredToolInterface): EnvironmentTool {
   const schema = tool.schema as unknown;
   const inputSchema = (
     isJsonSchema(schema) ? schema : toJsonSchema(schema as Parameters<typeof toJsonSchema>[0])

@@ -1,19 +1,11 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import {
-  type CallToolResult,
   CallToolRequestSchema,
+  type CallToolResult,
   ListToolsRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { EnvironmentTool } from "@tfgrpo/protocol";
 import { hostMcpSessions } from "./host-mcp-sessions.js";
-
-/** A tool as an MCP server lists and runs it: its JSON Schema, and a call that returns the result's text. */
-export interface ServedTool {
-  name: string;
-  description: string;
-  inputSchema: Record<string, unknown>;
-  /** The result's text; a text starting with "Error" is marked an error result. A throw is an error result too. */
-  call(input: Record<string, unknown>, options: { signal?: AbortSignal }): Promise<string>;
-}
 
 export interface ServedTools extends AsyncDisposable {
   /** The Streamable HTTP endpoint, e.g. http://127.0.0.1:41234/mcp. */
@@ -31,12 +23,12 @@ export interface ServeToolsOptions {
 }
 
 /**
- * Serves a fixed list of tools over MCP (Streamable HTTP on 127.0.0.1, a free port): one attempt's tools, so an
+ * Serves a fixed list of tools over MCP (a result text starting with "Error", or a throw, is an error result) (Streamable HTTP on 127.0.0.1, a free port): one attempt's tools, so an
  * agent's own MCP client (`@langchain/mcp-adapters`, `@ai-sdk/mcp`, ...) reaches the same tools, bound to the same
  * state, as the tool objects tfgrpo hands it. Every client session sees the same tools; closing ends them all.
  */
 export async function serveToolsOverMcp(
-  tools: readonly ServedTool[],
+  tools: readonly EnvironmentTool[],
   options: ServeToolsOptions,
 ): Promise<ServedTools> {
   const byName = new Map(tools.map((tool) => [tool.name, tool]));
@@ -69,7 +61,10 @@ export async function serveToolsOverMcp(
           }
           try {
             const text = await tool.call(request.params.arguments ?? {}, { signal: extra.signal });
-            return { content: [{ type: "text", text }], ...(text.startsWith("Error") ? { isError: true } : {}) };
+            return {
+              content: [{ type: "text", text }],
+              ...(text.startsWith("Error") ? { isError: true } : {}),
+            };
           } catch (error) {
             return {
               content: [{ type: "text", text: `Error: ${(error as Error)?.message ?? String(error)}` }],
