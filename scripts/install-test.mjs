@@ -541,7 +541,8 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
         path.join(directory, "tau2-retail-agent.mjs"),
       );
       // As the import prints it, with the agent: the store's server spawned per attempt from the imported settings,
-      // the SIMULATED model and user, the imported τ² reward on each attempt's final database.
+      // the SIMULATED model and user, the imported τ² reward on each attempt's final database. The installed sim
+      // knows the retail conversations from TFGRPO_SIM_TAU2_RETAIL (the repository's copy is not in its package).
       const evaluated = await run(
         "npx",
         [
@@ -558,7 +559,11 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
           ["--settings", retail, "--data", tasks, "--library", "none", "--k", "1", "--json", "--no-trace"],
           ["--db", path.join(retail, "eval.db")],
         ),
-        { ...inDirectory, timeoutMs: 240_000 },
+        {
+          ...inDirectory,
+          env: { ...env, TFGRPO_SIM_TAU2_RETAIL: path.join(root, "test-data/tau2-bench-retail") },
+          timeoutMs: 240_000,
+        },
       );
       const row = JSON.parse(evaluated.stdout).rows?.[0];
       check(
