@@ -1,13 +1,13 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { type ActorToolset, recordEnvironment, type ToolName, type ToolsetFactory } from "@tfgrpo/actor";
+import {
+  type ActorToolset,
+  type EnvironmentRecordLimits,
+  recordEnvironment,
+  type ToolName,
+  type ToolsetFactory,
+} from "@tfgrpo/actor";
 import { type AgentEnvironment, type EnvironmentRecord, type Task, TfgrpoError } from "@tfgrpo/protocol";
 import { type ServedTools, servedToolOf, serveToolsOverMcp } from "@tfgrpo/tools";
-
-export interface EnvironmentRecordLimits {
-  maxStateChars: number;
-  maxDiffEntries: number;
-  redact: (text: string) => string;
-}
 
 /** One attempt's environment, opened by tfgrpo for a team's agent (see openAttemptEnvironment). */
 export interface AttemptEnvironment {
