@@ -10,8 +10,10 @@
 //      experiences;
 //   4. the README's LangGraph.js script, run as it is written, on that library: its prompt must carry the entries;
 //   4b. the README's agent modules (examples/agents: a LangChain createAgent agent, an AI SDK agent, each with
-//      tfgrpo's middleware, and an OpenAI Agents SDK agent with its experienceRunner) learn with `npx tfgrpo learn --sim --agent` and run under `eval --agent`, the SIMULATED
-//      server as their OpenAI-compatible model;
+//      tfgrpo's middleware, and an OpenAI Agents SDK agent with its experienceRunner) learn with `npx tfgrpo learn
+//      --sim --agent` and run under `eval --agent`, the SIMULATED server as their OpenAI-compatible model; the
+//      τ²-retail example agent (examples/agents/tau2-retail-agent.mjs) runs under `eval --agent` on two imported
+//      retail tasks, each attempt given its own store;
 //   5. a TypeScript file using @tfgrpo/langgraph, /serving, /store and /protocol compiles with `tsc` (NodeNext,
 //      strict, skipLibCheck off) against the published declarations.
 // Each step prints its time; the first that fails stops the test with its name, its command and output.
@@ -521,6 +523,67 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
         );
         log(`  ${module}: learned (${learned.stdout.match(/^head: .*$/m)?.[0]}), evaluated on 4 tasks`);
       }
+    },
+  );
+
+  await step(
+    "the τ²-retail example agent (a createAgent built per attempt with its environment's tools) under eval --agent",
+    async () => {
+      const retail = path.join(directory, "retail");
+      await run(
+        "npx",
+        [
+          "tfgrpo",
+          "data",
+          "import",
+          path.join(root, "test-data/tau2-bench-retail"),
+          "--preset",
+          "tau2-retail",
+        ].concat(["--out-dir", retail]),
+        inDirectory,
+      );
+      const tasks = path.join(retail, "test2.jsonl");
+      writeFileSync(
+        tasks,
+        `${readFileSync(path.join(retail, "test.jsonl"), "utf8").split("\n").slice(0, 2).join("\n")}\n`,
+      );
+      cpSync(
+        path.join(root, "examples/agents/tau2-retail-agent.mjs"),
+        path.join(directory, "tau2-retail-agent.mjs"),
+      );
+      // As the import prints it, with the agent: the store's server spawned per attempt from the imported settings,
+      // the SIMULATED model and user, the imported τ² reward on each attempt's final database. The installed sim
+      // knows the retail conversations from TFGRPO_SIM_TAU2_RETAIL (the repository's copy is not in its package).
+      const evaluated = await run(
+        "npx",
+        [
+          "tfgrpo",
+          "eval",
+          "--sim",
+          "--seed",
+          "3",
+          "--agent",
+          "tau2-retail-agent.mjs",
+          "--domain",
+          "tau2-retail",
+        ].concat(
+          ["--settings", retail, "--data", tasks, "--library", "none", "--k", "1", "--json", "--no-trace"],
+          ["--db", path.join(retail, "eval.db")],
+        ),
+        {
+          ...inDirectory,
+          env: { ...env, TFGRPO_SIM_TAU2_RETAIL: path.join(root, "test-data/tau2-bench-retail") },
+          timeoutMs: 240_000,
+        },
+      );
+      const row = JSON.parse(evaluated.stdout).rows?.[0];
+      check(
+        row?.tasks === 2 && (row.infrastructureFailures ?? 0) === 0 && row.meanToolCalls > 2,
+        `eval --agent tau2-retail-agent.mjs: ${evaluated.stdout}\n${evaluated.stderr}`,
+      );
+      log(
+        `  2 conversations, ${row.meanToolCalls} store tool calls each on average, Mean@1 ${row.meanAtK.estimate}`,
+      );
     },
   );
 

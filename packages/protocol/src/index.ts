@@ -3,6 +3,7 @@ export {
   currentAgentAttempt,
   runAgentAttempt,
 } from "./agent/agent-attempt.js";
+export type { AgentEnvironment, EnvironmentTool } from "./agent/agent-environment.js";
 export {
   createExperienceRuns,
   type ExperienceLibrary,

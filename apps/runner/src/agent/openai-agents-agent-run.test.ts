@@ -37,9 +37,9 @@ describe("runOpenAIAgent", () => {
       domain: "math",
     });
     const { agent } = loadOpenAIAgent({ experience }, agentLike, "a.mjs")!;
-    const record = await runAgentAttempt(makeAgentAttempt(), () =>
+    const { record, history: next } = await runAgentAttempt(makeAgentAttempt(), () =>
       runOpenAIAgent(agent, {
-        question: "What is 6 * 7?",
+        input: "What is 6 * 7?",
         signal: new AbortController().signal,
         storedChars: 1,
       }),
@@ -55,6 +55,8 @@ describe("runOpenAIAgent", () => {
       { id: "c1", name: "py", input: { code: "print(6*7)" }, output: "4", truncated: true, durationMs: 0 },
     ]);
     expect(record.usage).toEqual({ calls: 2, inputTokens: 30, cachedInputTokens: 4, outputTokens: 9 });
+    // The run's history is the next turn's input, as the SDK keeps it.
+    expect(next).toEqual(history);
   });
 
   it("refuses an attempt that stopped for a tool approval", async () => {
@@ -65,7 +67,7 @@ describe("runOpenAIAgent", () => {
     const { agent } = loadOpenAIAgent({ experience }, agentLike, "a.mjs")!;
     await expect(
       runAgentAttempt(makeAgentAttempt(), () =>
-        runOpenAIAgent(agent, { question: "q", signal: new AbortController().signal, storedChars: 100 }),
+        runOpenAIAgent(agent, { input: "q", signal: new AbortController().signal, storedChars: 100 }),
       ),
     ).rejects.toThrow(/stopped for a tool approval/);
   });

@@ -42,12 +42,15 @@ export function loadOpenAIAgent(
   return { kind: "openai-agents", agent: { agent: exported, runner: module.experience } };
 }
 
-/** One attempt of an OpenAI Agents SDK agent: the task as its input, the run's history as the record. */
+/**
+ * One turn of an OpenAI Agents SDK agent: the task (or the conversation so far, as the SDK's own history items with
+ * the user's new message) as its input, the run's history as the record and as the next turn's input.
+ */
 export async function runOpenAIAgent(
   { agent, runner }: OpenAIAgentsAgent,
-  input: { question: string; signal: AbortSignal; storedChars: number },
-): Promise<AgentRunRecord> {
-  const result = await runner.run(agent, input.question, { signal: input.signal });
+  input: { input: string | unknown[]; signal: AbortSignal; storedChars: number },
+): Promise<{ record: AgentRunRecord; history: unknown[] }> {
+  const result = await runner.run(agent, input.input, { signal: input.signal });
   if ((result.interruptions?.length ?? 0) > 0) {
     throw new TfgrpoError(
       "invalid_input",
@@ -80,7 +83,7 @@ export async function runOpenAIAgent(
     (sum, entry) => sum + (entry.cached_tokens ?? 0),
     0,
   );
-  return {
+  const record: AgentRunRecord = {
     messages,
     toolCalls,
     text,
@@ -91,6 +94,7 @@ export async function runOpenAIAgent(
       outputTokens: usage?.outputTokens ?? 0,
     },
   };
+  return { record, history: [...(result.history as unknown[])] };
 }
 
 /** A call's arguments as the model sent them: parsed JSON, or the text when it is not JSON. */
