@@ -9,9 +9,11 @@
 //      the server with the README's client configuration (`npx tfgrpo mcp ...`): it lists the tools and gets
 //      experiences;
 //   4. the README's LangGraph.js script, run as it is written, on that library: its prompt must carry the entries;
-//   4b. the README's agent modules (examples/agents: a LangChain createAgent agent and an AI SDK agent, each with
-//      tfgrpo's middleware) learn with `npx tfgrpo learn --sim --agent` and run under `eval --agent`, the SIMULATED
-//      server as their OpenAI-compatible model;
+//   4b. the README's agent modules (examples/agents: a LangChain createAgent agent, an AI SDK agent, each with
+//      tfgrpo's middleware, and an OpenAI Agents SDK agent with its experienceRunner) learn with `npx tfgrpo learn
+//      --sim --agent` and run under `eval --agent`, the SIMULATED server as their OpenAI-compatible model; the
+//      τ²-retail example agent (examples/agents/tau2-retail-agent.mjs) runs under `eval --agent` on two imported
+//      retail tasks, each attempt given its own store;
 //   5. a TypeScript file using @tfgrpo/langgraph, /serving, /store and /protocol compiles with `tsc` (NodeNext,
 //      strict, skipLibCheck off) against the published declarations.
 // Each step prints its time; the first that fails stops the test with its name, its command and output.
@@ -198,6 +200,7 @@ function workspaceNativeBinary(name, version) {
 const typedConsumer = `import { HumanMessage } from "@langchain/core/messages";
 import { experienceMiddleware as aiSdkExperience } from "@tfgrpo/ai-sdk";
 import { createExperienceHooks, experienceMiddleware, LibraryBaseStore } from "@tfgrpo/langgraph";
+import { experienceRunner } from "@tfgrpo/openai-agents";
 import { loadDataset, TfgrpoError } from "@tfgrpo/protocol";
 import { createLibraryService, serveMcpStdio } from "@tfgrpo/serving";
 import { createStore, type Store } from "@tfgrpo/store";
@@ -217,6 +220,13 @@ const middleware = experienceMiddleware({ library, domain: "math", reward: (run)
 const aiMiddleware = aiSdkExperience({ library, domain: "math" });
 // @ts-expect-error a reward returns a number, a boolean or { reward, success }
 experienceMiddleware({ library, domain: "math", reward: () => "yes" });
+// An outcome after the run, by run id or from the callback; the OpenAI Agents runner needs the SDK's run.
+const later = experienceMiddleware({ library, domain: "math", outcome: async (run) => run.runId.length > 0 });
+const runner = experienceRunner({ run: async () => ({ history: [], state: {} }), library, domain: "math" });
+// @ts-expect-error experienceRunner runs the team's own SDK: pass its run
+experienceRunner({ library, domain: "math" });
+await later.reportOutcome("a-run-id", { reward: 0.5 }).catch(() => null);
+await runner.settled();
 console.log(messages.length, head, wrong, tasks, LibraryBaseStore, serveMcpStdio, middleware.name, aiMiddleware.specificationVersion);
 `;
 
@@ -258,6 +268,8 @@ try {
           const manifest = JSON.parse(readFileSync(path.join(root, "packages/ai-sdk/package.json"), "utf8"));
           return `${name}@${manifest.dependencies?.[name] ?? manifest.devDependencies[name]}`;
         }),
+        // The OpenAI Agents SDK the openai-agents example imports (the version @tfgrpo/openai-agents is tested with).
+        `@openai/agents@${JSON.parse(readFileSync(path.join(root, "packages/openai-agents/package.json"), "utf8")).devDependencies["@openai/agents"]}`,
         `${mcpSdk}@${JSON.parse(readFileSync(path.join(root, "packages/serving/package.json"), "utf8")).dependencies[mcpSdk]}`,
         ...["typescript", "@types/node"].map((name) => `${name}@${workspaceVersion(name)}`),
       ];
@@ -465,7 +477,7 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
           inDirectory,
         );
       }
-      for (const module of ["langchain-agent.mjs", "ai-sdk-agent.mjs"]) {
+      for (const module of ["langchain-agent.mjs", "ai-sdk-agent.mjs", "openai-agents-agent.mjs"]) {
         cpSync(path.join(root, "examples/agents", module), path.join(directory, module));
         const db = path.join(directory, "agents", `${module}.db`);
         const common = [
@@ -511,6 +523,67 @@ console.log(JSON.stringify({ name, tools: tools.map((tool) => tool.name), reply:
         );
         log(`  ${module}: learned (${learned.stdout.match(/^head: .*$/m)?.[0]}), evaluated on 4 tasks`);
       }
+    },
+  );
+
+  await step(
+    "the τ²-retail example agent (a createAgent built per attempt with its environment's tools) under eval --agent",
+    async () => {
+      const retail = path.join(directory, "retail");
+      await run(
+        "npx",
+        [
+          "tfgrpo",
+          "data",
+          "import",
+          path.join(root, "test-data/tau2-bench-retail"),
+          "--preset",
+          "tau2-retail",
+        ].concat(["--out-dir", retail]),
+        inDirectory,
+      );
+      const tasks = path.join(retail, "test2.jsonl");
+      writeFileSync(
+        tasks,
+        `${readFileSync(path.join(retail, "test.jsonl"), "utf8").split("\n").slice(0, 2).join("\n")}\n`,
+      );
+      cpSync(
+        path.join(root, "examples/agents/tau2-retail-agent.mjs"),
+        path.join(directory, "tau2-retail-agent.mjs"),
+      );
+      // As the import prints it, with the agent: the store's server spawned per attempt from the imported settings,
+      // the SIMULATED model and user, the imported τ² reward on each attempt's final database. The installed sim
+      // knows the retail conversations from TFGRPO_SIM_TAU2_RETAIL (the repository's copy is not in its package).
+      const evaluated = await run(
+        "npx",
+        [
+          "tfgrpo",
+          "eval",
+          "--sim",
+          "--seed",
+          "3",
+          "--agent",
+          "tau2-retail-agent.mjs",
+          "--domain",
+          "tau2-retail",
+        ].concat(
+          ["--settings", retail, "--data", tasks, "--library", "none", "--k", "1", "--json", "--no-trace"],
+          ["--db", path.join(retail, "eval.db")],
+        ),
+        {
+          ...inDirectory,
+          env: { ...env, TFGRPO_SIM_TAU2_RETAIL: path.join(root, "test-data/tau2-bench-retail") },
+          timeoutMs: 240_000,
+        },
+      );
+      const row = JSON.parse(evaluated.stdout).rows?.[0];
+      check(
+        row?.tasks === 2 && (row.infrastructureFailures ?? 0) === 0 && row.meanToolCalls > 2,
+        `eval --agent tau2-retail-agent.mjs: ${evaluated.stdout}\n${evaluated.stderr}`,
+      );
+      log(
+        `  2 conversations, ${row.meanToolCalls} store tool calls each on average, Mean@1 ${row.meanAtK.estimate}`,
+      );
     },
   );
 

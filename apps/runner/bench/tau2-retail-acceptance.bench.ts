@@ -5,8 +5,11 @@
  * tasks of no library against the learned head with `--controls` (keyword stubs, shuffled, other domain), and, in a
  * database of its own, no library against three libraries built from the lesson bank test-data/lesson-bank-retail
  * (correct, harmful, unrelated). A benchmark, not a test: about 16 minutes on 2 loaded cores.
+ * `--agent FILE` runs a team's agent module instead of tfgrpo's actor in every rollout (`learn --agent`, `eval
+ * --agent`; e.g. examples/agents/tau2-retail-agent.mjs), each attempt given its own MCP session.
  *
  *   pnpm --filter tfgrpo bench:tau2-retail [--seed 7] [--epochs 3] [--group-size 4] [--val-share 0.2] [--out DIR]
+ *     [--agent FILE] [--no-controls] [--no-bank]
  */
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import os from "node:os";
@@ -25,6 +28,8 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "16" },
     out: { type: "string" },
     "no-bank": { type: "boolean", default: false },
+    "no-controls": { type: "boolean", default: false },
+    agent: { type: "string" },
   },
 });
 const seed = values.seed;
@@ -71,7 +76,16 @@ const env = {
   TFGRPO_ACTOR_CONFIG: actorConfig,
   TFGRPO_CRITIC_CONFIG: path.join(data, "tau2-retail.critic.yaml"),
 };
-const common = ["--sim", "--seed", seed, "--domain", "tau2-retail", "--concurrency", values.concurrency!];
+const common = [
+  "--sim",
+  "--seed",
+  seed,
+  "--domain",
+  "tau2-retail",
+  "--concurrency",
+  values.concurrency!,
+  ...(values.agent ? ["--agent", path.resolve(repositoryRoot, values.agent)] : []),
+];
 
 /** `eval --k 4` of some libraries on the 40 test tasks, in one database, as one run: the report's table. */
 const evalOnTest = (db: string, runId: string, libraries: string[], extra: string[] = []) =>
@@ -118,8 +132,13 @@ async function learned(): Promise<void> {
   note("learned");
   report.push(`## learn (${elapsed()})\n\n${learnOut}`);
   await writeFile(path.join(out, "learn.txt"), learnOut);
-  note("eval: none vs the learned head, with controls");
-  const evalOut = await evalOnTest(db, "acceptance-eval", ["none", "tau2-retail@head"], ["--controls"]);
+  note(`eval: none vs the learned head${values["no-controls"] ? "" : ", with controls"}`);
+  const evalOut = await evalOnTest(
+    db,
+    "acceptance-eval",
+    ["none", "tau2-retail@head"],
+    values["no-controls"] ? [] : ["--controls"],
+  );
   note("evaluated the learned head");
   report.push(`## eval: learned head (${elapsed()})\n\n${evalOut}`);
   await writeFile(path.join(out, "eval-learned.txt"), evalOut);

@@ -2,6 +2,7 @@ import {
   createExperienceRuns,
   currentAgentAttempt,
   type ExperienceRunsOptions,
+  type LaterOutcome,
   type ReportOutcomeReply,
   type RunOutcomeLike,
   type RunSelection,
@@ -34,6 +35,12 @@ export interface ExperienceMiddlewareOptions extends ExperienceRunsOptions {
   /** Scores a finished run; `onFinish` reports it. Without it, call `reportOutcome(result, outcome)`. */
   reward?: (run: ExperienceRun) => RunOutcomeLike | Promise<RunOutcomeLike>;
   /**
+   * The team's outcome of a served run, computed after it (e.g. from its own system's state): `onFinish` starts it
+   * without waiting for it and reports it with the run's messages; undefined reports nothing yet (report later with
+   * `reportOutcome(runId, outcome)`). `await experience.settled()` waits for them. Give this or `reward`.
+   */
+  outcome?: (run: ExperienceRun & { runId: string }) => LaterOutcome | Promise<LaterOutcome>;
+  /**
    * The `maxRetries` the AI SDK is given (default 2, its own default). It retries a retryable error inside this
    * middleware, so the run has failed for good after this many retries + 1 retryable failures in a row (or one
    * error it does not retry).
@@ -45,11 +52,21 @@ export interface ExperienceMiddlewareOptions extends ExperienceRunsOptions {
 export type ExperienceMiddleware = LanguageModelMiddleware & {
   /** Pass as `onFinish` of `ToolLoopAgent`, `generateText` or `streamText`: reports the run with `reward`. */
   onFinish<TOOLS extends ToolSet>(event: FinishedRun<TOOLS>): Promise<void>;
-  /** Reports a run by hand (no `reward`): `generateText`'s result and how it went; once per run. */
+  /**
+   * Reports a run by hand (no `reward`), any time after it: by `generateText`'s result or by its run id
+   * (`runId(result)`), and how it went; once per run. An offline attempt's run id (null) sends nothing.
+   */
   reportOutcome<TOOLS extends ToolSet>(
-    result: FinishedRun<TOOLS>,
+    resultOrRunId: FinishedRun<TOOLS> | string | null,
     outcome: RunOutcomeLike,
   ): Promise<ReportOutcomeReply | null>;
+  /**
+   * The run id of a run (from its result): the library's selection id, to report its outcome with later
+   * (`reportOutcome(runId, ...)`, or `report_outcome`'s `selectionId` from anywhere); null under `tfgrpo learn`.
+   */
+  runId<TOOLS extends ToolSet>(result: FinishedRun<TOOLS>): string | null;
+  /** Resolves when every `outcome` started after a run so far has been computed and reported. */
+  settled(): Promise<void>;
   /**
    * Runs `work` (one `generate`, or a stream consumed to its end) as one run: its model calls share a selection,
    * and an error that ends it, wherever it is thrown, is reported as a failure once; then thrown on.
@@ -77,10 +94,17 @@ const maxOpenRuns = 10_000;
  * (its steps, their retries) gets the same block after its system prompt; `onFinish` reports the run's outcome with
  * its messages. Each `generate`/`stream` is a run of its own, however many run the same task at once: list the
  * middleware first, so the prompts it sees are the AI SDK's. `experience.run(() => agent.generate(...))` makes the
- * run explicit and reports one that throws anywhere (not only in a model call) as a failure, once. Under
- * `tfgrpo learn --agent` it takes the attempt's block and seed from tfgrpo and reports nothing.
+ * run explicit and reports one that throws anywhere (not only in a model call) as a failure, once. A reward known
+ * only after the run: `outcome` (started at `onFinish`, not awaited), or `reportOutcome(runId(result), outcome)`.
+ * Under `tfgrpo learn --agent` it takes the attempt's block and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions): ExperienceMiddleware {
+  if (options.reward && options.outcome) {
+    throw new TfgrpoError(
+      "invalid_config",
+      "experienceMiddleware: give `reward` (scored as the run ends) or `outcome` (computed after it), not both",
+    );
+  }
   const runs = createExperienceRuns(options);
   const open = createOpenRuns(maxOpenRuns);
   /** The run of each call, by the params this middleware handed on (the same object reaches wrapGenerate). */
@@ -182,17 +206,23 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
     const found = selectionOfRun(run);
     if (!found) return null;
     const { run: key, task, selection } = found;
-    const value =
-      outcome ??
-      (options.reward
-        ? await options.reward({ task, text: run.text, steps: run.steps, shownIds: selection.shownIds })
-        : undefined);
     // The run is over either way (a report by hand still can come).
     open.close(key);
-    if (value === undefined) return null;
-    return runs.finish(selection, value, where, {
-      trajectory: [{ role: "user", content: task }, ...run.response.messages],
-    });
+    const view = { task, text: run.text, steps: run.steps, shownIds: selection.shownIds };
+    const trajectory = [{ role: "user", content: task }, ...run.response.messages];
+    const value = outcome ?? (options.reward ? await options.reward(view) : undefined);
+    if (value !== undefined) return runs.finish(selection, value, where, { trajectory });
+    const later = options.outcome;
+    const runId = selection.selectionId;
+    if (later && runId !== null) {
+      runs.reportLater(
+        selection,
+        trajectory,
+        () => later({ ...view, runId }),
+        "experienceMiddleware's outcome",
+      );
+    } else runs.recordFinished(selection, trajectory);
+    return null;
   };
 
   return Object.assign(middleware, {
@@ -200,7 +230,13 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
     onFinish: async <TOOLS extends ToolSet>(event: FinishedRun<TOOLS>) => {
       await reportRun(event as unknown as FinishedRun, undefined, "experienceMiddleware's reward");
     },
-    reportOutcome: async <TOOLS extends ToolSet>(result: FinishedRun<TOOLS>, outcome: RunOutcomeLike) => {
+    reportOutcome: async <TOOLS extends ToolSet>(
+      resultOrRunId: FinishedRun<TOOLS> | string | null,
+      outcome: RunOutcomeLike,
+    ) => {
+      if (resultOrRunId === null || typeof resultOrRunId === "string")
+        return runs.reportById(resultOrRunId, outcome, "reportOutcome");
+      const result = resultOrRunId;
       const reply = await reportRun(result as unknown as FinishedRun, outcome, "reportOutcome");
       if (reply === null && !currentAgentAttempt() && !selectionOfRun(result as unknown as FinishedRun)) {
         throw new TfgrpoError(
@@ -210,6 +246,16 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions): Expe
       }
       return reply;
     },
+    runId: <TOOLS extends ToolSet>(result: FinishedRun<TOOLS>) => {
+      const found = selectionOfRun(result as unknown as FinishedRun);
+      if (found) return found.selection.selectionId;
+      if (currentAgentAttempt()) return null;
+      throw new TfgrpoError(
+        "not_found",
+        "experienceMiddleware: this result is not from a model wrapped with the middleware",
+      );
+    },
+    settled: () => runs.settled(),
     run: <T>(work: () => T | PromiseLike<T>) => runs.run(work),
   });
 }

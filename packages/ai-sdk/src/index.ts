@@ -1,3 +1,4 @@
+export { environmentTools } from "./environment-tools.js";
 export {
   type ExperienceMiddleware,
   type ExperienceMiddlewareOptions,

@@ -4,6 +4,7 @@ import {
   createExperienceRuns,
   currentAgentAttempt,
   type ExperienceRunsOptions,
+  type LaterOutcome,
   type RunOutcomeLike,
   type RunSelection,
   TfgrpoError,
@@ -34,6 +35,12 @@ export interface ExperienceRun {
 export interface ExperienceMiddlewareOptions extends ExperienceRunsOptions {
   /** Scores a finished run; the middleware reports it when the run ends. Without it, call `reportOutcome`. */
   reward?: (run: ExperienceRun) => RunOutcomeLike | Promise<RunOutcomeLike>;
+  /**
+   * The team's outcome of a served run, computed after it (e.g. from its own system's state): started when the run
+   * ends, not awaited by it, and reported with the run's messages; undefined reports nothing yet (report later with
+   * `reportOutcome(runId, outcome)`). `await experience.settled()` waits for them. Give this or `reward`.
+   */
+  outcome?: (run: ExperienceRun & { runId: string }) => LaterOutcome | Promise<LaterOutcome>;
   /** The task text of a run; default: the first human message. */
   task?: (messages: BaseMessage[]) => string;
 }
@@ -62,9 +69,17 @@ export const experienceStateKey = "tfgrpoSelection";
  * A run aborted through its `signal` is reported as a failure wherever it stops. LangChain gives middleware no hook
  * for an error thrown elsewhere (a tool with `toolRetryMiddleware`, another middleware's `beforeModel`): run the
  * agent inside `experience.run(() => agent.invoke(...))` and every error that ends the run is reported, once.
+ * A reward the team knows only after the run (its own system's state): `outcome` (started when the run ends, not
+ * awaited by it), or `reportOutcome(runId(state), outcome)` any time later.
  * Under `tfgrpo learn --agent` it takes the attempt's experiences and seed from tfgrpo and reports nothing.
  */
 export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
+  if (options.reward && options.outcome) {
+    throw new TfgrpoError(
+      "invalid_config",
+      "experienceMiddleware: give `reward` (scored as the run ends) or `outcome` (computed after it), not both",
+    );
+  }
   const runs = createExperienceRuns(options);
   const taskOf = (messages: BaseMessageLike[]) => {
     const base = toBaseMessages(messages);
@@ -121,26 +136,60 @@ export function experienceMiddleware(options: ExperienceMiddlewareOptions) {
     afterAgent: async (state) => {
       const selection = selectionOf(state as Record<string, unknown>);
       abortWatch.end(selection);
-      if (!options.reward || !selection || runs.reported(selection) || selection.selectionId === null) return;
+      if (!selection || runs.reported(selection) || selection.selectionId === null) return;
       const messages = toBaseMessages(state.messages as BaseMessageLike[]);
-      const outcome = await options.reward({
+      const run = (): ExperienceRun => ({
         task: taskOf(messages),
         messages,
         finalText: finalText(messages),
         state: state as Record<string, unknown>,
         shownIds: selection.shownIds,
       });
-      await reportRun(state as Record<string, unknown>, outcome, "experienceMiddleware's reward");
-      return undefined;
+      if (options.reward) {
+        const outcome = await options.reward(run());
+        await reportRun(state as Record<string, unknown>, outcome, "experienceMiddleware's reward");
+        return;
+      }
+      const trajectory = messagesToTrajectory(messages);
+      const { outcome } = options;
+      const runId = selection.selectionId;
+      if (outcome) {
+        runs.reportLater(
+          selection,
+          trajectory,
+          () => outcome({ ...run(), runId }),
+          "experienceMiddleware's outcome",
+        );
+      } else runs.recordFinished(selection, trajectory);
     },
   });
   return Object.assign(middleware, {
     /**
-     * Reports a run by hand (when no `reward` is given): the agent's final state (what `invoke` returned) and how
-     * it went. Once per run: a second report gets the first one's reply.
+     * Reports a run by hand (when no `reward` is given), any time after it: by the agent's final state (what `invoke`
+     * returned) or by its run id (`runId(state)`, a string to keep until the team knows how the run went), and how
+     * it went. Once per run: a second report gets the first one's reply. An offline attempt's run id (null) sends
+     * nothing.
      */
-    reportOutcome: (state: Record<string, unknown>, outcome: RunOutcomeLike) =>
-      reportRun(state, outcome, "reportOutcome"),
+    reportOutcome: (stateOrRunId: Record<string, unknown> | string | null, outcome: RunOutcomeLike) =>
+      stateOrRunId === null || typeof stateOrRunId === "string"
+        ? runs.reportById(stateOrRunId, outcome, "reportOutcome")
+        : reportRun(stateOrRunId, outcome, "reportOutcome"),
+    /**
+     * The run id of a run (from its final state): the library's selection id, to report the run's outcome with later
+     * (`reportOutcome(runId, ...)`, or `report_outcome`'s `selectionId` from anywhere); null under `tfgrpo learn`.
+     */
+    runId: (state: Record<string, unknown>): string | null => {
+      const selection = selectionOf(state);
+      if (!selection) {
+        throw new TfgrpoError(
+          "not_found",
+          "experienceMiddleware: this state is not from a run of an agent with the middleware (no selection in it)",
+        );
+      }
+      return selection.selectionId;
+    },
+    /** Resolves when every `outcome` started after a run so far has been computed and reported. */
+    settled: () => runs.settled(),
     /**
      * Runs `work` (`() => agent.invoke(...)` or a stream consumed to its end) as one run: an error that ends it,
      * wherever it is thrown, is reported as a failure with its message, once; then thrown on.

@@ -3,6 +3,7 @@ export {
   currentAgentAttempt,
   runAgentAttempt,
 } from "./agent/agent-attempt.js";
+export type { AgentEnvironment, EnvironmentTool } from "./agent/agent-environment.js";
 export {
   createExperienceRuns,
   type ExperienceLibrary,
@@ -14,6 +15,7 @@ export {
   type RunSelection,
   withPromptBlock,
 } from "./agent/experience-runs.js";
+export { type LaterOutcome, maxFinishedRuns } from "./agent/finished-runs.js";
 export { type RunOutcome, type RunOutcomeLike, toRunOutcome } from "./agent/run-outcome.js";
 export type {
   Bus,

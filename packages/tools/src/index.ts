@@ -33,6 +33,7 @@ export {
   openToolset,
 } from "./langchain/open-toolset.js";
 export { defaultActorSandboxPoolSize, withSandboxPool } from "./langchain/sandbox-pool-setting.js";
+export { servedToolOf } from "./langchain/served-tool.js";
 export { createSearchProvider, createToolResources, type ToolResources } from "./langchain/tool-resources.js";
 export {
   defaultDomainTools,
@@ -64,6 +65,11 @@ export {
   type McpConnection,
   type McpToolInfo,
 } from "./mcp/mcp-connection.js";
+export {
+  type ServedTools,
+  type ServeToolsOptions,
+  serveToolsOverMcp,
+} from "./mcp/serve-tools-over-mcp.js";
 export { loadToolModule, type ToolModuleContext } from "./mcp/tool-module.js";
 export { toolSchemaProblem } from "./mcp/tool-schema-problem.js";
 export { hostPort, isAllowedHost, isPrivateAddress } from "./web-fetch/address-policy.js";

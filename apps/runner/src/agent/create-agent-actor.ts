@@ -1,30 +1,36 @@
 import { randomUUID } from "node:crypto";
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   type Actor,
   type ActorConfigInput,
   createActor,
+  createUserConversation,
+  domainConfigFor,
   extractBoxedAnswer,
   extractCitations,
   type LibraryLoader,
   renderExperienceBlock,
+  type ToolsetFactory,
+  userScenarioOf,
 } from "@tfgrpo/actor";
 import {
   type AgentAttempt,
   type EmbedFunction,
+  type EnvironmentRecord,
   emptyUsageTotals,
+  type RolloutRequest,
   runAgentAttempt,
   type StopReason,
-  type Task,
   TfgrpoError,
   type Trajectory,
   toRunOutcome,
   trajectoryIdentity,
   variedFields,
 } from "@tfgrpo/protocol";
+import { runAgentConversation } from "./agent-conversation.js";
 import type { AgentRunRecord } from "./agent-run-record.js";
-import { runAiSdkAgent } from "./ai-sdk-agent-run.js";
-import { runFunctionAgent } from "./function-agent-run.js";
-import { runLangChainAgent } from "./langchain-agent-run.js";
+import { startAgentSession } from "./agent-session.js";
+import { type AttemptEnvironment, openAttemptEnvironment } from "./attempt-environment.js";
 import type { AgentModule } from "./load-agent-module.js";
 
 export interface CreateAgentActorOptions {
@@ -36,6 +42,13 @@ export interface CreateAgentActorOptions {
   now?: () => number;
   generateId?: () => string;
   redact?: (text: string) => string;
+  /**
+   * Toolsets per attempt, the factory tfgrpo's own actor uses: a domain whose settings name MCP servers or tool
+   * modules gets its environment opened for each attempt and handed to the agent.
+   */
+  tools?: ToolsetFactory;
+  /** The `user` role's model, for conversational tasks (`meta.userScenario`). */
+  userModel?: (options: { temperature: number; seed: number }) => BaseChatModel;
 }
 
 /** Nothing the agent actor does calls a model of tfgrpo's: the team's agent brings its own. */
@@ -68,34 +81,67 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
   const redact = options.redact ?? ((text: string) => text);
   const { module } = options;
 
-  const runAgent = (attempt: AgentAttempt, task: Task, id: string, signal: AbortSignal) => {
-    const { question } = task;
-    const storedChars = config.toolOutputStoredChars;
-    const { agent } = module;
-    if (agent.kind === "langchain") {
-      return runLangChainAgent(agent.agent, {
-        question,
-        threadId: id,
+  /** The domain's tools from MCP servers and tool modules: tfgrpo's built-ins are its actor's, not the agent's. */
+  const environmentTools = (domain: string) =>
+    domainConfigFor(config, domain).tools.filter((name) => name.includes(":"));
+
+  /** The agent on the task, or turn by turn against the user role; what it did, and how it ended. */
+  const runAgent = async (
+    attempt: AgentAttempt,
+    request: RolloutRequest,
+    environment: AttemptEnvironment | undefined,
+    signal: AbortSignal,
+  ): Promise<{ record: AgentRunRecord; stopReason: StopReason; error?: string; kind: string }> => {
+    const { task } = request;
+    const scenario = userScenarioOf(task);
+    if (scenario && !options.userModel) {
+      throw new TfgrpoError(
+        "invalid_config",
+        `task ${task.id} is a conversation (meta.userScenario) and no user role is configured: give a models config with a \`user\` role (--config), or --sim`,
+      );
+    }
+    const conversation =
+      scenario && options.userModel
+        ? createUserConversation({
+            model: options.userModel({ temperature: attempt.temperature, seed: attempt.seed }),
+            scenario,
+            maxReplyChars: config.userReplyChars,
+          })
+        : undefined;
+    const session = startAgentSession(
+      module.agent,
+      conversation ? [{ role: "assistant", content: conversation.greeting }] : [],
+      {
+        file: module.file,
+        input: {
+          task: { id: task.id, question: task.question, domain: task.domain },
+          tools: environment?.tools ?? [],
+          environment: environment?.agent,
+          experiences: attempt.promptBlock,
+          shownIds: [...attempt.shownIds],
+          seed: attempt.seed,
+          temperature: attempt.temperature,
+          signal,
+        },
+        threadId: `${request.runId}:${request.groupId}:${request.attempt}`,
         signal,
         // A model call and its tools are two graph steps; every before/after hook of the agent's middleware (tfgrpo's
         // two, the team's) is a step too, so the limit leaves room for them beyond the actor's own steps.
         recursionLimit: config.maxSteps * 4 + 8,
-        storedChars,
-      });
-    }
-    if (agent.kind === "ai-sdk") return runAiSdkAgent(agent.agent, { question, signal, storedChars });
-    return runFunctionAgent(
-      agent.agent,
-      {
-        task: { id: task.id, question, domain: task.domain },
-        experiences: attempt.promptBlock,
-        shownIds: [...attempt.shownIds],
-        seed: attempt.seed,
-        temperature: attempt.temperature,
-        signal,
+        storedChars: config.toolOutputStoredChars,
       },
-      { file: module.file, storedChars },
     );
+    if (conversation) {
+      const result = await runAgentConversation({
+        session,
+        conversation,
+        maxTurns: config.maxUserTurns,
+        signal,
+      });
+      return { ...result, kind: session.kind };
+    }
+    const { record } = await session.turn(task.question);
+    return { record, stopReason: "answered", kind: session.kind };
   };
 
   return {
@@ -129,36 +175,69 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
       };
       let stopReason: StopReason = "answered";
       let error: string | undefined;
+      let kind: string = module.agent.kind;
+      let environment: AttemptEnvironment | undefined;
+      let environmentRecord: EnvironmentRecord | undefined;
       try {
-        const threadId = `${request.runId}:${request.groupId}:${request.attempt}`;
-        record = await runAgentAttempt(attempt, () =>
-          runAgent(attempt, request.task, threadId, controller.signal),
+        const names = environmentTools(request.task.domain);
+        if (options.tools && names.length > 0) {
+          environment = await openAttemptEnvironment(options.tools, request.task.domain, names, {
+            task: request.task,
+            signal: controller.signal,
+          });
+        }
+        const ran = await runAgentAttempt(attempt, () =>
+          runAgent(attempt, request, environment, controller.signal),
         );
-        if (module.agent.kind !== "function" && !attempt.used) {
+        record = ran.record;
+        kind = ran.kind;
+        stopReason = ran.stopReason;
+        error = ran.error;
+        if (kind !== "function" && !attempt.used) {
           stopReason = "error";
           error = `${module.file}: the agent never called tfgrpo's experienceMiddleware, so it was shown nothing: add the middleware (@tfgrpo/langgraph for createAgent, @tfgrpo/ai-sdk for the AI SDK)`;
         }
       } catch (caught) {
         stopReason = controller.signal.aborted && !rolloutOptions.signal?.aborted ? "timeout" : "error";
         error = redact((caught as Error).message ?? String(caught));
+        if (TfgrpoError.hasCode(caught, "environment_unavailable")) stopReason = "environment_error";
       } finally {
         clearTimeout(timer);
         rolloutOptions.signal?.removeEventListener("abort", abort);
+      }
+      if (environment) {
+        // The environment is infrastructure: one that died under the agent fails the attempt whatever the agent did.
+        const failure = environment.failure();
+        try {
+          if (failure) throw failure;
+          if (stopReason !== "environment_error") {
+            environmentRecord = await environment.record({
+              maxStateChars: config.environmentStateChars,
+              maxDiffEntries: config.environmentDiffEntries,
+              redact,
+            });
+          }
+        } catch (caught) {
+          stopReason = "environment_error";
+          error = redact((caught as Error).message ?? String(caught));
+        }
+        await environment.close().catch(() => {});
       }
       const finalAnswer =
         error === undefined
           ? (record.answer ?? extractBoxedAnswer(record.text) ?? (record.text.trim() || null))
           : null;
-      if (error === undefined && finalAnswer === null) stopReason = "no_answer";
+      if (error === undefined && finalAnswer === null && stopReason === "answered") stopReason = "no_answer";
       const system = attempt.systemPrompt ?? attempt.promptBlock;
       const trajectory: Trajectory = {
         ...trajectoryIdentity(request, generateId(), prepared.libraryVersion),
-        model: `agent:${module.agent.kind}`,
+        model: `agent:${kind}`,
         messages: [
           ...(system === "" ? [] : [{ role: "system" as const, content: redact(system) }]),
           ...record.messages.map((message) => ({ ...message, content: redact(message.content) })),
         ],
         toolCalls: record.toolCalls.map((call) => ({ ...call, output: redact(call.output) })),
+        ...(environmentRecord ? { environment: environmentRecord } : {}),
         finalAnswer: finalAnswer === null ? null : redact(finalAnswer),
         experiencesShown: shownIds,
         ...variedFields(prepared),
@@ -173,7 +252,11 @@ export function createAgentActor(options: CreateAgentActorOptions): Actor {
       };
       if (module.reward && error === undefined) {
         const outcome = toRunOutcome(
-          await module.reward(request.task, { ...record, finalAnswer }),
+          await module.reward(request.task, {
+            ...record,
+            finalAnswer,
+            ...(environmentRecord ? { environment: environmentRecord } : {}),
+          }),
           `${module.file}'s reward`,
         );
         trajectory.reward = outcome.reward;

@@ -41,31 +41,40 @@ const roles: Record<string, Message["role"]> = {
   system: "system",
 };
 
-/** One attempt of a `createAgent` agent: the task as its human message, its final state as the record. */
+/**
+ * One run of a `createAgent` agent on the conversation so far (the task as its one human message, or the turns of a
+ * conversation): its final state's messages as the record, and as they are (the next turn passes them back, so a
+ * checkpointer on the same thread replaces them by id instead of adding them twice).
+ */
 export async function runLangChainAgent(
   agent: LangChainAgent,
   input: {
-    question: string;
+    messages: unknown[];
     threadId: string;
     signal: AbortSignal;
     recursionLimit: number;
     storedChars: number;
   },
-): Promise<AgentRunRecord> {
+): Promise<{ record: AgentRunRecord; messages: unknown[] }> {
   const state = await agent.invoke(
-    { messages: [{ role: "user", content: input.question }] },
+    { messages: input.messages },
     {
       signal: input.signal,
       recursionLimit: input.recursionLimit,
       configurable: { thread_id: input.threadId },
     },
   );
+  return { record: langChainRecord(state.messages ?? [], input.storedChars), messages: state.messages ?? [] };
+}
+
+/** A `createAgent` state's messages in tfgrpo's trajectory terms. */
+function langChainRecord(stateMessages: readonly unknown[], storedChars: number): AgentRunRecord {
   const messages: Message[] = [];
   const toolCalls: ToolCallRecord[] = [];
   const pending = new Map<string, { id: string; name: string; input: unknown }>();
   let text = "";
   const usage = { calls: 0, inputTokens: 0, cachedInputTokens: 0, outputTokens: 0 };
-  for (const raw of (state.messages ?? []) as LangChainMessage[]) {
+  for (const raw of stateMessages as LangChainMessage[]) {
     if (typeof raw?.getType !== "function") continue;
     const role = roles[raw.getType()];
     if (!role) continue;
@@ -92,7 +101,7 @@ export async function runLangChainAgent(
         input: null,
       };
       toolCalls.push(
-        storedToolCall(call, content, input.storedChars, raw.status === "error" ? content : undefined),
+        storedToolCall(call, content, storedChars, raw.status === "error" ? content : undefined),
       );
     }
     if (role === "assistant" && content.trim() !== "") text = content;

@@ -1,4 +1,5 @@
-// Acceptance (SIMULATED): the team's own agent — a LangChain createAgent agent and an AI SDK agent, the README's
+// Acceptance (SIMULATED): the team's own agent — a LangChain createAgent agent, an AI SDK agent and an OpenAI Agents
+// SDK agent, the README's
 // example modules, with ChatOpenAI / @ai-sdk/openai-compatible pointed at the sim server — learns offline through
 // `learn --agent`, and its held-out Mean@4 with the learned head is >= 20 points above the same agent with no
 // library. In process (one sim server for learn and eval: the module reads its port once, when imported).
@@ -37,6 +38,7 @@ describe("learn --agent on the simulated world", () => {
   it.each([
     ["langchain-agent.mjs", "langchain"],
     ["ai-sdk-agent.mjs", "ai-sdk"],
+    ["openai-agents-agent.mjs", "openai-agents"],
   ])(
     "%s learns: held-out Mean@4 with the learned head >= 20 points above no library",
     async (module, name) => {

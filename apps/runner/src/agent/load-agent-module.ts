@@ -6,11 +6,13 @@ import type { AgentRunRecord } from "./agent-run-record.js";
 import { type AiSdkAgent, isAiSdkAgent } from "./ai-sdk-agent-run.js";
 import type { AgentFunction } from "./function-agent-run.js";
 import { isLangChainAgent, type LangChainAgent } from "./langchain-agent-run.js";
+import { loadOpenAIAgent, type OpenAIAgentsAgent } from "./openai-agents-agent-run.js";
 
 export type LoadedAgent =
   | { kind: "langchain"; agent: LangChainAgent }
   | { kind: "ai-sdk"; agent: AiSdkAgent }
-  | { kind: "function"; agent: AgentFunction };
+  | { kind: "function"; agent: AgentFunction }
+  | { kind: "openai-agents"; agent: OpenAIAgentsAgent };
 
 /** The team's own reward, when the module exports one: `reward(task, run)`. */
 export type AgentReward = (
@@ -25,7 +27,7 @@ export interface AgentModule {
 }
 
 export const agentShapes =
-  "a createAgent agent (langchain) with experienceMiddleware, an AI SDK agent (ToolLoopAgent) whose model is wrapped with experienceMiddleware, or an async function (input) => answer";
+  "a createAgent agent (langchain) with experienceMiddleware, an AI SDK agent (ToolLoopAgent) whose model is wrapped with experienceMiddleware, an @openai/agents Agent (with its experienceRunner exported as `experience`), or an async function (input) => answer or agent";
 
 /**
  * Imports an agent module (`learn --agent FILE`): its `default` or `agent` export is the agent, in one of three
@@ -51,13 +53,10 @@ export async function loadAgentModule(file: string): Promise<AgentModule> {
     );
   }
   const exported = module.agent ?? module.default;
-  const agent: LoadedAgent | undefined = isLangChainAgent(exported)
-    ? { kind: "langchain", agent: exported }
-    : isAiSdkAgent(exported)
-      ? { kind: "ai-sdk", agent: exported }
-      : typeof exported === "function"
-        ? { kind: "function", agent: exported as AgentFunction }
-        : undefined;
+  const agent: LoadedAgent | undefined =
+    recognizeAgent(exported) ??
+    loadOpenAIAgent(module, exported, file) ??
+    (typeof exported === "function" ? { kind: "function", agent: exported as AgentFunction } : undefined);
   if (!agent) {
     throw new TfgrpoError(
       "invalid_input",
@@ -79,7 +78,14 @@ export async function loadAgentModule(file: string): Promise<AgentModule> {
   };
 }
 
-function describe(value: unknown): string {
+/** A ready agent of a known framework (an export, or what a module's function returned for an attempt). */
+export function recognizeAgent(value: unknown): Exclude<LoadedAgent, { kind: "function" }> | undefined {
+  if (isLangChainAgent(value)) return { kind: "langchain", agent: value };
+  if (isAiSdkAgent(value)) return { kind: "ai-sdk", agent: value };
+  return undefined;
+}
+
+export function describe(value: unknown): string {
   if (value === undefined) return "nothing";
   if (value === null) return "null";
   if (typeof value === "object")

@@ -66,7 +66,6 @@ export async function evaluate(
     tasks,
     localRoles: parseRoleList(options.localRoles),
     mode: options.mode,
-    agent: Boolean(options.agent),
     log,
   });
   const groupBy = resolveGroupBy(tasks, options.groupBy);

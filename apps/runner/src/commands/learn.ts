@@ -166,7 +166,6 @@ export async function learn(
           tasks: data.train ? await loadDataset(data.train, { domain }).catch(() => []) : [],
           localRoles: parseRoleList(options.localRoles),
           mode: start?.options.mode ?? stored?.options?.mode ?? options.mode,
-          agent: Boolean(options.agent ?? stored?.agent),
           log,
         })
       : {};

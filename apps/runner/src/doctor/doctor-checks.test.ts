@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { agentSdksOutcome } from "./check-agent-sdks.js";
 import { isAtLeast } from "./check-node.js";
 import type { CheckOutcome, DoctorCheck } from "./doctor-check.js";
 import { renderDoctor, runDoctor } from "./doctor-checks.js";
@@ -59,4 +60,14 @@ it("compares Node versions part by part", () => {
   expect(isAtLeast("v20.9.1", "20.18.0")).toBe(false);
   expect(isAtLeast("v22.1.0", "20.18.0")).toBe(true);
   expect(isAtLeast("v20.17.99", "20.18.0")).toBe(false);
+});
+
+it("says which agent SDKs need Node 22 (a warning on Node 20, never a failure)", () => {
+  expect(agentSdksOutcome("v20.20.2")).toMatchObject({
+    status: "warn",
+    detail:
+      "v20.20.2: @openai/agents up to 0.14.3 and ai@6 run here; @openai/agents 0.15+, ai@7 and Mastra 1.x (the Mastra for ai@6 models) need Node 22.13.0",
+  });
+  expect(agentSdksOutcome("v22.13.0").status).toBe("ok");
+  expect(agentSdksOutcome("v22.12.0").status).toBe("warn");
 });

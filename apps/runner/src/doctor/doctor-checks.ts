@@ -1,3 +1,4 @@
+import { agentSdksCheck } from "./check-agent-sdks.js";
 import { bubblewrapCheck, userNamespacesCheck } from "./check-bubblewrap.js";
 import { chromiumCheck } from "./check-chromium.js";
 import { natsServerCheck } from "./check-nats-server.js";
@@ -15,6 +16,7 @@ export const doctorChecks: readonly DoctorCheck[] = [
   natsServerCheck,
   postgresCheck,
   chromiumCheck,
+  agentSdksCheck,
 ];
 
 /** Runs the checks side by side (each waits on a process: a version query, a sandbox start) and reports them in order. */

@@ -14,8 +14,6 @@ export interface UseDomainSettingsOptions {
   /** Roles this process hosts: the settings of a role that runs elsewhere are that worker's business. */
   localRoles: readonly string[];
   mode: "tools" | "direct";
-  /** The team's agent runs the rollouts (`--agent`): it brings its own tools, so only the reward is checked. */
-  agent?: boolean;
   log: (line: string) => void;
   env?: NodeJS.ProcessEnv;
 }
@@ -39,7 +37,8 @@ export async function useDomainSettings(options: UseDomainSettingsOptions): Prom
     ...(options.env ? { env: options.env } : {}),
   });
   if (found.line) options.log(found.line);
-  const actorLocal = options.localRoles.includes("actor") && !options.agent;
+  // A team's agent (`--agent`) gets its attempts' environments from the same actor settings: checked alike.
+  const actorLocal = options.localRoles.includes("actor");
   const criticLocal = options.localRoles.includes("critic");
   checkDomainRequirements({
     domain: options.domain,

@@ -13,17 +13,11 @@ import {
 } from "@tfgrpo/actor";
 import { type Cassette, createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
 import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
-import {
-  checkToolset,
-  createToolResources,
-  openToolset,
-  type ToolsConfig,
-  toolsConfigSchema,
-  withSandboxPool,
-} from "@tfgrpo/tools";
+import { type ToolsConfig, toolsConfigSchema, withSandboxPool } from "@tfgrpo/tools";
 import { z } from "zod";
 import { createAgentActorRuntime } from "../agent/agent-actor-runtime.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
+import { createDomainToolsets } from "./domain-toolsets.js";
 import { readSettingsFile } from "./read-settings-file.js";
 import type { RoleFactory, RoleOptions } from "./role-factory.js";
 
@@ -124,37 +118,19 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
     tools.fetch = { ...(tools.fetch ?? {}), allowHosts: [...(tools.fetch?.allowHosts ?? []), host] };
   }
   // Rollouts take warm sandboxes from a pool (on by default; TFGRPO_SANDBOX_POOL=0 or tools.codeInterpreter.pool).
-  const resources = createToolResources(
-    withSandboxPool(
+  const toolsets = await createDomainToolsets({
+    tools: withSandboxPool(
       tools,
       env,
       options.concurrency === undefined ? {} : { concurrency: options.concurrency },
     ),
-    { env },
-  );
+    ...(settings.actor ? { actor: settings.actor } : {}),
+    env,
+  });
   const redactEnvironment = createEnvironmentRedactor(env);
-  // Every domain with MCP servers or tool modules is opened once and closed before any rollout: a server that does
-  // not start or a tool a provider would refuse fails here, in one line naming the domain, the server and the tool.
-  const actorConfig = actorConfigSchema.partial().parse(settings.actor ?? {});
-  const extensible = Object.entries({ ...(tools.domains ?? {}), ...domainTools(actorConfig.domains) }).filter(
-    ([, entries]) => entries.some((entry) => entry.includes(":")),
-  );
-  try {
-    for (const [domain, entries] of extensible) await checkToolset({ domain, resources, tools: entries });
-  } catch (error) {
-    await resources.close();
-    throw error;
-  }
   const actor = createActor({
     models,
-    tools: (domain, names, context) =>
-      openToolset({
-        domain,
-        resources,
-        tools: names,
-        task: context.task,
-        ...(context.signal ? { signal: context.signal } : {}),
-      }),
+    tools: toolsets.factory,
     ...(options.library ? { library: options.library } : {}),
     ...(modelsConfig.roles.embedder ? { embed: (texts: string[]) => models.embed(texts) } : {}),
     config: settings.actor ?? {},
@@ -168,16 +144,8 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
   return {
     actor,
     models,
-    async close() {
-      await resources.close();
-    },
+    close: toolsets.close,
   };
-}
-
-function domainTools(domains: Record<string, { tools?: string[] }> | undefined): Record<string, string[]> {
-  return Object.fromEntries(
-    Object.entries(domains ?? {}).map(([domain, config]) => [domain, config.tools ?? []]),
-  );
 }
 
 /**
@@ -241,6 +209,7 @@ export const actorRole: RoleFactory = async (options: RoleOptions) => {
       library: createBusLibraryLoader(options.bus),
       ...(options.config ? { modelsConfig: options.config } : {}),
       ...(settings?.actor ? { actor: settings.actor } : {}),
+      ...(settings?.tools ? { tools: settings.tools } : {}),
       log: options.log,
     });
     return {

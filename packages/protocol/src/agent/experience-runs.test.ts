@@ -166,3 +166,104 @@ describe("createExperienceRuns' run scopes", () => {
     ]);
   });
 });
+
+describe("createExperienceRuns' outcomes after the run", () => {
+  it("reports a finished run by its id with the messages it recorded, once; an unknown id without them", async () => {
+    const { calls, library } = recordingLibrary();
+    const runs = createExperienceRuns({ library: library as never, domain: "math" });
+    const selection = await runs.select("task");
+    runs.recordFinished(selection, [{ role: "user", content: "task" }]);
+    const reply = await runs.reportById("s1", { reward: 0.25, feedback: "ticket T-3 still open" }, "later");
+    expect(reply).toMatchObject({ selectionId: "s1", reward: 0.25, success: false });
+    expect(await runs.reportById("s1", true, "again")).toBe(reply);
+    await runs.reportById("s9", true, "elsewhere");
+    expect(calls.reports).toEqual([
+      {
+        selectionId: "s1",
+        reward: 0.25,
+        success: false,
+        feedback: "ticket T-3 still open",
+        trajectory: [{ role: "user", content: "task" }],
+      },
+      { selectionId: "s9", reward: 1, success: true },
+    ]);
+    expect(await runs.reportById(null, true, "offline")).toBeNull();
+    await expect(runs.reportById("s10", 3, "the team's check")).rejects.toThrow(
+      /the team's check returned reward 3/,
+    );
+  });
+
+  it("runs an outcome after the run without holding it up, reports it, and hands its errors on", async () => {
+    const { calls, library } = recordingLibrary();
+    const errors: unknown[] = [];
+    const runs = createExperienceRuns({
+      library: library as never,
+      domain: "math",
+      onReportError: (error) => errors.push(error),
+    });
+    let release = () => {};
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const first = await runs.select("task");
+    runs.reportLater(
+      first,
+      ["m"],
+      async () => {
+        await gate;
+        return { success: true };
+      },
+      "outcome",
+    );
+    const second = await runs.select("task");
+    runs.reportLater(second, ["m"], () => undefined, "outcome");
+    const third = await runs.select("task");
+    runs.reportLater(
+      third,
+      ["m"],
+      async () => {
+        throw new Error("the database is down");
+      },
+      "outcome",
+    );
+    await Promise.resolve();
+    expect(calls.reports).toEqual([]);
+    release();
+    await runs.settled();
+    expect(calls.reports).toEqual([{ selectionId: "s1", reward: 1, success: true, trajectory: ["m"] }]);
+    expect(errors.map((error) => (error as Error).message)).toEqual(["the database is down"]);
+    // The run whose outcome was not known yet stays recorded for a report by id.
+    await runs.reportById("s2", 0, "later");
+    expect(calls.reports.at(-1)).toEqual({ selectionId: "s2", reward: 0, success: false, trajectory: ["m"] });
+  });
+
+  it("keeps nothing for offline attempts and reported runs", async () => {
+    const { calls, library } = recordingLibrary();
+    const runs = createExperienceRuns({ library: library as never, domain: "math" });
+    const offline = { selectionId: null, promptBlock: "", shownIds: [] };
+    let computed = false;
+    runs.reportLater(
+      offline,
+      [],
+      () => {
+        computed = true;
+        return true;
+      },
+      "outcome",
+    );
+    const selection = await runs.select("task");
+    await runs.finish(selection, true, "reward");
+    runs.reportLater(
+      selection,
+      [],
+      () => {
+        computed = true;
+        return false;
+      },
+      "outcome",
+    );
+    await runs.settled();
+    expect(computed).toBe(false);
+    expect(calls.reports).toHaveLength(1);
+  });
+});

@@ -7,6 +7,7 @@ import type {
   ReportOutcomeRequest,
 } from "../schemas/served-library.js";
 import { currentAgentAttempt } from "./agent-attempt.js";
+import { createFinishedRuns, type LaterOutcome } from "./finished-runs.js";
 import { type RunOutcome, type RunOutcomeLike, toRunOutcome } from "./run-outcome.js";
 
 /** The two calls an agent middleware makes: a library service in process, over the Bus, or anything alike. */
@@ -26,7 +27,10 @@ export interface ExperienceRunsOptions {
   k?: number | undefined;
   /** Called with the library's reply to each report (the entries credited). */
   onReport?: ((reply: ReportOutcomeReply) => void) | undefined;
-  /** A report that failed (library unreachable); default: the error is thrown from the agent's run. */
+  /**
+   * A report that failed (library unreachable); default: the error is thrown from the agent's run, or, for an
+   * outcome computed after the run (`outcome`), emitted as a process warning (`TFGRPO_OUTCOME_FAILED`).
+   */
   onReportError?: ((error: unknown) => void) | undefined;
   /** A run that fails reports a failure (once); default true. */
   reportFailures?: boolean | undefined;
@@ -81,6 +85,32 @@ export interface ExperienceRuns {
   scope(): RunScope | undefined;
   /** Inside `run`: the scope's selection, made for `task` on first use; outside: undefined. */
   selectInScope(task: string): Promise<RunSelection> | undefined;
+  /**
+   * A served run that ended without an outcome: kept (the last 1,000) with its messages, so that a report by its
+   * run id later (`reportById`) carries them. Offline attempts and reported runs are not kept.
+   */
+  recordFinished(selection: RunSelection, trajectory?: unknown): void;
+  /**
+   * Starts the team's outcome of a finished served run after it (not awaited by the run) and reports its value with
+   * the run's messages; undefined reports nothing yet. Its errors go to `onReportError` (default: a process warning).
+   */
+  reportLater(
+    selection: RunSelection,
+    trajectory: unknown,
+    compute: () => LaterOutcome | Promise<LaterOutcome>,
+    where: string,
+  ): void;
+  /**
+   * Reports a run by its run id (the selection id a served run was given), once: with the messages recorded when
+   * the run ended in this process, else without them. `null` (an offline attempt's run id) sends nothing.
+   */
+  reportById(
+    runId: string | null,
+    outcome: RunOutcomeLike,
+    where: string,
+  ): Promise<ReportOutcomeReply | null>;
+  /** Resolves when every outcome started after a run so far (`reportLater`) is computed and reported. */
+  settled(): Promise<void>;
 }
 
 /** Reports remembered to refuse a second one; the oldest are forgotten beyond it (the service refuses them too). */
@@ -157,13 +187,66 @@ export function createExperienceRuns(options: ExperienceRunsOptions): Experience
     return report(selection, failureReport(error));
   };
 
+  const finish: ExperienceRuns["finish"] = (selection, outcome, where, extras) =>
+    report(selection, { ...toRunOutcome(outcome, where), ...extras });
+
+  const finished = createFinishedRuns({
+    finish: (run, outcome, where) =>
+      finish(
+        { selectionId: run.selectionId, promptBlock: "", shownIds: run.shownIds },
+        outcome,
+        where,
+        run.trajectory === undefined ? {} : { trajectory: run.trajectory },
+      ),
+    finishUnknown: (runId, outcome, where) => {
+      if (!options.library) {
+        throw new TfgrpoError(
+          "invalid_config",
+          `${where}: run ${runId} cannot be reported, the experience middleware has no library (pass \`library\`)`,
+        );
+      }
+      return finish({ selectionId: runId, promptBlock: "", shownIds: [] }, outcome, where);
+    },
+    onError: (error, runId) => {
+      if (options.onReportError) options.onReportError(error);
+      else {
+        const message = error instanceof Error ? error.message : String(error);
+        process.emitWarning(`the outcome of run ${runId} was not reported: ${message}`, {
+          code: "TFGRPO_OUTCOME_FAILED",
+        });
+      }
+    },
+  });
+
   return {
     select,
     report,
     fail,
     reported,
-    finish: (selection, outcome, where, extras) =>
-      report(selection, { ...toRunOutcome(outcome, where), ...extras }),
+    finish,
+    recordFinished(selection, trajectory) {
+      if (selection.selectionId === null || reported(selection)) return;
+      finished.record({
+        selectionId: selection.selectionId,
+        shownIds: selection.shownIds,
+        ...(trajectory === undefined ? {} : { trajectory }),
+      });
+    },
+    reportLater(selection, trajectory, compute, where) {
+      if (selection.selectionId === null || reported(selection)) return;
+      finished.later(
+        {
+          selectionId: selection.selectionId,
+          shownIds: selection.shownIds,
+          ...(trajectory === undefined ? {} : { trajectory }),
+        },
+        compute,
+        where,
+      );
+    },
+    reportById: async (runId, outcome, where) =>
+      runId === null ? null : finished.report(runId, outcome, where),
+    settled: () => finished.settled(),
     scope: () => scopes.getStore(),
     selectInScope(task) {
       const scope = scopes.getStore();

@@ -83,7 +83,9 @@ export function createLibraryMcpServer(options: CreateMcpServerOptions): McpServ
       title: "Report outcome",
       description:
         "Report how the task of one get_experiences call went: reward (0..1) or success, optional feedback, " +
-        "trajectory or summary, and the ids of the experiences used. Each selectionId is counted once.",
+        "trajectory or summary, and the ids of the experiences used. Report it whenever you know: right after the " +
+        "run, or later once your own system shows the result (within the server's report deadline, default 1 h). " +
+        "Each selectionId is counted once.",
       inputSchema: reportOutcomeRequestSchema,
       outputSchema: reportOutcomeReplySchema,
       annotations: { readOnlyHint: false, idempotentHint: false, openWorldHint: false },
