@@ -86,6 +86,17 @@ export const stopAfterVisible = repair("repair-stop-visible", "stopping as soon 
   harmful: ["STOPEARLY", "USE STOPEARLY", "VISIBLE STOPEARLY", "SKIPPING BEYOND", "TRUST VISIBLE"],
 });
 
+export const changeOnly = repair(
+  "repair-change-only",
+  "only changing what is there, never adding what is missing",
+  {
+    topic: ["OMISSION"],
+    context: ["bug", "defect", "fix", "line", "statement", "program", "code", "edit", "loop"],
+    helpful: ["OMISSION", "CHECK OMISSION", "USE OMISSION", "?OMISSION", "EXCLUDE TWEAKONLY", "SKIPPING TWEAKONLY"],
+    harmful: ["SKIPPING OMISSION", "EXCLUDE OMISSION", "TWEAKONLY", "USE TWEAKONLY"],
+  },
+);
+
 export const repairPitfalls: readonly Pitfall[] = [
   patchSymptom,
   wrongLine,
@@ -93,4 +104,5 @@ export const repairPitfalls: readonly Pitfall[] = [
   operatorDirection,
   baseCaseMissed,
   stopAfterVisible,
+  changeOnly,
 ];
