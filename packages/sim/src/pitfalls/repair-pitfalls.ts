@@ -91,9 +91,16 @@ export const changeOnly = repair(
   "only changing what is there, never adding what is missing",
   {
     topic: ["OMISSION"],
-    context: ["bug", "defect", "fix", "line", "statement", "program", "code", "edit", "loop"],
-    helpful: ["OMISSION", "CHECK OMISSION", "USE OMISSION", "?OMISSION", "EXCLUDE TWEAKONLY", "SKIPPING TWEAKONLY"],
-    harmful: ["SKIPPING OMISSION", "EXCLUDE OMISSION", "TWEAKONLY", "USE TWEAKONLY"],
+    context: ["STATEMENT", "loop", "code", "defect", "fix", "program", "edit"],
+    helpful: [
+      "INSERT STATEMENT",
+      "INSERT OMISSION",
+      "CHECK OMISSION",
+      "?OMISSION",
+      "EXCLUDE TWEAKONLY",
+      "SKIPPING TWEAKONLY",
+    ],
+    harmful: ["TWEAKONLY", "USE TWEAKONLY"],
   },
 );
 

@@ -36,14 +36,25 @@ export function arithmeticEdits(facts: ProgramFacts): RepairEdit[] {
     if (augment) {
       const at = augment.index + augment[0].length - augment[1]!.length;
       for (const by of augmented[augment[1]!] ?? [])
-        out.push(change("arithmetic", "assignment", line, spliced(raw, at, at + augment[1]!.length, by), 0.15));
+        out.push(
+          change("arithmetic", "assignment", line, spliced(raw, at, at + augment[1]!.length, by), 0.15),
+        );
     }
     for (const match of code.matchAll(/(?<=[\w)\]}]\s*)(\/\/|[-+*/%])(?=\s*[\w([{])/g)) {
       const op = match[1]!;
       const rest = code.slice(match.index + op.length);
-      if (code[match.index + op.length] === "=" || code[match.index - 1] === "*" || rest.startsWith("*")) continue;
+      if (code[match.index + op.length] === "=" || code[match.index - 1] === "*" || rest.startsWith("*"))
+        continue;
       for (const by of binary[op] ?? [])
-        out.push(change("arithmetic", "operator", line, spliced(raw, match.index, match.index + op.length, by), 0.15));
+        out.push(
+          change(
+            "arithmetic",
+            "operator",
+            line,
+            spliced(raw, match.index, match.index + op.length, by),
+            0.15,
+          ),
+        );
     }
   });
   return out;

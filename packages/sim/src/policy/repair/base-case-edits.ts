@@ -28,7 +28,9 @@ function untestedShrinking(facts: ProgramFacts): Set<string> {
 /** Sequences read without a test for emptiness first (`first, *rest = coins`, `arr[0]`). */
 function readUnguarded(facts: ProgramFacts, name: string): boolean {
   return facts.code.some((line) =>
-    new RegExp(`^\\s*[\\w, *]+=\\s*${escapeRegExp(name)}\\s*$|\\b${escapeRegExp(name)}\\[0\\]`).test(codeOf(line)),
+    new RegExp(`^\\s*[\\w, *]+=\\s*${escapeRegExp(name)}\\s*$|\\b${escapeRegExp(name)}\\[0\\]`).test(
+      codeOf(line),
+    ),
   );
 }
 
@@ -42,9 +44,17 @@ export function baseCaseEdits(facts: ProgramFacts): RepairEdit[] {
     const field = /^(\s*)(if|elif|while)\s+([\w.]+)\.(\w+) is None\s*:/.exec(code);
     if (field) {
       const name = field[3]!;
-      const leaps = facts.code.some((l) => new RegExp(`^\\s*${escapeRegExp(name)}\\s*=\\s*${escapeRegExp(name)}(\\.\\w+){2,}`).test(codeOf(l)));
+      const leaps = facts.code.some((l) =>
+        new RegExp(`^\\s*${escapeRegExp(name)}\\s*=\\s*${escapeRegExp(name)}(\\.\\w+){2,}`).test(codeOf(l)),
+      );
       out.push(
-        change("base-case", "guard", line, raw.replace(`${name}.${field[4]} is None`, `${name} is None or ${name}.${field[4]} is None`), leaps ? 0.85 : 0.5),
+        change(
+          "base-case",
+          "guard",
+          line,
+          raw.replace(`${name}.${field[4]} is None`, `${name} is None or ${name}.${field[4]} is None`),
+          leaps ? 0.85 : 0.5,
+        ),
       );
     }
     // A case that returns: also take it when a sequence is empty.
@@ -53,18 +63,31 @@ export function baseCaseEdits(facts: ProgramFacts): RepairEdit[] {
       for (const name of sequences) {
         if (new RegExp(`\\b${escapeRegExp(name)}\\b`).test(test[3]!) && !shrinking.has(name)) continue;
         const suspicion = shrinking.has(name) ? 0.8 : readUnguarded(facts, name) ? 0.5 : 0.15;
-        out.push(change("base-case", "guard", line, `${test[1]}${test[2]} ${test[3]} or not ${name}:`, suspicion));
+        out.push(
+          change("base-case", "guard", line, `${test[1]}${test[2]} ${test[3]} or not ${name}:`, suspicion),
+        );
       }
       for (const match of test[3]!.matchAll(/(len\(\w+\)|\b\w+) == ([01])\b/g)) {
         const bound = match[1]!.startsWith("len(") && match[2] === "0" ? "<= 1" : `<= ${match[2]}`;
         const at = code.indexOf(match[0]);
-        out.push(change("base-case", "bound", line, `${raw.slice(0, at)}${match[1]} ${bound}${raw.slice(at + match[0].length)}`, match[1]!.startsWith("len(") ? 0.5 : 0.3));
+        out.push(
+          change(
+            "base-case",
+            "bound",
+            line,
+            `${raw.slice(0, at)}${match[1]} ${bound}${raw.slice(at + match[0].length)}`,
+            match[1]!.startsWith("len(") ? 0.5 : 0.3,
+          ),
+        );
       }
     }
     // `while True:` given a condition: a collection the loop takes items from.
     const endless = /^(\s*)while True\s*:/.exec(code);
     if (endless) {
-      const body = facts.code.slice(line + 1, blockEnd(facts.code, line)).map(codeOf).join("\n");
+      const body = facts.code
+        .slice(line + 1, blockEnd(facts.code, line))
+        .map(codeOf)
+        .join("\n");
       for (const name of sequences) {
         const consumed = new RegExp(`\\b${escapeRegExp(name)}\\.(pop|popleft)\\(`).test(body);
         out.push(change("base-case", "loop", line, `${endless[1]}while ${name}:`, consumed ? 0.85 : 0.2));

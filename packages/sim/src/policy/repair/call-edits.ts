@@ -30,7 +30,8 @@ function elseTest(facts: ProgramFacts, line: number): string | null {
     if (!/^\s*else\s*:/.test(code)) return null;
     for (let h = k - 1; h >= 0; h--) {
       const header = codeOf(facts.code[h]!);
-      if (header.trim() !== "" && indentOf(header) === indentOf(code) && /^\s*if\b/.test(header)) return header;
+      if (header.trim() !== "" && indentOf(header) === indentOf(code) && /^\s*if\b/.test(header))
+        return header;
     }
     return null;
   }
@@ -45,13 +46,23 @@ export function callEdits(facts: ProgramFacts): RepairEdit[] {
     if (/^\s*(?:def|import|from)\b/.test(code)) return;
     for (const [pattern, by, suspicion] of pairs)
       for (const match of code.matchAll(pattern))
-        out.push(change("call", "other", line, spliced(raw, match.index, match.index + match[0].length, by), suspicion));
+        out.push(
+          change(
+            "call",
+            "other",
+            line,
+            spliced(raw, match.index, match.index + match[0].length, by),
+            suspicion,
+          ),
+        );
     // A recursive call on a plain value, yielded or returned: the value itself.
     const unwrap = /^(\s*)(yield|return)\s+(\w+)\((\w+)\)\s*$/.exec(code);
     if (unwrap && own.has(unwrap[3]!)) {
       const test = elseTest(facts, line);
       const sentAway = test !== null && new RegExp(`isinstance\\(${escapeRegExp(unwrap[4]!)}\\b`).test(test);
-      out.push(change("call", "unwrap", line, `${unwrap[1]}${unwrap[2]} ${unwrap[4]}`, sentAway ? 0.85 : 0.4));
+      out.push(
+        change("call", "unwrap", line, `${unwrap[1]}${unwrap[2]} ${unwrap[4]}`, sentAway ? 0.85 : 0.4),
+      );
     }
     // Changed in place, where rebinding was meant.
     const inPlace = /^(\s*)([\w.]+(?:\[[^\]]*\])?)\.(update|extend)\((.+)\)\s*$/.exec(code);
@@ -61,10 +72,21 @@ export function callEdits(facts: ProgramFacts): RepairEdit[] {
     if (loop && !/^(?:list|sorted|range|enumerate|reversed)\(/.test(loop[2]!))
       out.push(change("call", "copy", line, `${loop[1]}list(${loop[2]})${loop[3]}`, 0.2));
     // A call the value lacks: a name next to arithmetic or a comparison.
-    for (const match of code.matchAll(/(?<=[-+*/<>]=?\s*|\(\s*)\b([a-z_]\w*)\b(?=\s*(?:[-+*/<>)]|$))/g)) {
-      if (!facts.names.includes(match[1]!)) continue;
+    for (const match of code.matchAll(
+      /(?<=[-+*/<>]=?\s*)\b([a-z_]\w*)\b(?=\s*(?:[-+*/<>)]|$))|\b([a-z_]\w*)\b(?=\s*[-+*/<>]=?\s*\w)/g,
+    )) {
+      const name = match[1] ?? match[2]!;
+      if (!facts.names.includes(name) || /\w\(\s*$/.test(code.slice(0, match.index))) continue;
       for (const fn of ["len", "abs"])
-        out.push(change("call", "wrap", line, spliced(raw, match.index, match.index + match[1]!.length, `${fn}(${match[1]})`), 0.1));
+        out.push(
+          change(
+            "call",
+            "wrap",
+            line,
+            spliced(raw, match.index, match.index + name.length, `${fn}(${name})`),
+            0.1,
+          ),
+        );
     }
   });
   return out;

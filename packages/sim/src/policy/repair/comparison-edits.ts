@@ -28,7 +28,8 @@ function comparisonsOf(facts: ProgramFacts): Comparison[] {
     if (/^\s*(?:def|import|from)\b/.test(code)) return;
     for (const match of code.matchAll(/(?<![<>=!])(<=|>=|==|!=|<|>)(?![<>=])/g)) {
       const left = new RegExp(`${operand.source}\\s*$`).exec(code.slice(0, match.index))?.[1] ?? null;
-      const right = new RegExp(`^\\s*${operand.source}`).exec(code.slice(match.index + match[1]!.length))?.[1] ?? null;
+      const right =
+        new RegExp(`^\\s*${operand.source}`).exec(code.slice(match.index + match[1]!.length))?.[1] ?? null;
       out.push({ line, at: match.index, op: match[1]!, left, right });
     }
   });
@@ -52,7 +53,9 @@ function runsPastEnd(facts: ProgramFacts, one: Comparison): boolean {
   if (one.op !== "<=" && one.op !== ">=") return false;
   if (!facts.loops.some((loop) => loop.kind === "while" && loop.header === one.line)) return false;
   return [one.left, one.right].some(
-    (side) => side !== null && facts.code.some((line) => new RegExp(`^\\s*${escapeRegExp(side)}\\s*=\\s*len\\(`).test(line)),
+    (side) =>
+      side !== null &&
+      facts.code.some((line) => new RegExp(`^\\s*${escapeRegExp(side)}\\s*=\\s*len\\(`).test(line)),
   );
 }
 
@@ -70,7 +73,8 @@ export function comparisonEdits(facts: ProgramFacts): RepairEdit[] {
       out.push(change("comparison", "negate", one.line, replaceOp(one.op === "==" ? "!=" : "=="), 0.1));
     }
     if (one.left && one.right && one.left !== one.right) {
-      const start = one.at - (line.slice(0, one.at).length - line.slice(0, one.at).trimEnd().length) - one.left.length;
+      const start =
+        one.at - (line.slice(0, one.at).length - line.slice(0, one.at).trimEnd().length) - one.left.length;
       const rightStart = line.indexOf(one.right, one.at + one.op.length);
       if (start >= 0 && line.slice(start, start + one.left.length) === one.left && rightStart > 0) {
         const swapped = `${line.slice(0, start)}${one.right} ${one.op} ${one.left}${line.slice(rightStart + one.right.length)}`;

@@ -23,9 +23,16 @@ const swaps: Record<string, readonly string[]> = {
 function buildsOnItself(facts: ProgramFacts): Set<string> {
   const out = new Set<string>();
   for (const fn of facts.functions) {
-    const body = facts.code.slice(fn.header + 1, fn.end).map(codeOf).join("\n");
-    if (new RegExp(`\\bin\\s+${escapeRegExp(fn.name)}\\(|for \\w+ in (\\w+)[\\s\\S]*\\1\\s*=\\s*${escapeRegExp(fn.name)}\\(`).test(body) ||
-      new RegExp(`(\\w+)\\s*=\\s*${escapeRegExp(fn.name)}\\([\\s\\S]*\\bin\\s+\\1\\b`).test(body))
+    const body = facts.code
+      .slice(fn.header + 1, fn.end)
+      .map(codeOf)
+      .join("\n");
+    if (
+      new RegExp(
+        `\\bin\\s+${escapeRegExp(fn.name)}\\(|for \\w+ in (\\w+)[\\s\\S]*\\1\\s*=\\s*${escapeRegExp(fn.name)}\\(`,
+      ).test(body) ||
+      new RegExp(`(\\w+)\\s*=\\s*${escapeRegExp(fn.name)}\\([\\s\\S]*\\bin\\s+\\1\\b`).test(body)
+    )
       out.add(fn.name);
   }
   return out;
@@ -45,7 +52,8 @@ export function constantEdits(facts: ProgramFacts): RepairEdit[] {
         out.push(change("constant", "result", line, `${returned[1]}return ${by}`, empty ? 0.9 : 0.25));
     } else if (initial && !facts.continuation.has(line)) {
       for (const by of swaps[initial[3]!] ?? [])
-        if (by !== "[[]]") out.push(change("constant", "initial", line, `${initial[1]}${initial[2]} = ${by}`, 0.2));
+        if (by !== "[[]]")
+          out.push(change("constant", "initial", line, `${initial[1]}${initial[2]} = ${by}`, 0.2));
     }
   });
   return out;

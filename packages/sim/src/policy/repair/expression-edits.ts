@@ -18,10 +18,19 @@ export function expressionEdits(facts: ProgramFacts): RepairEdit[] {
     if (comprehension) {
       const source = escapeRegExp(comprehension[3]!);
       const recursive = facts.functions.some((fn) =>
-        facts.code.some((l) => new RegExp(`^\\s*${source}\\s*=\\s*${escapeRegExp(fn.name)}\\(`).test(codeOf(l))),
+        facts.code.some((l) =>
+          new RegExp(`^\\s*${source}\\s*=\\s*${escapeRegExp(fn.name)}\\(`).test(codeOf(l)),
+        ),
       );
       out.push(
-        change("expression", "keep", line, `${comprehension[1]}${comprehension[3]} + ${comprehension[2]}`, recursive ? 0.6 : 0.25, true),
+        change(
+          "expression",
+          "keep",
+          line,
+          `${comprehension[1]}${comprehension[3]} + ${comprehension[2]}`,
+          recursive ? 0.6 : 0.25,
+          true,
+        ),
       );
     }
     // A loop condition's arithmetic: a name the loop refines, squared.
@@ -30,11 +39,23 @@ export function expressionEdits(facts: ProgramFacts): RepairEdit[] {
       const body = facts.code.slice(line + 1, loop.end).map(codeOf);
       for (const { name, at } of identifiersIn(code)) {
         if (reserved.has(name) || !facts.names.includes(name)) continue;
-        if (!/[-+*/]\s*$|^\s*[-+*/]/.test(`${code.slice(0, at).slice(-3)}`) && !/^\s*[-+*/]/.test(code.slice(at + name.length)))
+        if (
+          !/[-+*/]\s*$|^\s*[-+*/]/.test(`${code.slice(0, at).slice(-3)}`) &&
+          !/^\s*[-+*/]/.test(code.slice(at + name.length))
+        )
           continue;
         if (/^\s*\*\*/.test(code.slice(at + name.length))) continue;
         const refined = body.some((l) => new RegExp(`^\\s*${escapeRegExp(name)}\\s*[-+*/]?=`).test(l));
-        out.push(change("expression", "power", line, spliced(raw, at, at + name.length, `${name} ** 2`), refined ? 0.5 : 0.2, true));
+        out.push(
+          change(
+            "expression",
+            "power",
+            line,
+            spliced(raw, at, at + name.length, `${name} ** 2`),
+            refined ? 0.5 : 0.2,
+            true,
+          ),
+        );
       }
     }
   });

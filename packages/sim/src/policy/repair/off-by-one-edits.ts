@@ -15,15 +15,31 @@ export function offByOneEdits(facts: ProgramFacts): RepairEdit[] {
     const code = codeOf(raw);
     if (/^\s*(?:def|import|from)\b/.test(code) || code.trim() === "") return;
     for (const match of code.matchAll(/\b1 \+ |\s[+-] 1\b/g))
-      out.push(change("off-by-one", "remove", line, spliced(raw, match.index, match.index + match[0].length, ""), 0.35));
-    for (const match of code.matchAll(/\[([^\][]+)\]|range\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g)) {
+      out.push(
+        change(
+          "off-by-one",
+          "remove",
+          line,
+          spliced(raw, match.index, match.index + match[0].length, ""),
+          0.35,
+        ),
+      );
+    // Subscripts (a bracket right after a name or a closing bracket, not a list) and ranges.
+    for (const match of code.matchAll(
+      /(?<=[\w\])]\s*)\[([^\][]+)\]|range\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g,
+    )) {
       const inner = match[1] ?? match[2]!;
-      const innerStart = match[1] !== undefined ? match.index + 1 : match.index + match[0].length - 1 - inner.length;
+      const innerStart =
+        match[1] !== undefined ? match.index + 1 : match.index + match[0].length - 1 - inner.length;
       const indices = inner.split(",");
       const offset = indices.find((part) => /[+-]\s*1\b/.test(part))?.match(/[+-]\s*1\b/)?.[0];
       for (const { name, at } of identifiersIn(inner)) {
         // Not a function's name, nor the argument of one (`len(perm)`: its length is offset, not perm).
-        if (reserved.has(name) || /\w\($/.test(inner.slice(0, at)) || /^\s*\(/.test(inner.slice(at + name.length)))
+        if (
+          reserved.has(name) ||
+          /\w\($/.test(inner.slice(0, at)) ||
+          /^\s*\(/.test(inner.slice(at + name.length))
+        )
           continue;
         const end = innerStart + at + name.length;
         if (/^\s*[+-]\s*1\b/.test(raw.slice(end))) continue;
@@ -43,7 +59,12 @@ export function offByOneEdits(facts: ProgramFacts): RepairEdit[] {
     // `lo = mid` inside a while loop whose condition tests lo: the next value one further.
     const assign = /^(\s*)(\w+)\s*=\s*(\w+)\s*$/.exec(code);
     const loop = facts.loops.find((l) => l.kind === "while" && line > l.header && line < l.end);
-    if (assign && loop && new RegExp(`\\b${escapeRegExp(assign[2]!)}\\b`).test(loop.head) && !reserved.has(assign[3]!)) {
+    if (
+      assign &&
+      loop &&
+      new RegExp(`\\b${escapeRegExp(assign[2]!)}\\b`).test(loop.head) &&
+      !reserved.has(assign[3]!)
+    ) {
       out.push(change("off-by-one", "add", line, `${raw.trimEnd()} + 1`, 0.35));
       out.push(change("off-by-one", "subtract", line, `${raw.trimEnd()} - 1`, 0.35));
     }

@@ -71,7 +71,8 @@ export interface ProgramFacts {
   calls: CallFact[];
 }
 
-const mutators = /\.(append|add|update|extend|insert|setdefault|appendleft|extendleft|push|remove|discard|clear)\(/;
+const mutators =
+  /\.(append|add|update|extend|insert|setdefault|appendleft|extendleft|push|remove|discard|clear)\(/;
 
 /** The assignment's left side `[0, end)` on an assignment line, or null. */
 function leftSide(code: string): number | null {
@@ -135,7 +136,12 @@ function callsOf(code: readonly string[]): CallFact[] {
       const open = match.index + match[0].length - 1;
       const args = argumentsAt(text, open);
       if (!args) continue;
-      out.push({ line, callee: match[1]!, open, args: args.parts.map((part) => part.trim()).filter(Boolean) });
+      out.push({
+        line,
+        callee: match[1]!,
+        open,
+        args: args.parts.map((part) => part.trim()).filter(Boolean),
+      });
     }
   });
   return out;
@@ -200,7 +206,9 @@ export function functionAround(facts: ProgramFacts, line: number): FunctionFact 
 
 /** Whether `name` is used like a sequence somewhere (indexed, sliced, measured, iterated, unpacked with a star). */
 export function isSequence(facts: ProgramFacts, name: string): boolean {
-  const sequence = new RegExp(`\\b${name}\\[|len\\(${name}\\)|\\bin ${name}\\b|\\*\\w+\\s*=\\s*${name}\\b|\\bnot ${name}\\b`);
+  const sequence = new RegExp(
+    `\\b${name}\\[|len\\(${name}\\)|\\bin ${name}\\b(?![.[(])|\\*\\w+\\s*=\\s*${name}\\b|\\bnot ${name}\\b`,
+  );
   const number = new RegExp(`\\b${name}\\s*[-+*/%]\\s*[\\w(]|[-*/%]\\s*${name}\\b|\\b${name}\\s*[<>]=?`);
   const lines = facts.code.map(codeOf);
   return lines.some((line) => sequence.test(line)) && !lines.some((line) => number.test(line));
@@ -212,14 +220,20 @@ export function isSequence(facts: ProgramFacts, name: string): boolean {
  */
 export function baseCaseTests(facts: ProgramFacts, fn: FunctionFact): Set<string> {
   const tested = new Set<string>();
-  const bodyIndent = facts.code.slice(fn.header + 1, fn.end).map(codeOf).find((line) => line.trim() !== "");
+  const bodyIndent = facts.code
+    .slice(fn.header + 1, fn.end)
+    .map(codeOf)
+    .find((line) => line.trim() !== "");
   const indent = bodyIndent === undefined ? -1 : /^\s*/.exec(bodyIndent)![0].length;
   for (let line = fn.header + 1; line < fn.end; line++) {
     const code = codeOf(facts.code[line]!);
     const test = /^(\s*)(?:if|elif)\s+(.+):\s*$/.exec(code);
     if (!test || test[1]!.length !== indent) continue;
     const end = blockEnd(facts.code, line);
-    const body = facts.code.slice(line + 1, end).map(codeOf).join("\n");
+    const body = facts.code
+      .slice(line + 1, end)
+      .map(codeOf)
+      .join("\n");
     if (!/\breturn\b/.test(body) || new RegExp(`\\b${fn.name}\\(`).test(body)) continue;
     for (const { name } of identifiersIn(test[2]!)) if (fn.params.includes(name)) tested.add(name);
   }
@@ -229,7 +243,14 @@ export function baseCaseTests(facts: ProgramFacts, fn: FunctionFact): Set<string
 /** Whether `name` holds a collection: used as a sequence, built as one, or changed through a collection's methods. */
 export function isCollection(facts: ProgramFacts, name: string): boolean {
   const n = escapeRegExp(name);
-  const built = new RegExp(`^\\s*${n}\\s*=\\s*(?:\\[|\\{|\\w*(?:set|list|dict|deque|Queue|Counter|defaultdict)\\()`);
-  const methods = new RegExp(`\\b${n}\\.(?:append|pop|popleft|add|extend|update|insert|appendleft|remove|discard)\\(`);
-  return isSequence(facts, name) || facts.code.some((line) => built.test(codeOf(line)) || methods.test(codeOf(line)));
+  const built = new RegExp(
+    `^\\s*${n}\\s*=\\s*(?:\\[|\\{|\\w*(?:set|list|dict|deque|Queue|Counter|defaultdict)\\()`,
+  );
+  const methods = new RegExp(
+    `\\b${n}\\.(?:append|pop|popleft|add|extend|update|insert|appendleft|remove|discard)\\(`,
+  );
+  return (
+    isSequence(facts, name) ||
+    facts.code.some((line) => built.test(codeOf(line)) || methods.test(codeOf(line)))
+  );
 }

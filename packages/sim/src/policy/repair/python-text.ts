@@ -10,7 +10,9 @@ export const reserved: ReadonlySet<string> = new Set([
     " ",
   ),
   ..."lambda None nonlocal not or pass raise return True try while with yield".split(" "),
-  ..."len range min max abs list set dict tuple print enumerate sorted reversed sum zip float int str bool".split(" "),
+  ..."len range min max abs list set dict tuple print enumerate sorted reversed sum zip float int str bool".split(
+    " ",
+  ),
   ..."any all map filter isinstance iter next self object type super round divmod".split(" "),
 ]);
 
@@ -93,7 +95,8 @@ export function boundNames(line: string): string[] {
   const code = codeOf(line);
   const names: string[] = [];
   const def = /^\s*def\s+\w+\((.*)\)\s*:/.exec(code);
-  if (def) for (const part of splitTopLevel(def[1]!)) names.push(part.split("=")[0]!.trim().replace(/^\*+/, ""));
+  if (def)
+    for (const part of splitTopLevel(def[1]!)) names.push(part.split("=")[0]!.trim().replace(/^\*+/, ""));
   const loop = /^\s*for\s+\(?([\w, *()]+?)\)?\s+in\b/.exec(code);
   if (loop) for (const part of loop[1]!.split(",")) names.push(part.replace(/[()*]/g, "").trim());
   const assign = /^\s*([\w, *]+?)\s*(?:[-+*/%|&^]|\/\/|\*\*)?=(?!=)/.exec(code);
@@ -130,7 +133,10 @@ export function splitTopLevel(text: string): string[] {
 }
 
 /** The top-level parts of the bracket that opens at `open` and where they lie (null when it does not close). */
-export function argumentsAt(text: string, open: number): { start: number; end: number; parts: string[] } | null {
+export function argumentsAt(
+  text: string,
+  open: number,
+): { start: number; end: number; parts: string[] } | null {
   let depth = 0;
   const parts: string[] = [];
   let from = open + 1;
@@ -165,7 +171,10 @@ const simpleOperand = "[\\w.]+(?:\\[[^\\]]*\\])?";
  */
 export function combinesWithItself(line: string): boolean {
   const code = codeOf(line);
-  const pair = new RegExp(`(?<![\\w.\\]])(${simpleOperand})\\s*(?:==|!=|<=|>=|<|>|[-+*/%]|\\bor\\b|\\band\\b)\\s*(${simpleOperand})(?![\\w.\\[(])`, "g");
+  const pair = new RegExp(
+    `(?<![\\w.\\]])(${simpleOperand})\\s*(?:==|!=|<=|>=|<|>|[-+*/%]|\\bor\\b|\\band\\b|\\bnot in\\b|\\bin\\b|\\bis\\b)\\s*(${simpleOperand})(?![\\w.\\[(])`,
+    "g",
+  );
   for (const match of code.matchAll(pair)) if (match[1] === match[2] && !/^\d+$/.test(match[1]!)) return true;
   for (let open = 0; open < code.length; open++) {
     if (code[open] !== "(" && code[open] !== "[") continue;

@@ -3,6 +3,7 @@ import {
   createRepairWorkspace,
   type RepairProgram,
   type RepairSandbox,
+  repairQuestion,
   visibleCountOf,
 } from "@tfgrpo/code-repair";
 import { runRepairEpisode } from "../../testing/repair-episode.js";
@@ -64,11 +65,6 @@ export function writtenProgram(name: string, source: string, cases: readonly unk
   };
 }
 
-/** The question of a repair task, as the code-repair package words it (the agent reads the name and the code). */
-function questionOf(program: RepairProgram): string {
-  return `Repair the Python program \`${program.name}.py\` below.\n\n\`\`\`python\n${program.source.trimEnd()}\n\`\`\``;
-}
-
 export interface AttemptResult {
   solved: boolean;
   /** The share of cases passing. */
@@ -76,6 +72,8 @@ export interface AttemptResult {
   final: string;
   answer: string;
   calls: string[];
+  /** Each file the attempt wrote, in order. */
+  written: string[];
 }
 
 /** One attempt of the simulated agent with `lines` in its prompt, scored on every case of the program. */
@@ -88,7 +86,7 @@ export async function repairAttempt(
   const workspace = await createRepairWorkspace({ program, sandbox });
   try {
     const episode = await runRepairEpisode({
-      question: questionOf(program),
+      question: repairQuestion(program),
       requestSeed,
       lines,
       workspace: {
@@ -99,7 +97,12 @@ export async function repairAttempt(
     });
     const final = (await workspace.state()).files[`${program.name}.py`]!;
     const run = await sandbox.runCases(program, final, "all");
-    return { ...episode, solved: run.passed === run.total, share: run.passed / Math.max(1, run.total), final };
+    return {
+      ...episode,
+      solved: run.passed === run.total,
+      share: run.passed / Math.max(1, run.total),
+      final,
+    };
   } finally {
     await workspace.close();
   }
@@ -114,11 +117,20 @@ export async function repairReach(
   program: RepairProgram,
   depth = repairBudget,
 ): Promise<number | null> {
-  const instance = recognizeRepairQuestion(questionOf(program));
+  const instance = recognizeRepairQuestion(repairQuestion(program));
   if (!instance) throw new Error(`${program.name}: not a repair question`);
-  const baseline = readTestReport(caseRunText(await sandbox.runCases(program, program.source, "visible"), "visible tests"));
+  const baseline = readTestReport(
+    caseRunText(await sandbox.runCases(program, program.source, "visible"), "visible tests"),
+  );
   if (!baseline) throw new Error(`${program.name}: the visible tests did not run`);
-  const none = { symptom: false, sameLine: false, plusOne: false, reverse: false, noBaseCase: false, changeOnly: false };
+  const none = {
+    symptom: false,
+    sameLine: false,
+    plusOne: false,
+    reverse: false,
+    noBaseCase: false,
+    changeOnly: false,
+  };
   const plan = planRepair(instance.source, instance.name, baseline, none, depth);
   for (const [index, step] of plan.entries()) {
     const run = await sandbox.runCases(program, step.file, "all");

@@ -22,8 +22,28 @@ export function sliceEdits(facts: ProgramFacts): RepairEdit[] {
     for (const line of code.slice(0, loop.header)) {
       const head = new RegExp(`\\b${name}\\[:\\s*([^\\]]+)\\]`).exec(line);
       const tail = new RegExp(`\\b${name}\\[([^\\]:]+):\\s*\\]`).exec(line);
-      if (head) out.push(change("slice", "rest", loop.header, spliced(raw, at, at + loop.head.length, `${loop.head}[${head[1]!.trim()}:]`), 0.85, true));
-      if (tail) out.push(change("slice", "rest", loop.header, spliced(raw, at, at + loop.head.length, `${loop.head}[:${tail[1]!.trim()}]`), 0.5, true));
+      if (head)
+        out.push(
+          change(
+            "slice",
+            "rest",
+            loop.header,
+            spliced(raw, at, at + loop.head.length, `${loop.head}[${head[1]!.trim()}:]`),
+            0.85,
+            true,
+          ),
+        );
+      if (tail)
+        out.push(
+          change(
+            "slice",
+            "rest",
+            loop.header,
+            spliced(raw, at, at + loop.head.length, `${loop.head}[:${tail[1]!.trim()}]`),
+            0.5,
+            true,
+          ),
+        );
     }
   }
   // Recursive calls that pass a sequence on whole.
@@ -53,7 +73,16 @@ export function sliceEdits(facts: ProgramFacts): RepairEdit[] {
       if (seen.has(key)) return;
       seen.add(key);
       const suspicion = headsCompared ? 0.8 : stalled ? 0.5 : 0.3;
-      out.push(change("slice", "advance", call.line, spliced(raw, at, at + arg.length, `${arg}[1:]`), suspicion, true));
+      out.push(
+        change(
+          "slice",
+          "advance",
+          call.line,
+          spliced(raw, at, at + arg.length, `${arg}[1:]`),
+          suspicion,
+          true,
+        ),
+      );
     });
   }
   return out;

@@ -51,9 +51,19 @@ export function swapEdits(facts: ProgramFacts): RepairEdit[] {
         [swapped[a], swapped[a + 1]] = [parts[a + 1]!, parts[a]!];
         const popOrder = popped.some(([first, second]) => parts[a] === first && parts[a + 1] === second);
         const stall = stalled.has(`${line}:${open}:${a}`) || stalled.has(`${line}:${open}:${a + 1}`);
-        const suspicion = popOrder ? 0.8 : stall ? 0.6 : 0.3;
+        // A builtin's arguments (`range`, `min`, `isinstance`) are rarely the ones swapped.
+        const builtin =
+          code[open] === "(" &&
+          /\b(?:range|min|max|isinstance|len|sorted|enumerate|zip|print)\s*$/.test(code.slice(0, open));
+        const suspicion = popOrder ? 0.8 : stall ? 0.6 : builtin ? 0.1 : 0.3;
         out.push(
-          change("swap", "arguments", line, `${raw.slice(0, args.start)}${swapped.join(", ")}${raw.slice(args.end)}`, suspicion),
+          change(
+            "swap",
+            "arguments",
+            line,
+            `${raw.slice(0, args.start)}${swapped.join(", ")}${raw.slice(args.end)}`,
+            suspicion,
+          ),
         );
       }
     }

@@ -29,11 +29,13 @@ export function readTestReport(output: string | null): TestReport | null {
     recursion: /RecursionError/.test(output),
     exceptions: [...output.matchAll(/^ERROR [^:]+: (\w+(?::[^(\n]*)?)/gm)].map((match) => match[1]!.trim()),
     lines: [...output.matchAll(/\.py line (\d+)\)/g)].map((match) => Number(match[1]) - 1),
-    wrong: [...output.matchAll(/^FAIL [^:]+: wrong output for (.+): got (.+), expected (.+)$/gm)].map((match) => ({
-      inputs: match[1]!,
-      got: match[2]!,
-      expected: match[3]!,
-    })),
+    wrong: [...output.matchAll(/^FAIL [^:]+: wrong output for (.+): got (.+), expected (.+)$/gm)].map(
+      (match) => ({
+        inputs: match[1]!,
+        got: match[2]!,
+        expected: match[3]!,
+      }),
+    ),
   };
 }
 
@@ -44,9 +46,20 @@ const profiles: { applies: (report: TestReport, errors: string) => boolean; weig
   {
     // Never returns: a stopping condition, a state the loop never updates, a part that never shrinks.
     applies: (report) => report.timeouts > 0 || report.recursion,
-    weights: { "base-case": 3, "missing-line": 2, expression: 2, slice: 2, swap: 1.5, "off-by-one": 1.5, comparison: 1.5 },
+    weights: {
+      "base-case": 3,
+      "missing-line": 2,
+      expression: 2,
+      slice: 2,
+      swap: 1.5,
+      "off-by-one": 1.5,
+      comparison: 1.5,
+    },
   },
-  { applies: (_, errors) => /IndexError/.test(errors), weights: { "off-by-one": 3, comparison: 2.5, "base-case": 2 } },
+  {
+    applies: (_, errors) => /IndexError/.test(errors),
+    weights: { "off-by-one": 3, comparison: 2.5, "base-case": 2 },
+  },
   { applies: (_, errors) => /KeyError/.test(errors), weights: { "off-by-one": 2, variable: 2 } },
   {
     applies: (_, errors) => /NoneType|ValueError|ZeroDivisionError|unpack|empty/.test(errors),
@@ -69,8 +82,19 @@ const profiles: { applies: (report: TestReport, errors: string) => boolean; weig
     },
   },
   {
+    // A fraction where a whole number was expected, or the reverse: a division of the wrong kind.
+    applies: (report) =>
+      report.wrong.some(
+        (entry) =>
+          /^-?\d+$/.test(entry.expected) !== /^-?\d+$/.test(entry.got) &&
+          /^-?\d+(?:\.\d+)?(?:e-?\d+)?$/.test(entry.got),
+      ),
+    weights: { arithmetic: 3 },
+  },
+  {
     // A generator or a function came back where a value was expected: a call too many.
-    applies: (report) => report.wrong.some((entry) => /<(?:generator|map|filter|function) object/.test(entry.got)),
+    applies: (report) =>
+      report.wrong.some((entry) => /<(?:generator|map|filter|function) object/.test(entry.got)),
     weights: { call: 3 },
   },
 ];

@@ -78,12 +78,19 @@ export function variableEdits(facts: ProgramFacts): RepairEdit[] {
     const raw = facts.code[occurrence.line]!;
     for (const other of names) {
       if (other === occurrence.name) continue;
-      const lastWrite = Math.max(-1, ...linesWith(facts, other, "base"), ...linesWith(facts, other, "target"));
+      const lastWrite = Math.max(
+        -1,
+        ...linesWith(facts, other, "base"),
+        ...linesWith(facts, other, "target"),
+      );
       const loop = facts.loops.find((l) => lastWrite > l.header && lastWrite < l.end);
       const afterFilled = occurrence.line >= (loop ? loop.end : lastWrite + 1);
-      const sameShape = isCollection(facts, occurrence.name) === isCollection(facts, other);
+      // A collection for a number, or a number for a collection, is no slip a programmer makes; nor is reading a
+      // name before anything bound it.
+      if (isCollection(facts, occurrence.name) !== isCollection(facts, other)) continue;
+      if (!(linesWith(facts, other, "target")[0]! < occurrence.line)) continue;
       let suspicion = 0.1;
-      if (dead.includes(other) && afterFilled && sameShape) suspicion = 0.8;
+      if (dead.includes(other) && afterFilled) suspicion = 0.8;
       else if (peers.get(occurrence.name)?.has(other)) suspicion = 0.45;
       const after = spliced(raw, occurrence.at, occurrence.at + occurrence.name.length, other);
       if (combinesWithItself(after) && !combinesWithItself(raw)) continue;
@@ -94,11 +101,18 @@ export function variableEdits(facts: ProgramFacts): RepairEdit[] {
   // value the function has at hand (a loop's item, a part it took).
   for (const call of facts.recursiveCalls) {
     const fn = facts.functions.find((f) => f.name === call.callee);
-    if (!fn || call.args.length === 0 || call.args.join(",") !== fn.params.slice(0, call.args.length).join(",")) continue;
+    if (
+      !fn ||
+      call.args.length === 0 ||
+      call.args.join(",") !== fn.params.slice(0, call.args.length).join(",")
+    )
+      continue;
     const raw = facts.code[call.line]!;
     const args = argumentsAt(raw, call.open);
     if (!args) continue;
-    const local = facts.occurrences.filter((o) => o.role === "target" && o.line > fn.header && o.line < call.line && !fn.params.includes(o.name));
+    const local = facts.occurrences.filter(
+      (o) => o.role === "target" && o.line > fn.header && o.line < call.line && !fn.params.includes(o.name),
+    );
     call.args.forEach((arg, index) => {
       const offset = args.start + args.parts.slice(0, index).join(",").length + (index > 0 ? 1 : 0);
       const at = raw.indexOf(arg, offset);
@@ -113,7 +127,11 @@ export function variableEdits(facts: ProgramFacts): RepairEdit[] {
     const statement = statementOf(facts, call.line);
     const key = `${statement[0]}:${text}`;
     const twin = facts.calls.find(
-      (other) => other !== call && other.line < call.line && statement.includes(other.line) && `${other.callee}(${other.args.join(", ")})` === text,
+      (other) =>
+        other !== call &&
+        other.line < call.line &&
+        statement.includes(other.line) &&
+        `${other.callee}(${other.args.join(", ")})` === text,
     );
     if (!twin || seen.has(key) || call.args.length === 0) continue;
     seen.add(key);
@@ -123,9 +141,11 @@ export function variableEdits(facts: ProgramFacts): RepairEdit[] {
     if (at < 0 || !args) continue;
     const bound = facts.occurrences.filter((o) => o.role === "target" && o.line < call.line);
     // Values bound in a loop around the call are the ones at hand there.
-    const near = (line: number) => facts.loops.some((l) => l.header <= line && line < l.end && l.header < call.line && call.line < l.end);
+    const near = (line: number) =>
+      facts.loops.some((l) => l.header <= line && line < l.end && l.header < call.line && call.line < l.end);
     for (const name of new Set(bound.map((o) => o.name))) {
-      if (call.args.includes(name) || isCollection(facts, name) || linesWith(facts, name, "base").length > 0) continue;
+      if (call.args.includes(name) || isCollection(facts, name) || linesWith(facts, name, "base").length > 0)
+        continue;
       const suspicion = bound.some((o) => o.name === name && near(o.line)) ? 0.7 : 0.3;
       out.push(change("variable", "value", call.line, spliced(raw, at, args.end + 1, name), suspicion));
     }
@@ -135,7 +155,9 @@ export function variableEdits(facts: ProgramFacts): RepairEdit[] {
     const update = /^(\s*)([\w.]+(?:\[[^\]]*\])?)\s*=\s*(min|max)\(/.exec(codeOf(raw));
     if (!update) return;
     const open = update[0].length - 1;
-    const statement = statementOf(facts, line).map((index) => codeOf(facts.code[index]!)).join(" ");
+    const statement = statementOf(facts, line)
+      .map((index) => codeOf(facts.code[index]!))
+      .join(" ");
     const args = argumentsAt(statement, open);
     if (!args) return;
     const target = update[2]!;
@@ -143,9 +165,16 @@ export function variableEdits(facts: ProgramFacts): RepairEdit[] {
     if (parts.includes(target)) return;
     for (const part of parts) {
       if (!/^[\w.]+(?:\[[^\]]*\])?$/.test(part) || /^\d/.test(part)) continue;
-      out.push(change("variable", "target", line, raw.replace(new RegExp(`^(\\s*)${escapeRegExp(target)}`), `$1${part}`), 0.8));
+      out.push(
+        change(
+          "variable",
+          "target",
+          line,
+          raw.replace(new RegExp(`^(\\s*)${escapeRegExp(target)}`), `$1${part}`),
+          0.8,
+        ),
+      );
     }
   });
   return out;
 }
-

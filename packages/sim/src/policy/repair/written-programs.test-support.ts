@@ -2,8 +2,8 @@ import type { RepairProgram } from "@tfgrpo/code-repair";
 import { writtenProgram } from "./repair-attempt.test-support.js";
 
 /**
- * Eight small defective programs written for the repair world's tests (plain Python, not from QuixBugs): one defect
- * each, of eight kinds the QuixBugs paper names. The agent has never been shown them in any other form.
+ * Nine small defective programs written for the repair world's tests (plain Python, not from QuixBugs): one defect
+ * each, of kinds the QuixBugs paper names. The agent has never been shown them in any other form.
  */
 
 const doc = (lines: string[]) => `\n"""\n${lines.join("\n")}\n"""\n`;
@@ -86,7 +86,14 @@ ${doc(["Count Inversions", "", "Input:", "    arr: A list of numbers", "", "Outp
         n = n / 10
     return total
 ${doc(["Digit Sum", "", "Input:", "    n: A non-negative integer", "", "Output:", "    The sum of the decimal digits of n", "", "Example:", "    >>> digit_sum(123)", "    6"])}`,
-      [[[123], 6], [[0], 0], [[9], 9], [[1001], 2], [[98765], 35], [[50], 5]],
+      [
+        [[123], 6],
+        [[0], 0],
+        [[9], 9],
+        [[1001], 2],
+        [[98765], 35],
+        [[50], 5],
+      ],
     ),
   },
   longest_interval: {
@@ -105,11 +112,46 @@ def longest_interval(pairs):
     return [best.start, best.end]
 ${doc(["Longest Interval", "", "Input:", "    pairs: A non-empty list of [start, end] intervals", "", "Output:", "    The first longest interval, as [start, end]", "", "Example:", "    >>> longest_interval([[0, 2], [1, 5], [3, 4]])", "    [1, 5]"])}`,
       [
-        [[[[0, 2], [1, 5], [3, 4]]], [1, 5]],
-        [[[[0, 10], [2, 3]]], [0, 10]],
-        [[[[5, 6], [0, 1], [2, 4]]], [2, 4]],
+        [
+          [
+            [
+              [0, 2],
+              [1, 5],
+              [3, 4],
+            ],
+          ],
+          [1, 5],
+        ],
+        [
+          [
+            [
+              [0, 10],
+              [2, 3],
+            ],
+          ],
+          [0, 10],
+        ],
+        [
+          [
+            [
+              [5, 6],
+              [0, 1],
+              [2, 4],
+            ],
+          ],
+          [2, 4],
+        ],
         [[[[1, 2]]], [1, 2]],
-        [[[[0, 1], [3, 9], [2, 8]]], [3, 9]],
+        [
+          [
+            [
+              [0, 1],
+              [3, 9],
+              [2, 8],
+            ],
+          ],
+          [3, 9],
+        ],
       ],
     ),
   },
@@ -125,7 +167,14 @@ ${doc(["Longest Interval", "", "Input:", "    pairs: A non-empty list of [start,
         return half * half
     return half * half * base
 ${doc(["Power", "", "Input:", "    base: An integer", "    exp: A non-negative integer", "", "Output:", "    base to the power exp, by repeated squaring", "", "Example:", "    >>> power(2, 10)", "    1024"])}`,
-      [[[2, 10], 1024], [[3, 0], 1], [[5, 3], 125], [[2, 1], 2], [[7, 2], 49], [[1, 9], 1]],
+      [
+        [[2, 10], 1024],
+        [[3, 0], 1],
+        [[5, 3], 125],
+        [[2, 1], 2],
+        [[7, 2], 49],
+        [[1, 9], 1],
+      ],
     ),
   },
   argmax: {
@@ -139,7 +188,14 @@ ${doc(["Power", "", "Input:", "    base: An integer", "    exp: A non-negative i
             best = i
     return best
 ${doc(["Argmax", "", "Input:", "    arr: A non-empty list of numbers", "", "Output:", "    The index of the first largest item", "", "Example:", "    >>> argmax([1, 3, 2])", "    1"])}`,
-      [[[[1, 2, 3]], 2], [[[1, 3, 2]], 1], [[[5]], 0], [[[0, 9, 1, 10]], 3], [[[4, 4, 4]], 0], [[[2, 8, 1, 8, 9]], 4]],
+      [
+        [[[1, 2, 3]], 2],
+        [[[1, 3, 2]], 1],
+        [[[5]], 0],
+        [[[0, 9, 1, 10]], 3],
+        [[[4, 4, 4]], 0],
+        [[[2, 8, 1, 8, 9]], 4],
+      ],
     ),
   },
   nested_sum: {
@@ -155,7 +211,36 @@ ${doc(["Argmax", "", "Input:", "    arr: A non-empty list of numbers", "", "Outp
             total += item
     return total
 ${doc(["Nested Sum", "", "Input:", "    items: A list of numbers and lists of the same kind", "", "Output:", "    The sum of every number at any depth", "", "Example:", "    >>> nested_sum([1, [2, 3]])", "    6"])}`,
-      [[[[1, [2, 3]]], 6], [[[1, 2]], 3], [[[]], 0], [[[[1], [2, [3, 4]]]], 10], [[[[[5]]]], 5], [[[0, [0, [1]]]], 1]],
+      [
+        [[[1, [2, 3]]], 6],
+        [[[1, 2]], 3],
+        [[[]], 0],
+        [[[[1], [2, [3, 4]]]], 10],
+        [[[[[5]]]], 5],
+        [[[0, [0, [1]]]], 1],
+      ],
+    ),
+  },
+  count_changes: {
+    kind: "missing line (a value carried to the next round)",
+    program: writtenProgram(
+      "count_changes",
+      `def count_changes(values):
+    changes = 0
+    previous = values[0]
+    for value in values[1:]:
+        if value != previous:
+            changes += 1
+    return changes
+${doc(["Count Changes", "", "Input:", "    values: A non-empty list", "", "Output:", "    How many times an item differs from the one before it", "", "Example:", "    >>> count_changes([1, 1, 2, 2, 3])", "    2"])}`,
+      [
+        [[[1, 1, 2, 2, 3]], 2],
+        [[[4]], 0],
+        [[[1, 2, 1]], 2],
+        [[[5, 5, 5]], 0],
+        [[[1, 2, 2]], 1],
+        [[[3, 1, 3, 3]], 2],
+      ],
     ),
   },
 };
