@@ -19,12 +19,16 @@ const lessons: Record<string, readonly string[]> = {
     "The line where the error is raised is rarely the faulty line; look at the other lines of the function, where the value is computed.",
   ],
   "plus-one": [
-    "An off-by-one can go either way: try removing or subtracting one as well as adding one.",
+    "A bound or an index that is off by one may need one less rather than one more: try removing or subtracting it as well as adding it.",
     "When an index or bound looks off by one, consider both directions; subtract or remove the one instead of always adding it.",
   ],
   reversed: [
     "When a comparison looks wrong, try its strictness first (< vs <=, > vs >=) rather than reversing its direction.",
     "For a suspicious comparison, check whether it should be strict or non-strict (< versus <=) instead of reversing it.",
+  ],
+  "only-changed": [
+    "A defect can be an absent statement rather than a wrong token: when swapping operators and names fails, insert the update or the call that the code never makes.",
+    "When edits to existing tokens keep failing, look for an absent line, such as a variable the loop never updates or a set that is never filled, and add it.",
   ],
   "no-stop": [
     "When a program times out or recurses without end, check its base case: a guard must stop it on an empty list or None.",

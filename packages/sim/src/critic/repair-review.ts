@@ -113,6 +113,19 @@ const guards = (edit: LineEdit) =>
   /\bor not \w+|\bis None or\b|^\s*while \w+:|len\(\w+\) <= 1|return \[\[\]\]/.test(edit.after) &&
   !/\bor not \w+|\bis None or\b|^\s*while \w+:|len\(\w+\) <= 1|return \[\[\]\]/.test(edit.before);
 
+const tokensOf = (line: string) => line.match(/\w+|[^\s\w]/g) ?? [];
+
+/** Whether an edit puts code in that was not there (a line, or a piece of an expression around what was). */
+function putsCodeIn(edit: LineEdit): boolean {
+  if (edit.added.length > 0) return true;
+  const before = tokensOf(edit.before);
+  const after = tokensOf(edit.after);
+  if (after.length <= before.length) return false;
+  let k = 0;
+  for (const token of after) if (token === before[k]) k++;
+  return k === before.length;
+}
+
 /** What went wrong in one repair attempt, as `[tag] sentence` findings, from its edits and its test runs. */
 export function diagnoseRepair(trajectory: string, evaluation: string): string[] {
   const program = programOf(trajectory);
@@ -149,10 +162,17 @@ export function diagnoseRepair(trajectory: string, evaluation: string): string[]
         .matchAll(/\.py line (\d+)\)/g),
     ].map((m) => Number(m[1]) - 1),
   );
+  // Where the failure showed: a line an error named, else the last return (where a wrong value comes out).
+  const programLines = program.split("\n");
+  const lastReturn = programLines.reduce(
+    (last, line, index) => (/^\s*return\b/.test(line) ? index : last),
+    -1,
+  );
+  const shown = errorLines.size > 0 ? errorLines : new Set([lastReturn]);
   const touched = new Set(edits.flat().map((edit) => edit.line));
-  if (edits.length >= 2 && touched.size === 1 && errorLines.has([...touched][0]!)) {
+  if (edits.length >= 1 && touched.size === 1 && shown.has([...touched][0]!)) {
     findings.push(
-      "[same-line] Every edit changed the one line the error output pointed at; no other line was tried.",
+      "[same-line] Every edit changed the one line where the failure showed (the error or the returned value); no other line was tried.",
     );
   }
   const offByOne = edits.flat().filter((edit) => addsOne(edit) || lowersOne(edit));
@@ -166,6 +186,11 @@ export function diagnoseRepair(trajectory: string, evaluation: string): string[]
   if (comparisons.length >= 1 && comparisons.every((change) => change === "direction")) {
     findings.push(
       "[reversed] The comparisons edited were reversed (< to >), never made strict or non-strict.",
+    );
+  }
+  if (edits.length >= 3 && !edits.flat().some(putsCodeIn)) {
+    findings.push(
+      "[only-changed] Each edit swapped something on an existing line; no edit put in a statement or a part of an expression that was not there.",
     );
   }
   const endless = runs.some((run) => /^TIMEOUT |RecursionError/m.test(run.output));

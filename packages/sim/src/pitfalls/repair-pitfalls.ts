@@ -86,6 +86,24 @@ export const stopAfterVisible = repair("repair-stop-visible", "stopping as soon 
   harmful: ["STOPEARLY", "USE STOPEARLY", "VISIBLE STOPEARLY", "SKIPPING BEYOND", "TRUST VISIBLE"],
 });
 
+export const changeOnly = repair(
+  "repair-change-only",
+  "only changing what is there, never adding what is missing",
+  {
+    topic: ["OMISSION"],
+    context: ["STATEMENT", "loop", "code", "defect", "fix", "program", "edit"],
+    helpful: [
+      "INSERT STATEMENT",
+      "INSERT OMISSION",
+      "CHECK OMISSION",
+      "?OMISSION",
+      "EXCLUDE TWEAKONLY",
+      "SKIPPING TWEAKONLY",
+    ],
+    harmful: ["TWEAKONLY", "USE TWEAKONLY"],
+  },
+);
+
 export const repairPitfalls: readonly Pitfall[] = [
   patchSymptom,
   wrongLine,
@@ -93,4 +111,5 @@ export const repairPitfalls: readonly Pitfall[] = [
   operatorDirection,
   baseCaseMissed,
   stopAfterVisible,
+  changeOnly,
 ];

@@ -155,6 +155,8 @@ function expandContractions(text: string): string {
       .replace(/\bcan't\b|\bcannot\b/gi, "can not")
       .replace(/\bwon't\b/gi, "will not")
       .replace(/n't\b/gi, " not")
+      // "a missing line" is an absent one: the thing lacking, not a miss (which judges a clause as a mistake).
+      .replace(/\bmissing\b/gi, "absent")
       // "Don't round until the end" means "round only at the end".
       .replace(/\b(?:do not|never|not|avoid)\s+((?:[\w-]+\s+){1,5}?)(?:until|till)\b/gi, "$1 only at")
   );

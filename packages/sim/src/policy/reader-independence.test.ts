@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { retailToolSpecs } from "@tfgrpo/tau2-retail";
 import { describe, expect, it } from "vitest";
 import { allPitfalls } from "../pitfalls/catalog.js";
+import { repairPitfalls } from "../pitfalls/repair-pitfalls.js";
 import { retailPitfalls } from "../pitfalls/retail-pitfalls.js";
 import { createSuite } from "../suites/create-suite.js";
 import { lexicon } from "./lexicon.js";
@@ -96,7 +97,7 @@ const criticSentences = sourceFiles(criticDirectory)
   // Not code that a quote inside a regular expression made look like a string.
   .filter((text) => !/=>|\?\?|\.exec\(|\?\.|\breturn\b|;\s*$/.test(text));
 
-const pitfalls = [...allPitfalls, ...retailPitfalls];
+const pitfalls = [...allPitfalls, ...retailPitfalls, ...repairPitfalls];
 
 /** Critic sentences that act on a trap only through phrases the reader shares with the critic. */
 function readOnlyThroughShared(shared: readonly string[]): string[] {

@@ -1,59 +1,26 @@
 import { fileURLToPath } from "node:url";
-import {
-  caseRunText,
-  createProgramCatalog,
-  createRepairSandbox,
-  createRepairWorkspace,
-  toRepairTask,
-} from "@tfgrpo/code-repair";
+import { createProgramCatalog, createRepairSandbox } from "@tfgrpo/code-repair";
 import { afterAll, describe, expect, it } from "vitest";
 import { readPitfall } from "../experience-reading.js";
 import { repairPitfalls } from "../pitfalls/repair-pitfalls.js";
-import { runRepairEpisode } from "../testing/repair-episode.js";
+import { oneLessonPerTrap, repairAttempt } from "./repair/repair-attempt.test-support.js";
+import { repairCandidates } from "./repair/repair-candidates.js";
 import { recognizeRepairQuestion } from "./repair-agent.js";
-import { repairCandidates } from "./repair-candidates.js";
 
 const dir = fileURLToPath(new URL("../../../../test-data/quixbugs/", import.meta.url));
 const catalog = createProgramCatalog(dir);
 const sandbox = createRepairSandbox({ caseTimeoutMs: 1000 });
 afterAll(() => sandbox.close());
 
-const helpful = [
-  "Do not special-case the failing inputs; repair the defect itself.",
-  "The line where the error surfaces is often not the defective line: trace the value back to the line that computes it and consider every line of the function.",
-  "When a bug looks like an off-by-one, try both directions: removing or subtracting one, not only adding one.",
-  "For a wrong comparison, first check the strictness (< versus <=) before flipping the comparison the other way.",
-  "If the program never returns or recursion never ends, check the base case: an empty list or None must stop it.",
-  "Passing the visible tests is not enough: also check the docstring example and edge cases such as an empty input before you answer.",
-].map((text, index) => ({ id: `G${index + 1}`, text }));
-
 /** One attempt on a real workspace, scored on every case of the program. */
-async function attempt(name: string, requestSeed: string, lines = helpful) {
-  const program = catalog.get(name);
-  const workspace = await createRepairWorkspace({ program, sandbox });
-  try {
-    const episode = await runRepairEpisode({
-      question: toRepairTask(program).question,
-      requestSeed,
-      lines,
-      workspace: {
-        write: (content) => workspace.write(content),
-        runTests: async () => caseRunText(await workspace.runTests(), "visible tests"),
-        runPython: async (code) => JSON.stringify(await workspace.runPython(code)),
-      },
-    });
-    const final = (await workspace.state()).files[`${name}.py`]!;
-    const run = await sandbox.runCases(program, final, "all");
-    return { ...episode, solved: run.passed === run.total, final };
-  } finally {
-    await workspace.close();
-  }
-}
+const attempt = (name: string, requestSeed: string, lines = oneLessonPerTrap) =>
+  repairAttempt(sandbox, catalog.get(name), requestSeed, lines);
 
 describe("the simulated repair agent (SIMULATED)", () => {
   it("each repair lesson is read as addressing its own trap; a lesson to special-case inputs as harmful", () => {
+    expect(oneLessonPerTrap).toHaveLength(repairPitfalls.length);
     repairPitfalls.forEach((pitfall, index) => {
-      expect(readPitfall(pitfall, [helpful[index]!]).status, pitfall.id).toBe("helps");
+      expect(readPitfall(pitfall, [oneLessonPerTrap[index]!]).status, pitfall.id).toBe("helps");
     });
     expect(
       readPitfall(repairPitfalls[0]!, [
@@ -72,8 +39,8 @@ describe("the simulated repair agent (SIMULATED)", () => {
       "    return total",
       "",
     ].join("\n");
-    const edits = repairCandidates(unseen).map(
-      (candidate) => `${candidate.kind}: ${candidate.file.split("\n")[candidate.line]!.trim()}`,
+    const edits = repairCandidates(unseen, "count_up").map(
+      (candidate) => `${candidate.kind}: ${candidate.replace.map((line) => line.trim()).join(" / ")}`,
     );
     expect(edits).toContain("comparison: if items[i] <= limit:");
     expect(edits).toContain("off-by-one: total = total + items[i]");

@@ -5,6 +5,7 @@ import { hexFrom, unitFrom } from "../hash.js";
 import type { Pitfall } from "../pitfalls/pitfall.js";
 import {
   baseCaseMissed,
+  changeOnly,
   offByOneFix,
   operatorDirection,
   patchSymptom,
@@ -12,17 +13,24 @@ import {
   wrongLine,
 } from "../pitfalls/repair-pitfalls.js";
 import type { ExperienceLine } from "../text/experience-lines.js";
-import { codeLines, type DefectKind, type RepairCandidate, repairCandidates } from "./repair-candidates.js";
+import { codeLines } from "./repair/python-text.js";
+import { repairCandidates } from "./repair/repair-candidates.js";
+import { planRepair, type RepairSlips } from "./repair/repair-plan.js";
+import { readTestReport } from "./repair/test-report.js";
 
 /**
- * The simulated repair agent (SIMULATED): reads the defective program in its task, runs the visible tests, guesses
- * the KIND of defect from what failed and how (an endless loop or recursion: a base case or a bound; an index error:
- * an off-by-one; a wrong output: swapped operands, a comparison, a wrong variable), and tries edits of that kind one
- * at a time through the workspace tools (write the file, run the visible tests), checking the docstring's example
- * before it answers. It knows no corrected program. The traps of `repair-pitfalls.ts` that apply to the program change
- * what it tries (a special case for the failing inputs, only the line the failure surfaces on, one direction of an
- * off-by-one, a comparison flipped instead of made strict, no base case) or when it stops (the visible tests only),
- * unless a lesson in the prompt addresses it, read by meaning.
+ * The simulated repair agent (SIMULATED): reads the defective program in its task, runs the visible tests, and tries
+ * edits one at a time through the workspace tools (write the file, run the visible tests), checking the docstring's
+ * example before it answers. Its edits come from `repair/`: one finder per KIND of defect (the QuixBugs paper's
+ * classes: an off-by-one, a comparison, an arithmetic operator, swapped arguments, a wrong variable, a base case, a
+ * data structure constant, a field, a return value, a call, a slice, a missing term, a missing line), each reading
+ * the program's text alone, ordered by the code's smells and by how the visible tests failed (`repair-plan.ts`). It
+ * knows no corrected program and no program by name: on a program it has never seen it works the same way.
+ *
+ * The traps of `repair-pitfalls.ts` that apply to the program change what it tries (a special case for the failing
+ * inputs, only the line the failure surfaces on, one direction of an off-by-one, a comparison flipped instead of made
+ * strict, no base case, only changing what is there and never adding what is missing) or when it stops (the visible
+ * tests only), unless a lesson in the prompt addresses it, read by meaning.
  */
 
 export const repairFall: FallProbabilities = {
@@ -84,79 +92,10 @@ function exchangesOf(request: ChatRequest): Exchange[] {
   return out;
 }
 
-/** What a run of the visible tests showed: the counts and each failure's kind, line and inputs. */
-interface TestReport {
-  passed: number;
-  total: number;
-  timeouts: number;
-  recursion: boolean;
-  exceptions: string[];
-  /** Lines (0-based) the failures surfaced on. */
-  lines: number[];
-  /** Wrong outputs with their inputs and expected values, as printed. */
-  wrong: { inputs: string; expected: string }[];
-}
-
-function readTests(output: string | null): TestReport | null {
-  const head = output ? /tests: (\d+)\/(\d+) passed/.exec(output) : null;
-  if (!output || !head) return null;
-  const report: TestReport = {
-    passed: Number(head[1]),
-    total: Number(head[2]),
-    timeouts: (output.match(/^TIMEOUT /gm) ?? []).length,
-    recursion: /RecursionError/.test(output),
-    exceptions: [...output.matchAll(/^ERROR [^:]+: (\w+)/gm)].map((match) => match[1]!),
-    lines: [...output.matchAll(/\.py line (\d+)\)/g)].map((match) => Number(match[1]) - 1),
-    wrong: [...output.matchAll(/^FAIL [^:]+: wrong output for (.+): got .+, expected (.+)$/gm)].map(
-      (match) => ({
-        inputs: match[1]!,
-        expected: match[2]!,
-      }),
-    ),
-  };
-  return report;
-}
-
-/** The kinds of defect, most likely first, from how the visible tests failed. */
-function kindsFor(report: TestReport): DefectKind[] {
-  if (report.timeouts > 0 || report.recursion)
-    return ["base-case", "comparison", "off-by-one", "swap", "variable"];
-  if (report.exceptions.length > 0) return ["off-by-one", "base-case", "comparison", "swap", "variable"];
-  return ["swap", "comparison", "off-by-one", "variable", "base-case"];
-}
-
-const styleRank: Record<string, number> = {
-  strict: 0,
-  flip: 1,
-  remove: 0,
-  subtract: 1,
-  add: 2,
-  arguments: 0,
-  operands: 1,
-  guard: 0,
-  loop: 0,
-  bound: 1,
-  result: 2,
-  name: 0,
-};
-
 /** The docstring's example: `>>> name(args)` and the value printed under it. */
 function docstringExample(source: string, name: string): { call: string; expected: string } | null {
   const match = new RegExp(`>>> (${name}\\(.*\\))\\s*\\n\\s*(\\S.*)`).exec(source);
   return match ? { call: match[1]!, expected: match[2]!.trim() } : null;
-}
-
-/** The symptom patch: the failing inputs answered by a special case at the top of the function. */
-function symptomPatch(source: string, name: string, wrong: TestReport["wrong"]): string | null {
-  const lines = source.split("\n");
-  const def = lines.findIndex((line) => new RegExp(`^def ${name}\\(`).test(line));
-  const params = def >= 0 ? /\((.*)\)/.exec(lines[def]!)?.[1] : undefined;
-  if (def < 0 || !params || wrong.length === 0) return null;
-  const names = params.split(",").map((part) => part.split("=")[0]!.trim());
-  const patch = wrong.map(
-    (entry) => `    if [${names.join(", ")}] == ${entry.inputs}:\n        return ${entry.expected}`,
-  );
-  return [...lines.slice(0, def + 1), ...patch, ...lines.slice(def + 1)].join("\n");
 }
 
 /** One turn of the repair agent on `instance`. */
@@ -187,7 +126,7 @@ export function respondRepair(
   if (tests.length === 0) {
     return { content: "Running the visible tests first.", toolCalls: [call("run_tests", {}, "baseline")] };
   }
-  const baseline = readTests(tests[0]!.output);
+  const baseline = readTestReport(tests[0]!.output);
   if (!baseline) {
     return {
       content: `The tests could not run, so I leave the program as it is.${citedLine()}\n\\boxed{no change}`,
@@ -202,62 +141,23 @@ export function respondRepair(
   const loopsOrRecurses =
     code.some((line) => /^\s*while\b/.test(line)) ||
     code.slice(1).some((line) => new RegExp(`\\b${instance.name}\\(`).test(line));
-  const fallenSymptom = baseline.wrong.length > 0 && falls(patchSymptom);
-  const fallenLine = falls(wrongLine);
-  const fallenOffByOne = hasIndex && falls(offByOneFix);
-  const fallenDirection = hasComparison && falls(operatorDirection);
-  const fallenBase = loopsOrRecurses && falls(baseCaseMissed);
+  const slips: RepairSlips = {
+    symptom: baseline.wrong.length > 0 && falls(patchSymptom),
+    sameLine: falls(wrongLine),
+    plusOne: hasIndex && falls(offByOneFix),
+    reverse: hasComparison && falls(operatorDirection),
+    noBaseCase: loopsOrRecurses && falls(baseCaseMissed),
+    changeOnly: repairCandidates(instance.source, instance.name).some((c) => c.adds) && falls(changeOnly),
+  };
   const fallenStop = falls(stopAfterVisible);
-
-  const kinds = kindsFor(baseline).filter((kind) => !(fallenBase && kind === "base-case"));
-  const surface =
-    baseline.lines.at(-1) ??
-    code.reduce((last, line, index) => (/^\s*return\b/.test(line) ? index : last), code.length - 1);
-  const allowed = (candidate: RepairCandidate) =>
-    kinds.includes(candidate.kind) &&
-    !(fallenLine && candidate.line !== surface) &&
-    !(fallenOffByOne && candidate.kind === "off-by-one" && candidate.style !== "add") &&
-    !(fallenDirection && candidate.kind === "comparison" && candidate.style === "strict");
-  const near = (line: number) =>
-    baseline.lines.length > 0 ? Math.min(...baseline.lines.map((at) => Math.abs(at - line))) : 0;
-  const byKind = kinds.map((kind) =>
-    repairCandidates(instance.source)
-      .filter((candidate) => candidate.kind === kind && allowed(candidate))
-      .sort(
-        (a, b) =>
-          near(a.line) - near(b.line) ||
-          (styleRank[a.style] ?? 3) - (styleRank[b.style] ?? 3) ||
-          a.line - b.line,
-      ),
-  );
-  const plan: { file: string; what: string; summary: string }[] = [];
-  const patched = fallenSymptom ? symptomPatch(instance.source, instance.name, baseline.wrong) : null;
-  if (patched) {
-    plan.push({
-      file: patched,
-      what: "returned the expected values for the failing inputs",
-      summary: "special cases for the failing inputs",
-    });
-  }
-  for (let round = 0; plan.length < repairBudget && byKind.some((list) => list.length > round); round++) {
-    for (const list of byKind) {
-      const candidate = list[round];
-      if (candidate && plan.length < repairBudget) {
-        plan.push({
-          file: candidate.file,
-          what: `line ${candidate.line + 1}: \`${candidate.before.trim()}\` -> \`${candidate.file.split("\n")[candidate.line]!.trim()}\``,
-          summary: `changed line ${candidate.line + 1} (${candidate.kind})`,
-        });
-      }
-    }
-  }
+  const plan = planRepair(instance.source, instance.name, baseline, slips, repairBudget);
 
   const writes = exchanges.filter((exchange) => exchange.name === "write_file");
   const example = docstringExample(instance.source, instance.name);
   const last = exchanges.at(-1);
   if (writes.length > 0) {
     const tried = plan[writes.length - 1];
-    const report = readTests(tests.at(-1)!.output);
+    const report = readTestReport(tests.at(-1)!.output);
     const allPass = report !== null && report.total > 0 && report.passed === report.total;
     if (allPass && tried) {
       if (fallenStop || !example) {

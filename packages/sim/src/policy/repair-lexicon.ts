@@ -142,4 +142,27 @@ export const repairLexicon: Readonly<Record<string, readonly string[]>> = {
     "are enough",
     "good enough",
   ],
+  // What the code lacks. "missing" is read as "absent" (read-lesson.ts): a missing line is an absent one, not a miss.
+  OMISSION: ["absent", "omission", "lacks", "lacking", "never written"],
+  INSERT: ["add", "adding", "insert", "inserting", "write in", "put in", "supply", "restore"],
+  STATEMENT: [
+    "statement",
+    "statements",
+    "assignment",
+    "update",
+    "append",
+    "a new line",
+    "an extra line",
+    "line of code",
+  ],
+  TWEAKONLY: [
+    "only change existing",
+    "only edit existing",
+    "only modify existing",
+    "existing lines only",
+    "just tweak",
+    "only tweak",
+    "only swap",
+    "change a single token",
+  ],
 };

@@ -12,7 +12,7 @@ export interface EpisodeWorkspace {
 
 /**
  * One attempt of the simulated repair agent, its turns run against a real workspace without the chat server (the
- * messages a server would receive, built here): returns the tool calls made and the final answer.
+ * messages a server would receive, built here): returns the tool calls made, the files written and the final answer.
  */
 export async function runRepairEpisode(options: {
   question: string;
@@ -21,11 +21,12 @@ export async function runRepairEpisode(options: {
   seed?: number;
   requestSeed?: string;
   maxTurns?: number;
-}): Promise<{ answer: string; calls: string[] }> {
+}): Promise<{ answer: string; calls: string[]; written: string[] }> {
   const instance = recognizeRepairQuestion(options.question);
   if (!instance) throw new Error("not a repair question");
   const messages: ChatRequest["messages"] = [{ role: "user", content: options.question }];
   const calls: string[] = [];
+  const written: string[] = [];
   for (let turn = 0; turn < (options.maxTurns ?? 30); turn++) {
     const reply = respondRepair(instance, { model: "sim", messages } as ChatRequest, {
       seed: options.seed ?? 1,
@@ -33,7 +34,7 @@ export async function runRepairEpisode(options: {
       lines: options.lines ?? [],
       reading: readPitfall,
     });
-    if (reply.toolCalls.length === 0) return { answer: reply.content ?? "", calls };
+    if (reply.toolCalls.length === 0) return { answer: reply.content ?? "", calls, written };
     messages.push({
       role: "assistant",
       content: reply.content,
@@ -49,11 +50,12 @@ export async function runRepairEpisode(options: {
       let output: string;
       if (call.name === "write_file") {
         await options.workspace.write(args.content ?? "");
+        written.push(args.content ?? "");
         output = "wrote";
       } else if (call.name === "run_tests") output = await options.workspace.runTests();
       else output = await options.workspace.runPython(args.code ?? "");
       messages.push({ role: "tool", tool_call_id: call.id, content: output });
     }
   }
-  return { answer: "(out of turns)", calls };
+  return { answer: "(out of turns)", calls, written };
 }
