@@ -7,7 +7,7 @@ import { retailGoldOf } from "@tfgrpo/tau2-retail";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { dataImport } from "../commands/data.js";
-import { absoluteExecArgv } from "./preset-files.js";
+import { absoluteExecArgv, nextCommands } from "./preset-files.js";
 
 const retailDir = fileURLToPath(new URL("../../../../test-data/tau2-bench-retail/", import.meta.url));
 const quiet = { stderr: { write: () => true }, stdout: { write: () => true } };
@@ -133,5 +133,22 @@ describe("absoluteExecArgv: the server command written into the settings runs fr
   it("resolves tsx as Node resolved it for this process", () => {
     const [, loader] = absoluteExecArgv(["--import", "tsx"]);
     expect(loader).toMatch(/^file:\/\/\/.*tsx.*\.mjs$/);
+  });
+});
+
+describe("nextCommands: the printed commands run as pasted", () => {
+  it("keeps a CLI name of two words as two words and quotes only arguments that need it", () => {
+    const printed = nextCommands(
+      "tau2-retail",
+      { train: "/d/train.jsonl", val: "/d/val.jsonl", test: "/d/my tests.jsonl" },
+      "/d",
+      "pnpm tfgrpo",
+    );
+    const lines = printed.split("\n").filter((line) => line.startsWith("  pnpm tfgrpo "));
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toBe(
+      "  pnpm tfgrpo learn --domain tau2-retail --train /d/train.jsonl --val /d/val.jsonl --settings /d --sim",
+    );
+    expect(lines[1]).toContain("--data '/d/my tests.jsonl'");
   });
 });

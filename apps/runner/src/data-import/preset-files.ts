@@ -133,8 +133,9 @@ export function nextCommands(
   ];
   return [
     "next (as printed they run in the SIMULATED world; put --config models.yaml with a user role in place of --sim for your models):",
-    `  ${learn.map(quoted).join(" ")}`,
-    `  ${evaluate.map(quoted).join(" ")}`,
+    // The CLI's name is a command line of its own ("pnpm tfgrpo"), never one quoted word.
+    `  ${[cli, ...learn.slice(1).map(quoted)].join(" ")}`,
+    `  ${[cli, ...evaluate.slice(1).map(quoted)].join(" ")}`,
     ...(files.val
       ? []
       : [
