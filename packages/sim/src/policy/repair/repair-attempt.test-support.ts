@@ -9,7 +9,7 @@ import {
 import { runRepairEpisode } from "../../testing/repair-episode.js";
 import type { ExperienceLine } from "../../text/experience-lines.js";
 import { recognizeRepairQuestion, repairBudget } from "../repair-agent.js";
-import { planRepair } from "./repair-plan.js";
+import { noRepairSlips, planRepair } from "./repair-plan.js";
 import { readTestReport } from "./test-report.js";
 
 /**
@@ -123,15 +123,7 @@ export async function repairReach(
     caseRunText(await sandbox.runCases(program, program.source, "visible"), "visible tests"),
   );
   if (!baseline) throw new Error(`${program.name}: the visible tests did not run`);
-  const none = {
-    symptom: false,
-    sameLine: false,
-    plusOne: false,
-    reverse: false,
-    noBaseCase: false,
-    changeOnly: false,
-  };
-  const plan = planRepair(instance.source, instance.name, baseline, none, depth);
+  const plan = planRepair(instance.source, instance.name, baseline, noRepairSlips, depth);
   for (const [index, step] of plan.entries()) {
     const run = await sandbox.runCases(program, step.file, "all");
     if (run.passed === run.total) return index + 1;

@@ -26,6 +26,16 @@ export interface RepairSlips {
   changeOnly: boolean;
 }
 
+/** An attempt that makes none of the mistakes: every edit the agent's finders propose is open to it. */
+export const noRepairSlips: Readonly<RepairSlips> = {
+  symptom: false,
+  sameLine: false,
+  plusOne: false,
+  reverse: false,
+  noBaseCase: false,
+  changeOnly: false,
+};
+
 export interface PlanStep {
   file: string;
   /** What the edit did, for the agent's messages. */

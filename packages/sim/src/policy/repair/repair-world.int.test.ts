@@ -2,7 +2,7 @@ import { caseRunText, createRepairSandbox } from "@tfgrpo/code-repair";
 import { afterAll, describe, expect, it } from "vitest";
 import { repairBudget } from "../repair-agent.js";
 import { type AttemptResult, repairAttempt, repairReach } from "./repair-attempt.test-support.js";
-import { planRepair, type RepairSlips } from "./repair-plan.js";
+import { noRepairSlips, planRepair, type RepairSlips } from "./repair-plan.js";
 import { readTestReport } from "./test-report.js";
 import { writtenPrograms } from "./written-programs.test-support.js";
 
@@ -13,14 +13,7 @@ import { writtenPrograms } from "./written-programs.test-support.js";
 const sandbox = createRepairSandbox({ caseTimeoutMs: 1000 });
 afterAll(() => sandbox.close());
 
-const none: RepairSlips = {
-  symptom: false,
-  sameLine: false,
-  plusOne: false,
-  reverse: false,
-  noBaseCase: false,
-  changeOnly: false,
-};
+const none = noRepairSlips;
 
 /** Whether the agent's plan for a written program holds an edit that passes every case. */
 async function planFixes(name: string, slips: RepairSlips): Promise<boolean> {
