@@ -16,6 +16,7 @@ export {
   codeResultForModel,
   createCodeInterpreterTool,
 } from "./langchain/code-interpreter-tool.js";
+export { defaultEnvironmentPoolSize, withEnvironmentPool } from "./langchain/environment-pool-setting.js";
 export {
   createModelTool,
   type ModelTool,
@@ -36,6 +37,8 @@ export { defaultActorSandboxPoolSize, withSandboxPool } from "./langchain/sandbo
 export { createSearchProvider, createToolResources, type ToolResources } from "./langchain/tool-resources.js";
 export {
   defaultDomainTools,
+  type EnvironmentPoolConfig,
+  environmentPoolSchema,
   httpServerSchema,
   type McpServerConfig,
   mcpServerSchema,
@@ -58,6 +61,13 @@ export {
   searchResultsForModel,
   webSearchInputSchema,
 } from "./langchain/web-search-tool.js";
+export type { AttemptEnvironments, EnvironmentPoolSetting } from "./mcp/attempt-environments.js";
+export {
+  createEnvironmentPool,
+  type EnvironmentPool,
+  type EnvironmentPoolOptions,
+  type EnvironmentPoolStats,
+} from "./mcp/environment-pool.js";
 export {
   connectMcpServer,
   type McpCallResult,

@@ -19,6 +19,7 @@ import {
   openToolset,
   type ToolsConfig,
   toolsConfigSchema,
+  withEnvironmentPool,
   withSandboxPool,
 } from "@tfgrpo/tools";
 import { z } from "zod";
@@ -123,13 +124,11 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
     const host = new URL(corpusUrl).host;
     tools.fetch = { ...(tools.fetch ?? {}), allowHosts: [...(tools.fetch?.allowHosts ?? []), host] };
   }
-  // Rollouts take warm sandboxes from a pool (on by default; TFGRPO_SANDBOX_POOL=0 or tools.codeInterpreter.pool).
+  // Rollouts take warm sandboxes and warm environments from pools (on by default; TFGRPO_SANDBOX_POOL=0 or
+  // tools.codeInterpreter.pool, TFGRPO_ENVIRONMENT_POOL=0 or tools.environmentPool).
+  const concurrency = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
   const resources = createToolResources(
-    withSandboxPool(
-      tools,
-      env,
-      options.concurrency === undefined ? {} : { concurrency: options.concurrency },
-    ),
+    withEnvironmentPool(withSandboxPool(tools, env, concurrency), env, concurrency),
     { env },
   );
   const redactEnvironment = createEnvironmentRedactor(env);

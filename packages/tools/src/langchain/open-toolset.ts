@@ -1,7 +1,7 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isBuiltInTool as isBuiltIn, type Task, TfgrpoError, type ToolEntry } from "@tfgrpo/protocol";
 import { createJsonSchemaTool } from "../mcp/json-schema-tool.js";
-import { connectMcpServer, type McpConnection } from "../mcp/mcp-connection.js";
+import type { McpConnection } from "../mcp/mcp-connection.js";
 import { loadToolModule } from "../mcp/tool-module.js";
 import { toolSchemaProblem } from "../mcp/tool-schema-problem.js";
 import { createToolResources } from "./tool-resources.js";
@@ -65,6 +65,20 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
     owners.set(tool.name, owner);
     tools.push(tool);
   };
+  /** A tool the model provider would refuse fails the domain's config, naming the server and the tool. */
+  const checkTools = (connection: McpConnection) => {
+    for (const info of connection.tools) {
+      if (info.name.startsWith(environmentToolPrefix)) continue;
+      const problem = toolSchemaProblem(info.name, info.description, info.inputSchema);
+      if (problem) {
+        throw new TfgrpoError(
+          "invalid_config",
+          `domain ${domain}: MCP server "${connection.server}": tool "${info.name}": ${problem}`,
+          { details: { domain, server: connection.server, tool: info.name } },
+        );
+      }
+    }
+  };
   const closeAll = async () => {
     await Promise.all([...closers.map((close) => close().catch(() => {})), ...opened.map((c) => c.close())]);
   };
@@ -98,30 +112,26 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
         throw unknownReference(domain, entry, "servers", Object.keys(resources.config.servers ?? {}));
       const own = config.environment !== "shared";
       const connection = own
-        ? await connectMcpServer(name, config, {
-            domain,
+        ? await resources.environments.open(name, config, domain, {
             ...(options.signal ? { signal: options.signal } : {}),
+            // The tools are checked before the reset: a config the provider would refuse is no server failure.
+            prepare: async (opened) => {
+              checkTools(opened);
+              const { task } = options;
+              if (task && opened.tools.some((tool) => tool.name === environmentResetTool))
+                await control(opened, environmentResetTool, { task }, domain, options.signal);
+            },
           })
         : await resources.mcp.get(name, config, domain);
       if (own) opened.push(connection);
+      else checkTools(connection);
       for (const info of connection.tools) {
         if (info.name.startsWith(environmentToolPrefix)) continue;
-        const problem = toolSchemaProblem(info.name, info.description, info.inputSchema);
-        if (problem) {
-          throw new TfgrpoError(
-            "invalid_config",
-            `domain ${domain}: MCP server "${name}": tool "${info.name}": ${problem}`,
-            { details: { domain, server: name, tool: info.name } },
-          );
-        }
         // A shared connection that died is dropped, so the next attempt reconnects instead of failing too.
         const onFailure = own ? undefined : () => resources.mcp.forget(name);
         add(mcpTool(connection, info, config, onFailure), `MCP server "${name}"`);
       }
       const names = new Set(connection.tools.map((tool) => tool.name));
-      if (own && options.task && names.has(environmentResetTool)) {
-        await control(connection, environmentResetTool, { task: options.task }, domain, options.signal);
-      }
       if (names.has(environmentStateTool)) stateful.push(connection);
     }
     const readState = async (): Promise<unknown> => {

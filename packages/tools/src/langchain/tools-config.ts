@@ -65,6 +65,29 @@ export const httpServerSchema = z.strictObject({
   ...limitsShape,
 });
 
+/** Warm environments of `environment: process | session` servers (docs/tools.md "A warm pool of environments"). */
+export const environmentPoolSchema = z
+  .strictObject({
+    size: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        "Environments of each per-attempt server kept started (processes spawned and initialized, sessions " +
+          "opened) ahead of the attempts; 0 starts each when its attempt needs it",
+      ),
+    maxStarting: z
+      .number()
+      .int()
+      .positive()
+      .default(2)
+      .describe("Background start-ups at once (each takes CPU from the running attempts)"),
+  })
+  .describe(
+    "Each environment still serves one attempt and is closed after it; the pool only starts them early",
+  );
+export type EnvironmentPoolConfig = z.output<typeof environmentPoolSchema>;
+
 export const mcpServerSchema = z.union([stdioServerSchema, httpServerSchema]);
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
 
@@ -121,6 +144,7 @@ export const toolsConfigSchema = z.object({
     .optional()
     .describe("Tool modules by name, used by domains as module:<name>"),
   codeInterpreter: codeInterpreterOptionsSchema.partial().optional(),
+  environmentPool: environmentPoolSchema.optional(),
   search: searchConfigSchema.optional(),
   fetch: webFetchOptionsSchema.partial().optional(),
   fetchCache: z
