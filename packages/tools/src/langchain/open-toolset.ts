@@ -25,6 +25,8 @@ export interface AttemptToolset extends Omit<Toolset, "names"> {
   readonly names: readonly ToolEntry[];
   /** Present when a server of the toolset offers `environment_state`. */
   readonly environment: AttemptEnvironment | undefined;
+  /** The attempt's own servers (`environment: process | session`): a process id or a session id each. */
+  readonly servers: readonly { server: string; pid: number | null; sessionId: string | undefined }[];
 }
 
 export interface OpenToolsetOptions extends Omit<ToolsetOptions, "tools"> {
@@ -151,6 +153,7 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
       names: [...entries],
       tools: tools as never,
       environment,
+      servers: opened.map(({ server, pid, sessionId }) => ({ server, pid, sessionId })),
       async close() {
         await closeAll();
         if (ownsResources) await resources.close();
