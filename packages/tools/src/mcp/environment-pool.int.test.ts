@@ -1,6 +1,7 @@
 // The warm environment pool with real servers: the tickets example spawned per attempt (stdio) and served over
 // Streamable HTTP with a session per attempt.
 import { type ChildProcess, spawn } from "node:child_process";
+import { getEventListeners } from "node:events";
 import { readdir, readFile } from "node:fs/promises";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
@@ -123,6 +124,19 @@ describe("a warm pool of environment processes", () => {
       await pool.close();
     }
     await gone(started.map((connection) => connection.pid!));
+  });
+
+  it("leaves no listener on a long-lived signal its start-ups share (no listener-leak warning)", async () => {
+    const shared = new AbortController();
+    const connection = await connectMcpServer("tickets", stdioServer, {
+      domain: "tickets",
+      signal: shared.signal,
+    });
+    try {
+      expect(getEventListeners(shared.signal, "abort")).toHaveLength(0);
+    } finally {
+      await connection.close();
+    }
   });
 
   it("leaves no process behind on close, ready or still starting", async () => {

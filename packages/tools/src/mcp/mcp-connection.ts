@@ -96,14 +96,19 @@ export async function connectMcpServer(
       { cause: error, details: { domain: options.domain, server: name } },
     );
   };
+  // The SDK never removes the abort listener it adds per request: a signal of this start-up alone keeps a long-lived
+  // one (a warm pool's, shared by all its start-ups) from collecting one listener per server started.
+  const starting = new AbortController();
+  const forward = () => starting.abort(options.signal?.reason);
+  if (options.signal?.aborted) forward();
+  options.signal?.addEventListener("abort", forward, { once: true });
   try {
-    await client.connect(transport as Transport, {
-      timeout: config.startTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    await client.connect(transport as Transport, { timeout: config.startTimeoutMs, signal: starting.signal });
   } catch (error) {
     await client.close().catch(() => {});
     throw fail("did not answer initialize", error);
+  } finally {
+    options.signal?.removeEventListener("abort", forward);
   }
   const tools: McpToolInfo[] = [];
   try {
