@@ -124,7 +124,7 @@ async function throughputRows(arm: Arm, variant: "before" | "after") {
           "model calls/rollout": rate.modelCallsPerRollout.toFixed(1),
           "tool calls/rollout": rate.toolCallsPerRollout.toFixed(1),
           ...rateColumns(rate),
-          "pool: handed / missed": pool ? `${pool.handedOut} / ${pool.missed}` : "-",
+          "pool: handed / waited": pool ? `${pool.handedOut} / ${pool.waited}` : "-",
           load: load.toFixed(1),
         });
       } finally {

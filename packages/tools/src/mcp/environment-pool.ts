@@ -9,8 +9,10 @@ export interface EnvironmentPoolStats {
   starting: number;
   /** Environments handed to an attempt (each to exactly one). */
   handedOut: number;
-  /** Attempts that found nothing ready or starting and started an environment of their own. */
-  missed: number;
+  /** Attempts that found nothing ready and waited for a start-up. */
+  waited: number;
+  /** Attempts that started an environment of their own after the start-up they waited for failed. */
+  startedOwn: number;
   /** Background start-ups that failed (the pool waits longer after each one in a row). */
   failed: number;
   /** Ready environments that died while they waited (dropped and replaced). */
@@ -33,7 +35,8 @@ export interface EnvironmentPool {
   /**
    * An environment that no attempt has used, removed from the pool for good: the caller closes it when its attempt
    * ends (it never comes back, so no state passes from one attempt to another). A ready one if there is one; else
-   * one a background start-up is about to finish; else one started now. Rejects only when that start fails.
+   * the next one the pool starts (attempts wait in line). When that start-up fails, one started for this attempt;
+   * rejects only when that fails too, or when `signal` aborts.
    */
   acquire(signal?: AbortSignal): Promise<McpConnection>;
   stats(): EnvironmentPoolStats;
@@ -53,9 +56,9 @@ interface Waiter {
 
 /**
  * Environments started ahead of need, like the code interpreter's sandbox pool (code-interpreter/sandbox-pool.ts),
- * but an attempt that finds none ready waits for a start-up already under way instead of adding one more (start-ups
- * are CPU-bound: a burst of C attempts on a small machine would otherwise run C Node start-ups at once). Each
- * environment serves one attempt and is closed after it, never recycled.
+ * but an attempt that finds none ready waits in line for the pool's next start-up instead of starting one itself
+ * (start-ups are CPU-bound: a burst of C attempts on a small machine would otherwise run C Node start-ups at once).
+ * Each environment serves one attempt and is closed after it, never recycled.
  */
 export function createEnvironmentPool(options: EnvironmentPoolOptions): EnvironmentPool {
   const now = options.now ?? (() => performance.now());
@@ -64,7 +67,7 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
   const starting = new Set<Promise<void>>();
   const closing = new Set<Promise<void>>();
   const closer = new AbortController();
-  const stats = { handedOut: 0, missed: 0, failed: 0, died: 0 };
+  const stats = { handedOut: 0, waited: 0, startedOwn: 0, failed: 0, died: 0 };
   let inFlight = 0;
   let closed = false;
   let failuresInARow = 0;
@@ -118,8 +121,9 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
         failuresInARow++;
         retryAt = now() + Math.min(30_000, 250 * 2 ** failuresInARow);
         options.onError?.(error);
-        // The waiters this start-up would have served start their own (and fail with the reason, if it persists).
-        while (waiters.length > inFlight) waiters.pop()!.settle(undefined);
+        // The first in line starts its own (and fails with the reason, if it persists); the others wait for the
+        // pool's next try, so a failing server does not turn into a burst of start-ups.
+        waiters.shift()?.settle(undefined);
       })
       .finally(() => {
         starting.delete(started);
@@ -145,7 +149,7 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
   }
 
   const startOwn = async (signal: AbortSignal | undefined) => {
-    stats.missed++;
+    stats.startedOwn++;
     return hand(await options.connect(signal));
   };
 
@@ -160,27 +164,31 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
         refill();
         return hand(connection);
       }
-      // A start-up under way that no other attempt waits for: take it when it finishes.
-      if (inFlight > waiters.length) {
-        const handed = await new Promise<McpConnection | undefined>((resolve, reject) => {
-          const waiter: Waiter = {
-            settle: (value) => {
-              signal?.removeEventListener("abort", abort);
-              resolve(value);
-            },
-          };
-          const abort = () => {
-            const at = waiters.indexOf(waiter);
-            if (at >= 0) waiters.splice(at, 1);
-            reject(signal?.reason);
-          };
-          if (signal?.aborted) return abort();
-          signal?.addEventListener("abort", abort, { once: true });
-          waiters.push(waiter);
-        });
-        if (handed) return handed;
-        if (closed) throw closedError();
-      }
+      // None ready: wait in line for the next start-up (the pool starts one more for each waiter, at most
+      // `maxStarting` at once). Starting one here instead would run a burst of C attempts' start-ups at once: on a
+      // loaded 2-CPU machine each then took longer than `startTimeoutMs` and every attempt failed.
+      stats.waited++;
+      const handed = await new Promise<McpConnection | undefined>((resolve, reject) => {
+        const waiter: Waiter = {
+          settle: (value) => {
+            signal?.removeEventListener("abort", abort);
+            resolve(value);
+          },
+        };
+        const abort = () => {
+          const at = waiters.indexOf(waiter);
+          if (at >= 0) waiters.splice(at, 1);
+          refill();
+          reject(signal?.reason);
+        };
+        if (signal?.aborted) return abort();
+        signal?.addEventListener("abort", abort, { once: true });
+        waiters.push(waiter);
+        refill();
+      });
+      if (handed) return handed;
+      if (closed) throw closedError();
+      // The start-up it waited for failed: one start of its own, whose error (if it persists) the attempt reports.
       return startOwn(signal);
     },
     stats: () => ({ ready: ready.length, starting: inFlight, ...stats }),
