@@ -51,6 +51,9 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
     options.tools ?? resources.config.domains?.[domain] ?? defaultDomainTools[domain] ?? [];
   const builtIns = entries.filter(isBuiltIn);
   const opened: McpConnection[] = [];
+  const configOf = new Map<McpConnection, McpServerConfig>();
+  /** Own connections on which a call failed or was cut off: closed after the attempt, never reused. */
+  const tainted = new Set<McpConnection>();
   const closers: Array<() => Promise<void>> = [];
   const tools: StructuredToolInterface[] = [];
   const owners = new Map<string, string>();
@@ -81,8 +84,18 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
       }
     }
   };
-  const closeAll = async () => {
-    await Promise.all([...closers.map((close) => close().catch(() => {})), ...opened.map((c) => c.close())]);
+  const closeAll = async (clean: boolean) => {
+    await Promise.all([
+      ...closers.map((close) => close().catch(() => {})),
+      ...opened.map((connection) =>
+        resources.environments.release(
+          connection.server,
+          connection,
+          configOf.get(connection)!,
+          clean && !tainted.has(connection),
+        ),
+      ),
+    ]);
   };
 
   try {
@@ -125,12 +138,18 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
             },
           })
         : await resources.mcp.get(name, config, domain);
-      if (own) opened.push(connection);
-      else checkTools(connection);
+      if (own) {
+        opened.push(connection);
+        configOf.set(connection, config);
+      } else checkTools(connection);
       for (const info of connection.tools) {
         if (info.name.startsWith(environmentToolPrefix)) continue;
-        // A shared connection that died is dropped, so the next attempt reconnects instead of failing too.
-        const onFailure = own ? undefined : () => resources.mcp.forget(name);
+        // A shared connection that died is dropped, so the next attempt reconnects instead of failing too; an own
+        // connection with a failed call is closed after its attempt, never reused.
+        const onFailure = (error: unknown) => {
+          if (own) tainted.add(connection);
+          else if (TfgrpoError.hasCode(error, "environment_unavailable")) resources.mcp.forget(name);
+        };
         add(mcpTool(connection, info, config, onFailure), `MCP server "${name}"`);
       }
       const names = new Set(connection.tools.map((tool) => tool.name));
@@ -138,10 +157,15 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
     }
     const readState = async (): Promise<unknown> => {
       const states = await Promise.all(
-        stateful.map(async (connection) =>
-          // Not under the attempt's signal: a timed-out attempt still reports its end state (timeoutMs bounds it).
-          parseState(await control(connection, environmentStateTool, {}, domain, undefined)),
-        ),
+        stateful.map(async (connection) => {
+          try {
+            // Not under the attempt's signal: a timed-out attempt still reports its end state (timeoutMs bounds it).
+            return parseState(await control(connection, environmentStateTool, {}, domain, undefined));
+          } catch (error) {
+            tainted.add(connection);
+            throw error;
+          }
+        }),
       );
       if (stateful.length === 1) return states[0];
       return Object.fromEntries(stateful.map((connection, index) => [connection.server, states[index]]));
@@ -155,12 +179,12 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
       environment,
       servers: opened.map(({ server, pid, sessionId }) => ({ server, pid, sessionId })),
       async close() {
-        await closeAll();
+        await closeAll(true);
         if (ownsResources) await resources.close();
       },
     };
   } catch (error) {
-    await closeAll();
+    await closeAll(false);
     if (ownsResources) await resources.close();
     throw error;
   }
@@ -180,7 +204,7 @@ function mcpTool(
   connection: McpConnection,
   info: { name: string; description: string; inputSchema: Record<string, unknown> },
   config: McpServerConfig,
-  onFailure?: () => void,
+  onFailure: (error: unknown) => void,
 ) {
   return createJsonSchemaTool({
     name: info.name,
@@ -192,7 +216,7 @@ function mcpTool(
         const result = await connection.call(info.name, input, signal ? { signal } : {});
         return result.isError ? `Error: ${result.text}` : result.text;
       } catch (error) {
-        if (TfgrpoError.hasCode(error, "environment_unavailable")) onFailure?.();
+        onFailure(error);
         throw error;
       }
     },

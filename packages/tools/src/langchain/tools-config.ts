@@ -48,6 +48,14 @@ export const stdioServerSchema = z.strictObject({
     .positive()
     .default(20_000)
     .describe("Spawn + initialize must finish within this"),
+  reuse: z
+    .boolean()
+    .default(false)
+    .describe(
+      "With environment: process, a warm pool's process serves attempt after attempt, reset for each, instead of " +
+        "one process per attempt. Only for a server whose environment_reset restores everything an attempt can " +
+        "see (tfgrpo's tau2-retail server: proven by its tests); off, each process serves one attempt",
+    ),
   ...limitsShape,
 });
 

@@ -30,6 +30,11 @@ export interface AttemptEnvironments {
     domain: string,
     options?: OpenEnvironmentOptions,
   ): Promise<McpConnection>;
+  /**
+   * Ends an attempt's use of its environment: closed, or back to the pool when the server's reset restores everything
+   * (`reuse: true`) and `clean` (no call of the attempt failed or was cut off).
+   */
+  release(name: string, connection: McpConnection, config: McpServerConfig, clean: boolean): Promise<void>;
   /** The warm pool of a server, once an attempt has used it; undefined without a pool. */
   stats(name: string): EnvironmentPoolStats | undefined;
   /** Closes every environment still waiting in a pool (those handed out belong to their attempts). */
@@ -76,6 +81,11 @@ export function createAttemptEnvironments(
           if (!died || signal?.aborted || replaced >= maxReplacements) throw error;
         }
       }
+    },
+    async release(name, connection, config, clean) {
+      const pool = pools.get(name);
+      if (pool && clean && "command" in config && config.reuse) pool.release(connection);
+      else await connection.close();
     },
     stats: (name) => pools.get(name)?.stats(),
     async close() {

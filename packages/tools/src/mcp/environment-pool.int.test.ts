@@ -199,6 +199,36 @@ describe("attempts over a warm pool (openToolset)", () => {
     await gone(killed);
   });
 
+  it("with reuse: true, hands a process back after a clean attempt, reset for the next; never after a failed call", async () => {
+    const resources = createToolResources(pooled(1, { tickets: { ...stdio, reuse: true } }));
+    const pids: number[] = [];
+    try {
+      const first = await openToolset({ domain: "tickets", resources, task });
+      await call(first, "update_ticket", { id: "T-3", status: "closed" });
+      pids.push(...(await serverPids(first)));
+      await first.close();
+      // The same process, reset: the previous attempt's write is gone.
+      const second = await openToolset({ domain: "tickets", resources, task });
+      expect(await serverPids(second)).toEqual([pids[0]]);
+      const initial = second.environment!.initialState as { tickets: { id: string; status: string }[] };
+      expect(initial.tickets.find((ticket) => ticket.id === "T-3")!.status).toBe("open");
+      expect(resources.environments.stats("tickets")!.reused).toBe(1);
+      // A call cut off by its attempt's end taints the process: closed, not reused.
+      const aborted = new AbortController();
+      aborted.abort(new Error("the attempt timed out"));
+      const tool = second.tools.find((candidate) => candidate.name === "list_tickets")!;
+      await expect(tool.invoke({}, { signal: aborted.signal })).rejects.toThrow();
+      await second.close();
+      const third = await openToolset({ domain: "tickets", resources, task });
+      pids.push(...(await serverPids(third)));
+      expect(pids[1]).not.toBe(pids[0]);
+      await third.close();
+    } finally {
+      await resources.close();
+    }
+    await gone(pids);
+  });
+
   describe("over Streamable HTTP, a session per attempt", () => {
     let child: ChildProcess;
     let url: string;

@@ -17,6 +17,8 @@ export interface EnvironmentPoolStats {
   failed: number;
   /** Ready environments that died while they waited (dropped and replaced). */
   died: number;
+  /** Environments taken back after an attempt, for another (`reuse: true` servers only). */
+  reused: number;
 }
 
 export interface EnvironmentPoolOptions {
@@ -39,6 +41,11 @@ export interface EnvironmentPool {
    * rejects only when that fails too, or when `signal` aborts.
    */
   acquire(signal?: AbortSignal): Promise<McpConnection>;
+  /**
+   * Takes back an environment whose attempt ended cleanly, for another attempt (which resets it first). Only for
+   * servers whose reset restores everything (`reuse: true`); a closed one, or one past the pool's size, is closed.
+   */
+  release(connection: McpConnection): void;
   stats(): EnvironmentPoolStats;
   /** Stops refilling and closes every environment the pool holds or is starting; resolves when all are gone. */
   close(): Promise<void>;
@@ -67,7 +74,7 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
   const starting = new Set<Promise<void>>();
   const closing = new Set<Promise<void>>();
   const closer = new AbortController();
-  const stats = { handedOut: 0, waited: 0, startedOwn: 0, failed: 0, died: 0 };
+  const stats = { handedOut: 0, waited: 0, startedOwn: 0, failed: 0, died: 0, reused: 0 };
   let inFlight = 0;
   let closed = false;
   let failuresInARow = 0;
@@ -190,6 +197,14 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
       if (closed) throw closedError();
       // The start-up it waited for failed: one start of its own, whose error (if it persists) the attempt reports.
       return startOwn(signal);
+    },
+    release(connection) {
+      if (closed || connection.closed || (waiters.length === 0 && ready.length >= options.size)) {
+        discard(connection);
+        return;
+      }
+      stats.reused++;
+      offer(connection);
     },
     stats: () => ({ ready: ready.length, starting: inFlight, ...stats }),
     async close() {
