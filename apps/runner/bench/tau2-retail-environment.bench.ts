@@ -7,7 +7,8 @@
 //   fixed model latency; every conversation calls the real retail tools) at C = 8, 32 and 64, for no environment
 //   (the same conversations without tools), a session per attempt and a process per attempt, before (each environment
 //   started when its attempt needs it; the process through the TypeScript loader, as a source checkout's import
-//   wrote it) and after (the warm pool; the process from the built CLI), against the model-latency ideal
+//   wrote it) and after (the warm pool; the process from the built CLI and, as the import writes it, `reuse: true`:
+//   a clean attempt's process is reset for the next), against the model-latency ideal
 //   C / (model calls per rollout x latency); the user role's calls count as model calls.
 // Run: pnpm --filter tfgrpo bench:tau2-retail-environment [--levels 8,32,64] [--arms none,session,process]
 //   [--variants before,after] [--repeat 1] (also part of `pnpm bench`). Each row prints the load average.
@@ -151,12 +152,13 @@ const sourceCli = [
   pathToFileURL(createRequire(import.meta.url).resolve("tsx")).href,
   path.join(repositoryRoot, "apps/runner/src/cli.ts"),
 ];
-const stdioOf = (cli: string[]): ToolsConfig => ({
+const stdioOf = (cli: string[], reuse = false): ToolsConfig => ({
   servers: {
     [domain]: {
       command: process.execPath,
       args: [...cli, "env", "serve", domain, "--data", out.path],
       environment: "process",
+      reuse,
     },
   },
 });
@@ -170,7 +172,8 @@ const armsOf = (variant: "before" | "after"): Arm[] => [
     ? [
         {
           label: "a process per attempt",
-          tools: stdioOf(variant === "after" ? [builtCli] : sourceCli),
+          // After: as the import writes it now (the built CLI; a clean attempt's process reset for the next).
+          tools: variant === "after" ? stdioOf([builtCli], true) : stdioOf(sourceCli),
           domains: imported,
         },
       ]

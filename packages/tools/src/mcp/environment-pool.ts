@@ -43,7 +43,7 @@ export interface EnvironmentPool {
   acquire(signal?: AbortSignal): Promise<McpConnection>;
   /**
    * Takes back an environment whose attempt ended cleanly, for another attempt (which resets it first). Only for
-   * servers whose reset restores everything (`reuse: true`); a closed one, or one past the pool's size, is closed.
+   * servers whose reset restores everything (`reuse: true`); a closed one is dropped.
    */
   release(connection: McpConnection): void;
   stats(): EnvironmentPoolStats;
@@ -199,7 +199,9 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
       return startOwn(signal);
     },
     release(connection) {
-      if (closed || connection.closed || (waiters.length === 0 && ready.length >= options.size)) {
+      // Kept even past `size`: it is started already, and the pool starts none while `size` are ready, so the
+      // processes alive stay within `size` plus the attempts running at once, as without reuse.
+      if (closed || connection.closed) {
         discard(connection);
         return;
       }
