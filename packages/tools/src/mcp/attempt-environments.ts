@@ -56,7 +56,9 @@ export function createAttemptEnvironments(
     if (!pool) {
       pool = createEnvironmentPool({
         size: setting.size,
-        maxStarting: setting.maxStarting,
+        // A session is an HTTP request (the server copies its state): paced only by the pool's size. A process start
+        // is CPU-bound: `maxStarting` at once.
+        maxStarting: "url" in config ? Math.max(setting.maxStarting, setting.size) : setting.maxStarting,
         connect: (signal) => connect(name, config, { domain, ...(signal ? { signal } : {}) }),
       });
       pools.set(name, pool);
