@@ -100,7 +100,8 @@ async function throughputRows(arm: Arm, variant: "before" | "after") {
       const load = os.loadavg()[0]!;
       try {
         // As a run does: the domain's tools are checked (and its pool started) before the first rollout.
-        if (arm.label !== "no environment") await checkToolset({ domain, resources, tools: [`mcp:${domain}`] });
+        if (arm.label !== "no environment")
+          await checkToolset({ domain, resources, tools: [`mcp:${domain}`] });
         const rate = await measureRolloutRate({
           rollout: (request) => actor.rollout(request),
           tasks,
@@ -124,7 +125,14 @@ async function throughputRows(arm: Arm, variant: "before" | "after") {
           "infra fail": infrastructureFailures,
           "model calls/rollout": rate.modelCallsPerRollout.toFixed(1),
           "tool calls/rollout": rate.toolCallsPerRollout.toFixed(1),
-          ...rateColumns(rate),
+          // Failed rollouts make no model calls and end fast: a row with infrastructure failures has no share.
+          ...(infrastructureFailures > 0
+            ? {
+                "rollouts/s": (rate.rollouts / rate.seconds).toFixed(2),
+                "ideal rollouts/s": "-",
+                "share of ideal": "-",
+              }
+            : rateColumns(rate)),
           "pool: handed / waited": pool ? `${pool.handedOut} / ${pool.waited}` : "-",
           load: load.toFixed(1),
         });
