@@ -70,6 +70,7 @@ interface Waiter {
 export function createEnvironmentPool(options: EnvironmentPoolOptions): EnvironmentPool {
   const now = options.now ?? (() => performance.now());
   const ready: McpConnection[] = [];
+  const watched = new WeakSet<McpConnection>();
   const waiters: Waiter[] = [];
   const starting = new Set<Promise<void>>();
   const closing = new Set<Promise<void>>();
@@ -101,6 +102,9 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
       return;
     }
     ready.push(connection);
+    // Watched once: a reused environment comes back here after every attempt.
+    if (watched.has(connection)) return;
+    watched.add(connection);
     connection.onClose(() => {
       const at = ready.indexOf(connection);
       if (at < 0) return;
