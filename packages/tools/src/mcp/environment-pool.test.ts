@@ -128,4 +128,22 @@ describe("createEnvironmentPool", () => {
     expect(((await pool.acquire()) as McpConnection & { id: number }).id).toBe(replacement.id);
     await pool.close();
   });
+
+  it("gives each start-up a signal of its own (many at once on one signal: a listener-leak warning)", async () => {
+    const signals: (AbortSignal | undefined)[] = [];
+    const starts = manualStarts();
+    const pool = createEnvironmentPool({
+      size: 12,
+      maxStarting: 12,
+      connect: (signal) => {
+        signals.push(signal);
+        return starts.connect(signal);
+      },
+    });
+    await tick();
+    expect(signals).toHaveLength(12);
+    expect(new Set(signals).size).toBe(12);
+    await pool.close();
+    expect(signals.every((signal) => signal?.aborted)).toBe(true);
+  });
 });

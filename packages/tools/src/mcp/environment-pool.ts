@@ -74,7 +74,9 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
   const waiters: Waiter[] = [];
   const starting = new Set<Promise<void>>();
   const closing = new Set<Promise<void>>();
-  const closer = new AbortController();
+  // One controller per start-up (close() aborts them all): many start-ups at once on one shared signal would each add
+  // a listener to it, past Node's warning threshold.
+  const startups = new Set<AbortController>();
   const stats = { handedOut: 0, waited: 0, startedOwn: 0, failed: 0, died: 0, reused: 0 };
   let inFlight = 0;
   let closed = false;
@@ -117,8 +119,10 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
 
   const startOne = () => {
     inFlight++;
+    const controller = new AbortController();
+    startups.add(controller);
     const started = options
-      .connect(closer.signal)
+      .connect(controller.signal)
       .then((connection) => {
         inFlight--;
         failuresInARow = 0;
@@ -137,6 +141,7 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
         waiters.shift()?.settle(undefined);
       })
       .finally(() => {
+        startups.delete(controller);
         starting.delete(started);
         refill();
       });
@@ -215,7 +220,7 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
     stats: () => ({ ready: ready.length, starting: inFlight, ...stats }),
     async close() {
       closed = true;
-      closer.abort();
+      for (const controller of startups) controller.abort();
       if (retryTimer) clearTimeout(retryTimer);
       for (const waiter of waiters.splice(0)) waiter.settle(undefined);
       for (const connection of ready.splice(0)) discard(connection);
