@@ -14,13 +14,18 @@ export const realRetailDb = (): RetailDb => {
 
 let tasks: Map<string, Tau2Task> | undefined;
 export function realTau2Task(id: string): Tau2Task {
+  const task = realTau2Tasks().get(id);
+  if (!task) throw new Error(`no τ² retail task ${id}`);
+  return task;
+}
+
+/** Every τ² retail task of the copy, by id. */
+export function realTau2Tasks(): ReadonlyMap<string, Tau2Task> {
   tasks ??= new Map(
     (JSON.parse(readFileSync(`${retailDataDir}tasks.json`, "utf8")) as unknown[]).map((raw) => {
       const task = tau2TaskSchema.parse(raw);
       return [task.id, task];
     }),
   );
-  const task = tasks.get(id);
-  if (!task) throw new Error(`no τ² retail task ${id}`);
-  return task;
+  return tasks;
 }

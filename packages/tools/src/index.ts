@@ -16,6 +16,7 @@ export {
   codeResultForModel,
   createCodeInterpreterTool,
 } from "./langchain/code-interpreter-tool.js";
+export { defaultEnvironmentPoolSize, withEnvironmentPool } from "./langchain/environment-pool-setting.js";
 export {
   createModelTool,
   type ModelTool,
@@ -37,6 +38,8 @@ export { servedToolOf } from "./langchain/served-tool.js";
 export { createSearchProvider, createToolResources, type ToolResources } from "./langchain/tool-resources.js";
 export {
   defaultDomainTools,
+  type EnvironmentPoolConfig,
+  environmentPoolSchema,
   httpServerSchema,
   type McpServerConfig,
   mcpServerSchema,
@@ -59,6 +62,13 @@ export {
   searchResultsForModel,
   webSearchInputSchema,
 } from "./langchain/web-search-tool.js";
+export type { AttemptEnvironments, EnvironmentPoolSetting } from "./mcp/attempt-environments.js";
+export {
+  createEnvironmentPool,
+  type EnvironmentPool,
+  type EnvironmentPoolOptions,
+  type EnvironmentPoolStats,
+} from "./mcp/environment-pool.js";
 export {
   connectMcpServer,
   type McpCallResult,

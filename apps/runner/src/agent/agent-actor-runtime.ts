@@ -1,7 +1,7 @@
 import path from "node:path";
 import { type ActorConfigInput, createEnvironmentRedactor, type LibraryLoader } from "@tfgrpo/actor";
 import { createModels, loadModelsConfig, redactSecrets } from "@tfgrpo/models";
-import type { ToolsConfig } from "@tfgrpo/tools";
+import { type ToolsConfig, withEnvironmentPool, withSandboxPool } from "@tfgrpo/tools";
 import { createDomainToolsets, type DomainToolsets } from "../roles/domain-toolsets.js";
 import { createAgentActor } from "./create-agent-actor.js";
 import { loadAgentModule } from "./load-agent-module.js";
@@ -19,6 +19,8 @@ export interface AgentActorRuntimeOptions {
   actor?: ActorConfigInput;
   /** The actor settings' tools: the MCP servers and tool modules whose environment each attempt gets. */
   tools?: ToolsConfig;
+  /** Rollouts at once: the size of the warm sandbox and environment pools. */
+  concurrency?: number;
   env?: NodeJS.ProcessEnv;
   log: (line: string) => void;
 }
@@ -26,6 +28,7 @@ export interface AgentActorRuntimeOptions {
 /** An actor runtime whose rollouts are the team's agent's (see createAgentActor). */
 export async function createAgentActorRuntime(options: AgentActorRuntimeOptions) {
   const env = options.env ?? process.env;
+  const concurrency = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
   const module = await loadAgentModule(options.file);
   let embed: ((texts: string[]) => Promise<number[][]>) | undefined;
   let userModel: Parameters<typeof createAgentActor>[0]["userModel"];
@@ -37,7 +40,8 @@ export async function createAgentActorRuntime(options: AgentActorRuntimeOptions)
   }
   const toolsets: DomainToolsets | undefined = options.tools
     ? await createDomainToolsets({
-        tools: options.tools,
+        // Warm sandboxes and environments, as for tfgrpo's actor (TFGRPO_SANDBOX_POOL=0, TFGRPO_ENVIRONMENT_POOL=0).
+        tools: withEnvironmentPool(withSandboxPool(options.tools, env, concurrency), env, concurrency),
         ...(options.actor ? { actor: options.actor } : {}),
         env,
       })

@@ -1,7 +1,5 @@
 import path from "node:path";
-import { serveRepairMcpHttp, serveRepairMcpStdio } from "@tfgrpo/code-repair";
 import { TfgrpoError } from "@tfgrpo/protocol";
-import { loadRetailDb, serveRetailMcpHttp, serveRetailMcpStdio } from "@tfgrpo/tau2-retail";
 import { runnerVersion } from "../cli-commands/runner-version.js";
 import type { EnvServeOptions } from "./env-serve-command-options.js";
 
@@ -10,7 +8,8 @@ export type { EnvServeOptions };
 /**
  * `tfgrpo env serve tau2-retail --data D`: the retail tools over D/db.json. Over stdio the process is one
  * environment (stdout carries the protocol only); with --http each MCP session is one. Runs until stdin ends (stdio)
- * or a signal (HTTP).
+ * or a signal (HTTP). Only the served domain's package is loaded: a stdio server starts once per attempt, and the
+ * code-repair package alone took longer to load than the whole retail server.
  */
 export async function envServe(domain: string, options: EnvServeOptions): Promise<void> {
   if (domain === "code-repair") return serveRepair(options);
@@ -20,6 +19,7 @@ export async function envServe(domain: string, options: EnvServeOptions): Promis
       `env serve: unknown environment ${domain} (known: tau2-retail, code-repair)`,
     );
   }
+  const { loadRetailDb, serveRetailMcpHttp, serveRetailMcpStdio } = await import("@tfgrpo/tau2-retail");
   const initial = loadRetailDb(path.join(options.data, "db.json"));
   const version = runnerVersion();
   if (options.http === undefined) {
@@ -46,6 +46,7 @@ export async function envServe(domain: string, options: EnvServeOptions): Promis
 
 /** `tfgrpo env serve code-repair --data D`: one workspace per stdio process, or per MCP session with --http. */
 async function serveRepair(options: EnvServeOptions): Promise<void> {
+  const { serveRepairMcpHttp, serveRepairMcpStdio } = await import("@tfgrpo/code-repair");
   const version = runnerVersion();
   if (options.http === undefined) {
     const handle = await serveRepairMcpStdio({ dataDir: options.data, version });

@@ -71,12 +71,18 @@ describe("the newcomer's path through data import --preset tau2-retail", () => {
     ]);
     expect(imported.code, imported.stderr).toBe(0);
 
-    // The server command names every module by an absolute path: it resolves from any working directory.
+    // The server command names every module by an absolute path: it resolves from any working directory. From a
+    // built checkout it is the built CLI (no TypeScript loader per attempt); unbuilt, tsx by an absolute URL.
     const settings = parse(await readFile(path.join(out.path, "tau2-retail.yaml"), "utf8"));
     const server = settings.tools.servers["tau2-retail"] as { command: string; args: string[] };
     expect(path.isAbsolute(server.command)).toBe(true);
-    const loader = server.args[server.args.indexOf("--import") + 1]!;
-    expect(loader).toMatch(/^file:\/\/\/.*tsx/);
+    if (server.args.includes("--import")) {
+      const loader = server.args[server.args.indexOf("--import") + 1]!;
+      expect(loader).toMatch(/^file:\/\/\/.*tsx/);
+    } else {
+      expect(server.args[0]).toMatch(/apps\/runner\/dist\/cli\.js$/);
+      expect(path.isAbsolute(server.args[0]!)).toBe(true);
+    }
 
     // The summary ends with the next commands, learn then eval, with --settings naming the folder.
     const printed = imported.stdout

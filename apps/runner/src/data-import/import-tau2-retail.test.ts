@@ -7,7 +7,7 @@ import { retailGoldOf } from "@tfgrpo/tau2-retail";
 import { describe, expect, it } from "vitest";
 import { parse } from "yaml";
 import { dataImport } from "../commands/data.js";
-import { absoluteExecArgv, nextCommands } from "./preset-files.js";
+import { absoluteExecArgv, builtCliBeside, nextCommands, thisCliServing } from "./preset-files.js";
 
 const retailDir = fileURLToPath(new URL("../../../../test-data/tau2-bench-retail/", import.meta.url));
 const quiet = { stderr: { write: () => true }, stdout: { write: () => true } };
@@ -150,5 +150,36 @@ describe("nextCommands: the printed commands run as pasted", () => {
       "  pnpm tfgrpo learn --domain tau2-retail --train /d/train.jsonl --val /d/val.jsonl --settings /d --sim",
     );
     expect(lines[1]).toContain("--data '/d/my tests.jsonl'");
+  });
+});
+
+describe("thisCliServing: a server spawned per attempt starts from built code when there is some", () => {
+  const repo = path.resolve("/repo");
+  const source = path.join(repo, "apps/runner/src/cli.ts");
+  const built = path.join(repo, "apps/runner/dist/cli.js");
+
+  it("finds the built CLI beside a source checkout's src/cli.ts, and nothing beside anything else", () => {
+    expect(builtCliBeside(source, (file) => file === built)).toBe(built);
+    expect(builtCliBeside(source, () => false)).toBeUndefined();
+    expect(builtCliBeside(built, () => true)).toBeUndefined();
+  });
+
+  it("writes node and the built CLI, without the TypeScript loader, when dist/cli.js exists here", () => {
+    const here = fileURLToPath(new URL("../cli.ts", import.meta.url));
+    const server = thisCliServing("tau2-retail", "/data/retail", {
+      execArgv: ["--conditions=source", "--import", "tsx"],
+      script: here,
+    });
+    const dist = builtCliBeside(here);
+    expect(server.command).toBe(process.execPath);
+    if (dist) {
+      // The usual case in a checkout that ran `pnpm build` (the test suite builds first).
+      expect(server.args).toEqual([dist, "env", "serve", "tau2-retail", "--data", "/data/retail"]);
+      expect(path.isAbsolute(dist)).toBe(true);
+    } else {
+      expect(server.args.slice(0, 2)).toEqual(["--conditions=source", "--import"]);
+      expect(server.args[2]).toMatch(/^file:\/\/\/.*tsx/);
+      expect(server.args[3]).toBe(here);
+    }
   });
 });

@@ -118,8 +118,12 @@ export function retailDomainSettings(policy: string, server: { command: string; 
         [tau2RetailDomain]: {
           command: server.command,
           args: server.args,
-          // A fresh server process per attempt: each attempt has its own copy of the database.
+          // A server process per attempt at a time: each attempt has its own copy of the database. The warm pool
+          // hands a process to the next attempt after a clean one, reset first: a reset replaces the database with
+          // a fresh copy of db.json, its only state (retail-mcp-server.int.test.ts proves it over every task's
+          // writes).
           environment: "process",
+          reuse: true,
         },
       },
     },

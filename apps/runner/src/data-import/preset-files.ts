@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import { rename, writeFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -54,15 +55,38 @@ function resolveFromWorkingDirectory(specifier: string): string {
 }
 
 /**
- * This CLI serving a domain's environment (`env serve DOMAIN --data DIR`) as it runs now (node, its flags, its
- * script), by absolute paths: a command that runs from any folder.
+ * The built CLI beside a source checkout's `src/cli.ts` (`dist/cli.js`, after `pnpm build`), or undefined when this
+ * CLI runs from anything else or was never built.
  */
-export function thisCliServing(domain: string, dataDir: string): { command: string; args: string[] } {
+export function builtCliBeside(
+  script: string,
+  exists: (file: string) => boolean = existsSync,
+): string | undefined {
+  if (path.basename(script) !== "cli.ts" || path.basename(path.dirname(script)) !== "src") return undefined;
+  const built = path.join(path.dirname(script), "..", "dist", "cli.js");
+  return exists(built) ? path.resolve(built) : undefined;
+}
+
+/**
+ * This CLI serving a domain's environment (`env serve DOMAIN --data DIR`) by absolute paths: a command that runs from
+ * any folder. From a source checkout with its built code present, the built CLI (`node …/dist/cli.js`): a server is
+ * spawned per attempt, and through the TypeScript loader each start compiled the CLI again (seconds of CPU a start on
+ * a loaded machine). Otherwise as this CLI runs now (node, its flags, its script).
+ */
+export function thisCliServing(
+  domain: string,
+  dataDir: string,
+  current: { execArgv: readonly string[]; script: string } = {
+    execArgv: process.execArgv,
+    script: process.argv[1]!,
+  },
+): { command: string; args: string[] } {
+  const script = path.resolve(current.script);
+  const built = builtCliBeside(script);
   return {
     command: process.execPath,
     args: [
-      ...absoluteExecArgv(process.execArgv),
-      path.resolve(process.argv[1]!),
+      ...(built ? [built] : [...absoluteExecArgv(current.execArgv), script]),
       "env",
       "serve",
       domain,

@@ -13,7 +13,7 @@ import {
 } from "@tfgrpo/actor";
 import { type Cassette, createModels, loadModelsConfig, type Models, redactSecrets } from "@tfgrpo/models";
 import { formatZodIssues, safeParseJson, TfgrpoError } from "@tfgrpo/protocol";
-import { type ToolsConfig, toolsConfigSchema, withSandboxPool } from "@tfgrpo/tools";
+import { type ToolsConfig, toolsConfigSchema, withEnvironmentPool, withSandboxPool } from "@tfgrpo/tools";
 import { z } from "zod";
 import { createAgentActorRuntime } from "../agent/agent-actor-runtime.js";
 import { requireModelsConfig } from "../cli-options/require-models-config.js";
@@ -117,13 +117,11 @@ export async function createActorRuntime(options: ActorRuntimeOptions): Promise<
     const host = new URL(corpusUrl).host;
     tools.fetch = { ...(tools.fetch ?? {}), allowHosts: [...(tools.fetch?.allowHosts ?? []), host] };
   }
-  // Rollouts take warm sandboxes from a pool (on by default; TFGRPO_SANDBOX_POOL=0 or tools.codeInterpreter.pool).
+  // Rollouts take warm sandboxes and warm environments from pools (on by default; TFGRPO_SANDBOX_POOL=0 or
+  // tools.codeInterpreter.pool, TFGRPO_ENVIRONMENT_POOL=0 or tools.environmentPool).
+  const concurrency = options.concurrency === undefined ? {} : { concurrency: options.concurrency };
   const toolsets = await createDomainToolsets({
-    tools: withSandboxPool(
-      tools,
-      env,
-      options.concurrency === undefined ? {} : { concurrency: options.concurrency },
-    ),
+    tools: withEnvironmentPool(withSandboxPool(tools, env, concurrency), env, concurrency),
     ...(settings.actor ? { actor: settings.actor } : {}),
     env,
   });
@@ -210,6 +208,7 @@ export const actorRole: RoleFactory = async (options: RoleOptions) => {
       ...(options.config ? { modelsConfig: options.config } : {}),
       ...(settings?.actor ? { actor: settings.actor } : {}),
       ...(settings?.tools ? { tools: settings.tools } : {}),
+      ...(options.concurrency === undefined ? {} : { concurrency: options.concurrency }),
       log: options.log,
     });
     return {

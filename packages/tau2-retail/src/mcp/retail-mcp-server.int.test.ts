@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RetailDb } from "../retail-db.js";
-import { realRetailDb, realTau2Task } from "../retail-fixture.test-support.js";
+import { realRetailDb, realTau2Task, realTau2Tasks } from "../retail-fixture.test-support.js";
 import { retailGoldOf, toRetailTask } from "../retail-task.js";
 import { stateHash } from "../reward/canonical-json.js";
 import { replayGold } from "../reward/gold-state.js";
@@ -143,5 +143,50 @@ describe("the retail MCP server over real transports", () => {
     expect(stateHash(await state(b))).toBe(initialHash);
     await a.close();
     await b.close();
+  });
+
+  // Why the warm pool may hand one retail process to attempt after attempt (`reuse: true` in the preset's settings,
+  // docs/tools.md): the server's only state is its environment's database, and `environment_reset` replaces it with
+  // a fresh copy of db.json. After every task's gold actions (every write tool, on one process, one attempt after
+  // another), a reset gives the state of a process that served nothing, and the next attempt's reads see no write.
+  it("stdio: a reset restores the fresh state after any attempt, on one process serving them all", async () => {
+    const entry = fileURLToPath(new URL("./stdio-entry.test-support.ts", import.meta.url));
+    const client = await connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ["--conditions=source", "--import", "tsx", entry],
+        stderr: "pipe",
+      }),
+    );
+    try {
+      let writes = 0;
+      const touched = new Set<string>();
+      for (const raw of realTau2Tasks().values()) {
+        const attempt = toRetailTask(raw);
+        await client.callTool({ name: "environment_reset", arguments: { task: attempt } });
+        for (const action of retailGoldOf(attempt).actions) {
+          const result = await client.callTool({ name: action.name, arguments: action.arguments });
+          if (result.isError) continue;
+          if (
+            !action.name.startsWith("get_") &&
+            !action.name.startsWith("find_") &&
+            !action.name.startsWith("list_")
+          )
+            writes++;
+          const order = (action.arguments as { order_id?: string }).order_id;
+          if (order) touched.add(order);
+        }
+      }
+      expect(writes).toBeGreaterThan(50);
+      await client.callTool({ name: "environment_reset", arguments: { task } });
+      expect(stateHash(await state(client))).toBe(initialHash);
+      // And through the agent's own tools: every order an attempt wrote reads as in db.json.
+      for (const orderId of touched) {
+        const read = await client.callTool({ name: "get_order_details", arguments: { order_id: orderId } });
+        expect(JSON.parse(textOf(read))).toEqual(realRetailDb().orders[orderId]);
+      }
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,7 +1,7 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import { isBuiltInTool as isBuiltIn, type Task, TfgrpoError, type ToolEntry } from "@tfgrpo/protocol";
 import { createJsonSchemaTool } from "../mcp/json-schema-tool.js";
-import { connectMcpServer, type McpConnection } from "../mcp/mcp-connection.js";
+import type { McpConnection } from "../mcp/mcp-connection.js";
 import { loadToolModule } from "../mcp/tool-module.js";
 import { toolSchemaProblem } from "../mcp/tool-schema-problem.js";
 import { createToolResources } from "./tool-resources.js";
@@ -25,6 +25,8 @@ export interface AttemptToolset extends Omit<Toolset, "names"> {
   readonly names: readonly ToolEntry[];
   /** Present when a server of the toolset offers `environment_state`. */
   readonly environment: AttemptEnvironment | undefined;
+  /** The attempt's own servers (`environment: process | session`): a process id or a session id each. */
+  readonly servers: readonly { server: string; pid: number | null; sessionId: string | undefined }[];
 }
 
 export interface OpenToolsetOptions extends Omit<ToolsetOptions, "tools"> {
@@ -49,6 +51,9 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
     options.tools ?? resources.config.domains?.[domain] ?? defaultDomainTools[domain] ?? [];
   const builtIns = entries.filter(isBuiltIn);
   const opened: McpConnection[] = [];
+  const configOf = new Map<McpConnection, McpServerConfig>();
+  /** Own connections on which a call failed or was cut off: closed after the attempt, never reused. */
+  const tainted = new Set<McpConnection>();
   const closers: Array<() => Promise<void>> = [];
   const tools: StructuredToolInterface[] = [];
   const owners = new Map<string, string>();
@@ -65,8 +70,32 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
     owners.set(tool.name, owner);
     tools.push(tool);
   };
-  const closeAll = async () => {
-    await Promise.all([...closers.map((close) => close().catch(() => {})), ...opened.map((c) => c.close())]);
+  /** A tool the model provider would refuse fails the domain's config, naming the server and the tool. */
+  const checkTools = (connection: McpConnection) => {
+    for (const info of connection.tools) {
+      if (info.name.startsWith(environmentToolPrefix)) continue;
+      const problem = toolSchemaProblem(info.name, info.description, info.inputSchema);
+      if (problem) {
+        throw new TfgrpoError(
+          "invalid_config",
+          `domain ${domain}: MCP server "${connection.server}": tool "${info.name}": ${problem}`,
+          { details: { domain, server: connection.server, tool: info.name } },
+        );
+      }
+    }
+  };
+  const closeAll = async (clean: boolean) => {
+    await Promise.all([
+      ...closers.map((close) => close().catch(() => {})),
+      ...opened.map((connection) =>
+        resources.environments.release(
+          connection.server,
+          connection,
+          configOf.get(connection)!,
+          clean && !tainted.has(connection),
+        ),
+      ),
+    ]);
   };
 
   try {
@@ -98,38 +127,45 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
         throw unknownReference(domain, entry, "servers", Object.keys(resources.config.servers ?? {}));
       const own = config.environment !== "shared";
       const connection = own
-        ? await connectMcpServer(name, config, {
-            domain,
+        ? await resources.environments.open(name, config, domain, {
             ...(options.signal ? { signal: options.signal } : {}),
+            // The tools are checked before the reset: a config the provider would refuse is no server failure.
+            prepare: async (opened) => {
+              checkTools(opened);
+              const { task } = options;
+              if (task && opened.tools.some((tool) => tool.name === environmentResetTool))
+                await control(opened, environmentResetTool, { task }, domain, options.signal);
+            },
           })
         : await resources.mcp.get(name, config, domain);
-      if (own) opened.push(connection);
+      if (own) {
+        opened.push(connection);
+        configOf.set(connection, config);
+      } else checkTools(connection);
       for (const info of connection.tools) {
         if (info.name.startsWith(environmentToolPrefix)) continue;
-        const problem = toolSchemaProblem(info.name, info.description, info.inputSchema);
-        if (problem) {
-          throw new TfgrpoError(
-            "invalid_config",
-            `domain ${domain}: MCP server "${name}": tool "${info.name}": ${problem}`,
-            { details: { domain, server: name, tool: info.name } },
-          );
-        }
-        // A shared connection that died is dropped, so the next attempt reconnects instead of failing too.
-        const onFailure = own ? undefined : () => resources.mcp.forget(name);
+        // A shared connection that died is dropped, so the next attempt reconnects instead of failing too; an own
+        // connection with a failed call is closed after its attempt, never reused.
+        const onFailure = (error: unknown) => {
+          if (own) tainted.add(connection);
+          else if (TfgrpoError.hasCode(error, "environment_unavailable")) resources.mcp.forget(name);
+        };
         add(mcpTool(connection, info, config, onFailure), `MCP server "${name}"`);
       }
       const names = new Set(connection.tools.map((tool) => tool.name));
-      if (own && options.task && names.has(environmentResetTool)) {
-        await control(connection, environmentResetTool, { task: options.task }, domain, options.signal);
-      }
       if (names.has(environmentStateTool)) stateful.push(connection);
     }
     const readState = async (): Promise<unknown> => {
       const states = await Promise.all(
-        stateful.map(async (connection) =>
-          // Not under the attempt's signal: a timed-out attempt still reports its end state (timeoutMs bounds it).
-          parseState(await control(connection, environmentStateTool, {}, domain, undefined)),
-        ),
+        stateful.map(async (connection) => {
+          try {
+            // Not under the attempt's signal: a timed-out attempt still reports its end state (timeoutMs bounds it).
+            return parseState(await control(connection, environmentStateTool, {}, domain, undefined));
+          } catch (error) {
+            tainted.add(connection);
+            throw error;
+          }
+        }),
       );
       if (stateful.length === 1) return states[0];
       return Object.fromEntries(stateful.map((connection, index) => [connection.server, states[index]]));
@@ -141,13 +177,14 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
       names: [...entries],
       tools: tools as never,
       environment,
+      servers: opened.map(({ server, pid, sessionId }) => ({ server, pid, sessionId })),
       async close() {
-        await closeAll();
+        await closeAll(true);
         if (ownsResources) await resources.close();
       },
     };
   } catch (error) {
-    await closeAll();
+    await closeAll(false);
     if (ownsResources) await resources.close();
     throw error;
   }
@@ -167,7 +204,7 @@ function mcpTool(
   connection: McpConnection,
   info: { name: string; description: string; inputSchema: Record<string, unknown> },
   config: McpServerConfig,
-  onFailure?: () => void,
+  onFailure: (error: unknown) => void,
 ) {
   return createJsonSchemaTool({
     name: info.name,
@@ -179,7 +216,7 @@ function mcpTool(
         const result = await connection.call(info.name, input, signal ? { signal } : {});
         return result.isError ? `Error: ${result.text}` : result.text;
       } catch (error) {
-        if (TfgrpoError.hasCode(error, "environment_unavailable")) onFailure?.();
+        onFailure(error);
         throw error;
       }
     },

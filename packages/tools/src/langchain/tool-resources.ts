@@ -1,5 +1,6 @@
 import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
 import { type CodeInterpreter, createCodeInterpreter } from "../code-interpreter/code-interpreter.js";
+import { type AttemptEnvironments, createAttemptEnvironments } from "../mcp/attempt-environments.js";
 import { createSharedConnections, type SharedConnections } from "../mcp/shared-connections.js";
 import { createFetchCache, type FetchCache } from "../web-fetch/fetch-cache.js";
 import { createBraveProvider } from "../web-search/brave-provider.js";
@@ -23,6 +24,8 @@ export interface ToolResources {
   readonly fetchCache: FetchCache | undefined;
   /** Connections to `environment: shared` MCP servers (per-attempt ones belong to their toolset). */
   readonly mcp: SharedConnections;
+  /** Per-attempt environments (`environment: process | session`), from a warm pool when `environmentPool` is set. */
+  readonly environments: AttemptEnvironments;
   close(): Promise<void>;
 }
 
@@ -71,14 +74,16 @@ export function createToolResources(
       ? createWebSearch({ provider: createSearchProvider(resolved.search, dependencies.env) })
       : undefined);
   const mcp = createSharedConnections();
+  const environments = createAttemptEnvironments(resolved.environmentPool);
   return {
     config: resolved,
     interpreter,
     search,
     fetchCache: resolved.fetchCache === "run" ? createFetchCache() : undefined,
     mcp,
+    environments,
     async close() {
-      await mcp.close();
+      await Promise.all([mcp.close(), environments.close()]);
       // An injected interpreter belongs to the caller.
       if (!dependencies.interpreter) await interpreter.close();
     },

@@ -48,6 +48,14 @@ export const stdioServerSchema = z.strictObject({
     .positive()
     .default(20_000)
     .describe("Spawn + initialize must finish within this"),
+  reuse: z
+    .boolean()
+    .default(false)
+    .describe(
+      "With environment: process, a warm pool's process serves attempt after attempt, reset for each, instead of " +
+        "one process per attempt. Only for a server whose environment_reset restores everything an attempt can " +
+        "see (tfgrpo's tau2-retail server: proven by its tests); off, each process serves one attempt",
+    ),
   ...limitsShape,
 });
 
@@ -64,6 +72,29 @@ export const httpServerSchema = z.strictObject({
   startTimeoutMs: z.number().int().positive().default(20_000),
   ...limitsShape,
 });
+
+/** Warm environments of `environment: process | session` servers (docs/tools.md "A warm pool of environments"). */
+export const environmentPoolSchema = z
+  .strictObject({
+    size: z
+      .number()
+      .int()
+      .nonnegative()
+      .describe(
+        "Environments of each per-attempt server kept started (processes spawned and initialized, sessions " +
+          "opened) ahead of the attempts; 0 starts each when its attempt needs it",
+      ),
+    maxStarting: z
+      .number()
+      .int()
+      .positive()
+      .default(2)
+      .describe("Background start-ups at once (each takes CPU from the running attempts)"),
+  })
+  .describe(
+    "Each environment still serves one attempt and is closed after it; the pool only starts them early",
+  );
+export type EnvironmentPoolConfig = z.output<typeof environmentPoolSchema>;
 
 export const mcpServerSchema = z.union([stdioServerSchema, httpServerSchema]);
 export type McpServerConfig = z.output<typeof mcpServerSchema>;
@@ -121,6 +152,7 @@ export const toolsConfigSchema = z.object({
     .optional()
     .describe("Tool modules by name, used by domains as module:<name>"),
   codeInterpreter: codeInterpreterOptionsSchema.partial().optional(),
+  environmentPool: environmentPoolSchema.optional(),
   search: searchConfigSchema.optional(),
   fetch: webFetchOptionsSchema.partial().optional(),
   fetchCache: z

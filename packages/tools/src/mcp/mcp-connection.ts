@@ -34,6 +34,10 @@ export interface McpConnection {
    * server, not the model, failed.
    */
   call(name: string, args: unknown, options?: { signal?: AbortSignal }): Promise<McpCallResult>;
+  /** True once the connection is gone (closed here, or the server process exited). */
+  readonly closed: boolean;
+  /** Called once when the connection goes (a warm pool drops a server that dies while it waits). */
+  onClose(listener: () => void): void;
   close(): Promise<void>;
 }
 
@@ -78,8 +82,10 @@ export async function connectMcpServer(
   }
   const client = new Client({ name: "tfgrpo", version: "0.1.0" }, { capabilities: {} });
   let closed = false;
+  const closeListeners: Array<() => void> = [];
   client.onclose = () => {
     closed = true;
+    for (const listener of closeListeners.splice(0)) listener();
   };
   const fail = (what: string, error: unknown): TfgrpoError => {
     const message = (error as Error)?.message ?? String(error);
@@ -90,14 +96,19 @@ export async function connectMcpServer(
       { cause: error, details: { domain: options.domain, server: name } },
     );
   };
+  // The SDK never removes the abort listener it adds per request: a signal of this start-up alone keeps a long-lived
+  // one (a warm pool's, shared by all its start-ups) from collecting one listener per server started.
+  const starting = new AbortController();
+  const forward = () => starting.abort(options.signal?.reason);
+  if (options.signal?.aborted) forward();
+  options.signal?.addEventListener("abort", forward, { once: true });
   try {
-    await client.connect(transport as Transport, {
-      timeout: config.startTimeoutMs,
-      ...(options.signal ? { signal: options.signal } : {}),
-    });
+    await client.connect(transport as Transport, { timeout: config.startTimeoutMs, signal: starting.signal });
   } catch (error) {
     await client.close().catch(() => {});
     throw fail("did not answer initialize", error);
+  } finally {
+    options.signal?.removeEventListener("abort", forward);
   }
   const tools: McpToolInfo[] = [];
   try {
@@ -123,6 +134,13 @@ export async function connectMcpServer(
     tools,
     sessionId: transport instanceof StreamableHTTPClientTransport ? transport.sessionId : undefined,
     pid: transport instanceof StdioClientTransport ? transport.pid : null,
+    get closed() {
+      return closed;
+    },
+    onClose(listener) {
+      if (closed) listener();
+      else closeListeners.push(listener);
+    },
     async call(tool, args, callOptions = {}) {
       if (closed) throw fail(`calling ${tool}`, new Error("the server's connection is closed"));
       let result: Awaited<ReturnType<Client["callTool"]>>;
