@@ -118,6 +118,11 @@ export function registerLearnCommand(program: Command): void {
       positiveInteger,
     )
     .option(
+      "--val-ahead <n>",
+      "--gate sequential: validation rounds sampled ahead of the gate's looks, at once (default: as many as fill --concurrency); the gate still decides round by round, and rounds past its decision are kept for the next step",
+      positiveInteger,
+    )
+    .option(
       "--precheck <n>",
       "validation tasks of a cheap pre-check before the full gate (0 = off)",
       nonNegativeInteger,

@@ -39,6 +39,8 @@ export const learnCommandOptionsSchema = z
     gate: z.enum(["sequential", "paired-t", "paper"]).optional(),
     /** `--val-max-k`: the sequential gate's most samples per validation task. */
     valMaxK: z.number().int().positive().optional(),
+    /** `--val-ahead`: the sequential gate's rounds sampled at once (default: as many as fill the concurrency). */
+    valAhead: z.number().int().positive().optional(),
     precheck: z.number().int().nonnegative(),
     mode: z.enum(["tools", "direct"]),
     /** The team's agent module: it runs the rollouts instead of tfgrpo's actor. */

@@ -131,6 +131,7 @@ export async function learn(
         valK: options.valK,
         ...(options.gate !== undefined ? { gate: options.gate } : {}),
         ...(options.valMaxK !== undefined ? { valMaxK: options.valMaxK } : {}),
+        ...(options.valAhead !== undefined ? { valAhead: options.valAhead } : {}),
         precheckSize: options.precheck,
         groundTruth: options.groundTruth ? "required" : "none",
         mode: options.mode,

@@ -42,21 +42,28 @@ export interface EvaluateOptions {
   circuitBreaker?: CircuitBreaker;
 }
 
+const groupIdOf = (options: EvaluateOptions, library: LibraryUnderTest, task: Task) =>
+  evaluationGroupId(options.runId, options.evaluationId, library.label, task.id);
+
 /**
- * Runs every library on the same tasks with the same seeds (a paired comparison), rewards each task's samples as one
- * group, and returns per-task rewards. Idempotent: finished rollouts and rewards found in the store are reused.
+ * Runs the rollouts of attempts `from` to `to - 1` (default: all `k`) of every library on every task, with the seeds
+ * `evaluateLibraries` gives them; what the store already holds is not run again. The sequential gate samples its
+ * rounds ahead this way (an attempt per round), then reads them with `evaluateLibraries`, which finds them stored.
  */
-export async function evaluateLibraries(options: EvaluateOptions): Promise<LibraryEvaluation[]> {
-  const { bus, store, runId, evaluationId, tasks, libraries, k } = options;
-  const groupIdOf = (library: LibraryUnderTest, task: Task) =>
-    evaluationGroupId(runId, evaluationId, library.label, task.id);
+export async function runEvaluationRollouts(
+  options: EvaluateOptions,
+  attempts: { from?: number; to?: number } = {},
+): Promise<void> {
+  const { tasks, libraries, k } = options;
+  const from = attempts.from ?? 0;
+  const to = Math.min(attempts.to ?? k, k);
   const jobs = libraries.flatMap((library) =>
     tasks.flatMap((task) =>
       rolloutJobs({
-        runId,
+        runId: options.runId,
         task,
-        groupId: groupIdOf(library, task),
-        attempts: k,
+        groupId: groupIdOf(options, library, task),
+        attempts: to,
         library: library.library,
         temperature: options.temperature,
         purpose: options.purpose,
@@ -65,10 +72,19 @@ export async function evaluateLibraries(options: EvaluateOptions): Promise<Libra
         ...(options.step === undefined ? {} : { step: options.step }),
         // The same seed for a task's i-th sample under every library, so differences come from the library.
         seedOf: (attempt) => seedFrom(options.seed, task.id, attempt),
-      }),
+      }).filter((job) => job.input.attempt >= from),
     ),
   );
   await runRollouts({ ...options, jobs });
+}
+
+/**
+ * Runs every library on the same tasks with the same seeds (a paired comparison), rewards each task's samples as one
+ * group, and returns per-task rewards. Idempotent: finished rollouts and rewards found in the store are reused.
+ */
+export async function evaluateLibraries(options: EvaluateOptions): Promise<LibraryEvaluation[]> {
+  const { bus, store, runId, evaluationId, tasks, libraries, k } = options;
+  await runEvaluationRollouts(options);
 
   const groundTruth = options.groundTruth ?? "required";
   const pooled = (task: Task) => groundTruth === "when-answered" && task.answer === undefined;
@@ -83,7 +99,7 @@ export async function evaluateLibraries(options: EvaluateOptions): Promise<Libra
         runId,
         task,
         poolId: `${runId}/${evaluationId}/pooled:${libraries.map((library) => library.label).join("+")}/${task.id}`,
-        groupIds: libraries.map((library) => groupIdOf(library, task)),
+        groupIds: libraries.map((library) => groupIdOf(options, library, task)),
       }),
     );
   });
@@ -98,7 +114,7 @@ export async function evaluateLibraries(options: EvaluateOptions): Promise<Libra
           store,
           runId,
           task,
-          groupId: groupIdOf(library, task),
+          groupId: groupIdOf(options, library, task),
           groundTruth: groundTruth === "none" ? "none" : "required",
         }));
       const group = [...rewarded, ...infrastructureFailures].sort((a, b) => a.attempt - b.attempt);

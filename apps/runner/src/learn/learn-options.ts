@@ -90,6 +90,14 @@ export const learnOptionsSchema = z.object({
     .describe(
       "Sequential gate: the most samples per validation task (default: enough for 120 paired samples, 2 to 32)",
     ),
+  valAhead: z
+    .number()
+    .int()
+    .min(1)
+    .optional()
+    .describe(
+      "Sequential gate: rounds sampled at once ahead of its looks (default: as many as fill the concurrency with the rollouts a round needs)",
+    ),
   precheckSize: z
     .number()
     .int()

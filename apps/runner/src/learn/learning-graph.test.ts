@@ -484,6 +484,37 @@ describe("the learning graph with scripted roles", () => {
     }
   });
 
+  it("sequential gate: rounds sampled ahead to fill the concurrency, looked at one by one with the same decisions", async () => {
+    const looks = async (concurrency: number, name: string) => {
+      const world = await startWorld(name);
+      try {
+        const final = await learnRun(world, { gate: "sequential", concurrency });
+        return {
+          decision: final.history[0]?.decision,
+          rounds: world.calls.gateRequests.map((request) => request.rounds),
+          validation: world.calls.rollouts.filter((id) => id.includes("/validation/")),
+        };
+      } finally {
+        await world.close();
+      }
+    };
+    // 2 tasks x 2 versions: 4 rollouts a round. At --concurrency 4, one round at a time; at 12, three at once.
+    const alone = await looks(4, "sequential-alone");
+    const ahead = await looks(12, "sequential-ahead");
+    expect(ahead.decision).toBe("commit");
+    expect(ahead.decision).toBe(alone.decision);
+    // The curator sees the same rounds, one more each look, and decides at the same one.
+    expect(ahead.rounds).toEqual(alone.rounds);
+    expect(alone.validation).toHaveLength(4 * alone.rounds.length);
+    // Rounds went out three at a time: the last batch's rounds past the decision were sampled too (and stored), each
+    // rollout once.
+    const batches = Math.ceil(ahead.rounds.length / 3);
+    expect(ahead.rounds.length % 3).not.toBe(0);
+    expect(ahead.validation).toHaveLength(3 * 4 * batches);
+    expect(new Set(ahead.validation).size).toBe(ahead.validation.length);
+    expect(ahead.validation.length).toBeGreaterThan(alone.validation.length);
+  });
+
   it("without ground truth, scores validation tasks that carry answers against their answers", async () => {
     // Both versions answer each validation task the same way on every sample: each version's own majority would
     // score every answer 1 and the candidate could not win; the answers tell the library helps.

@@ -1,5 +1,6 @@
 import type { Bus, Job, JobResult, Subject } from "@tfgrpo/protocol";
 import { TfgrpoError } from "@tfgrpo/protocol";
+import { waitForResults } from "./shared-results.js";
 
 export interface RunJobsOptions<I, O> {
   bus: Bus;
@@ -19,7 +20,8 @@ export interface RunJobsOptions<I, O> {
 
 /**
  * Fans jobs out through the Bus work queue and waits until every one has a stored result. One graph node dispatches
- * thousands of rollouts this way instead of one graph task each (a LangGraph Send costs ~0.4 ms per task).
+ * thousands of rollouts this way instead of one graph task each (a LangGraph Send costs ~0.4 ms per task). Calls in
+ * flight at once with the same `replyTo` share one results consumer (`waitForResults`).
  */
 export async function runJobs<I, O>(options: RunJobsOptions<I, O>): Promise<void> {
   const { bus, subject, replyTo, jobs, onResult, onProgress, signal } = options;
@@ -34,26 +36,30 @@ export async function runJobs<I, O>(options: RunJobsOptions<I, O>): Promise<void
   let lastResultAt = Date.now();
   let failure: unknown = null;
   let wake: (() => void) | null = null as (() => void) | null;
-  const consumer = await bus.consumeResults(subject, replyTo, async (result) => {
-    // Results of jobs this phase did not ask for (an earlier phase's duplicates) are stored too, but not counted.
-    try {
-      await onResult(result);
-    } catch (error) {
-      // A full disk or a read-only database does not heal by retrying: the result is acknowledged (not redelivered
-      // forever), the phase stops with the storage error, and a resumed run redoes the job (it was never stored).
-      if (TfgrpoError.hasCode(error, "storage_error")) {
-        failure ??= error;
-        wake?.();
-        return;
+  // The run's one consumer of its results, shared with runJobs calls in flight beside this one (validation rounds).
+  const release = await waitForResults(bus, subject as Subject<unknown, O>, replyTo, {
+    pending,
+    onResult: async (result) => {
+      // Results of jobs this phase did not ask for (an earlier phase's duplicates) are stored too, but not counted.
+      try {
+        await onResult(result);
+      } catch (error) {
+        // A full disk or a read-only database does not heal by retrying: the result is acknowledged (not redelivered
+        // forever), the phase stops with the storage error, and a resumed run redoes the job (it was never stored).
+        if (TfgrpoError.hasCode(error, "storage_error")) {
+          failure ??= error;
+          wake?.();
+          return;
+        }
+        throw error;
       }
-      throw error;
-    }
-    lastResultAt = Date.now();
-    if (pending.delete(result.jobId)) {
-      done++;
-      onProgress?.(done, total);
-      if (pending.size === 0) wake?.();
-    }
+      lastResultAt = Date.now();
+      if (pending.delete(result.jobId)) {
+        done++;
+        onProgress?.(done, total);
+        if (pending.size === 0) wake?.();
+      }
+    },
   });
   try {
     await bus.enqueue(
@@ -81,6 +87,6 @@ export async function runJobs<I, O>(options: RunJobsOptions<I, O>): Promise<void
     failure = error;
     throw error;
   } finally {
-    await consumer.close();
+    await release();
   }
 }

@@ -1,6 +1,6 @@
 import { seedFrom, type Task } from "@tfgrpo/protocol";
 import { average } from "../average.js";
-import { evaluateLibraries } from "../evaluate-libraries.js";
+import { type EvaluateOptions, evaluateLibraries } from "../evaluate-libraries.js";
 import { statsRevisionFor } from "./credit.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 
@@ -38,18 +38,49 @@ export const minSamplesWithoutAnswers = 3;
  * majority label of the pooled samples of all versions compared, with at least `minSamplesWithoutAnswers` each.
  */
 export async function scoreOnValidation(
-  { bus, store, options, runId, domain, progress, stop }: LearnDependencies,
-  { step, statsRevision }: { step: number; statsRevision: string | null },
+  deps: LearnDependencies,
+  state: { step: number; statsRevision: string | null },
   tasks: readonly Task[],
   versions: readonly (number | null)[],
   name: "precheck" | "validation",
   /** Samples per task to run (default `--val-k`); earlier samples of the same tasks and seeds are reused. */
-  samples = options.valK,
+  samples = deps.options.valK,
 ): Promise<ValidationScores> {
-  const unanswered = validationNeedsPooledLabels(options, tasks);
+  const unanswered = validationNeedsPooledLabels(deps.options, tasks);
   const samplesPerTask = unanswered ? Math.max(samples, minSamplesWithoutAnswers) : samples;
-  const bar = progress(`step ${step} ${name}`);
+  const bar = deps.progress(`step ${state.step} ${name}`);
   const evaluations = await evaluateLibraries({
+    ...validationEvaluation(deps, state, tasks, versions, name, samplesPerTask),
+    onProgress: bar.update,
+  });
+  bar.done();
+  const scored = tasks.map((_, i) => evaluations.every((e) => e.tasks[i]!.taskLevelRewards.length > 0));
+  const all = evaluations.flatMap((e) => e.tasks);
+  return {
+    scores: evaluations.map((e) =>
+      e.tasks.filter((_, i) => scored[i]).map((t) => average(t.taskLevelRewards)),
+    ),
+    rollouts: all.reduce((sum, t) => sum + t.rewards.length, 0),
+    infrastructureFailures: all.reduce((sum, t) => sum + t.infrastructureFailures, 0),
+    samplesPerTask,
+    attemptRewards: evaluations.map((e) => e.tasks.map((t) => t.attemptRewards)),
+    pooledLabels: unanswered,
+  };
+}
+
+/**
+ * The evaluation a validation runs: every version on the same tasks and seeds, results keyed by library (so the
+ * head's samples of an earlier step are found again), the circuit breaker on infrastructure failures.
+ */
+export function validationEvaluation(
+  { bus, store, options, runId, domain, stop }: LearnDependencies,
+  { step, statsRevision }: { step: number; statsRevision: string | null },
+  tasks: readonly Task[],
+  versions: readonly (number | null)[],
+  name: "precheck" | "validation",
+  samplesPerTask: number,
+): EvaluateOptions {
+  return {
     bus,
     store,
     runId,
@@ -67,26 +98,12 @@ export async function scoreOnValidation(
     mode: options.mode,
     groundTruth: options.groundTruth === "required" ? "required" : "when-answered",
     concurrency: options.concurrency,
-    onProgress: bar.update,
     circuitBreaker: {
       maxRate: options.maxInfraFailureRate,
       phase: `step ${step} ${name}`,
       resume: `tfgrpo learn --resume ${runId}`,
     },
     ...stop,
-  });
-  bar.done();
-  const scored = tasks.map((_, i) => evaluations.every((e) => e.tasks[i]!.taskLevelRewards.length > 0));
-  const all = evaluations.flatMap((e) => e.tasks);
-  return {
-    scores: evaluations.map((e) =>
-      e.tasks.filter((_, i) => scored[i]).map((t) => average(t.taskLevelRewards)),
-    ),
-    rollouts: all.reduce((sum, t) => sum + t.rewards.length, 0),
-    infrastructureFailures: all.reduce((sum, t) => sum + t.infrastructureFailures, 0),
-    samplesPerTask,
-    attemptRewards: evaluations.map((e) => e.tasks.map((t) => t.attemptRewards)),
-    pooledLabels: unanswered,
   };
 }
 

@@ -6,11 +6,14 @@ import { candidateOnNewHead, rejectedAsStale } from "./head-moved.js";
 import type { LearnDependencies } from "./learn-dependencies.js";
 import { pairedRounds } from "./paired-rounds.js";
 import { scoreOnValidation, validationNeedsPooledLabels } from "./score-on-validation.js";
+import { validationRoundsAhead } from "./validation-rounds-ahead.js";
 
 /**
  * Held-out validation and the acceptance gate: candidate and head run on the same validation tasks and seeds, and the
  * curator commits the candidate or rejects it on those numbers. With the sequential gate (the default) validation
- * comes in rounds, one more paired sample per task each, and stops as soon as the curator's decision is final. An optional cheap pre-check on the first tasks can
+ * comes in rounds, one more paired sample per task each, and stops as soon as the curator's decision is final; rounds
+ * are sampled ahead of the looks (`validationRoundsAhead`) so the model is not idle while one is read. An optional
+ * cheap pre-check on the first tasks can
  * reject early; only a passed pre-check pays for the full validation, whose request carries the pre-check's decision
  * (the curator keeps nothing between the two calls, so any curator worker can answer either). Infrastructure failures
  * are left out of the scores; a validation with too many of them is `inconclusive` (nothing committed), and past the
@@ -174,10 +177,17 @@ function validateAndGateOnce(deps: LearnDependencies) {
         return judge(val, "full", { ...(precheck ? { precheck } : {}) });
       // Without --gate the curator's configured rule decides: a fixed-sample one at --val-k rounds.
       const maxRounds = Math.max(sequentialValidationRounds(val.length, options.valMaxK), options.valK);
-      for (let round = 1; ; round++) {
-        const result = await judge(val, "full", { ...(precheck ? { precheck } : {}), round, maxRounds });
-        if (result.gate.details?.final !== false || round >= maxRounds) return result;
-        log(`step ${state.step}: gate round ${round}/${maxRounds}: ${result.gate.reason}`);
+      // Rounds are sampled ahead in batches that fill the concurrency; the curator still looks at them one by one.
+      const ahead = validationRoundsAhead(deps, state, val, [candidate, state.headVersion], maxRounds);
+      try {
+        for (let round = 1; ; round++) {
+          await ahead.ready(round);
+          const result = await judge(val, "full", { ...(precheck ? { precheck } : {}), round, maxRounds });
+          if (result.gate.details?.final !== false || round >= maxRounds) return result;
+          log(`step ${state.step}: gate round ${round}/${maxRounds}: ${result.gate.reason}`);
+        }
+      } finally {
+        await ahead.finish();
       }
     };
 
