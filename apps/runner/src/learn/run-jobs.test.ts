@@ -30,7 +30,8 @@ async function heldWorker(bus: ReturnType<typeof createInProcessBus>) {
     async holding(ns: number[]) {
       const deadline = Date.now() + 10_000;
       while (!ns.every((n) => held.has(n))) {
-        if (Date.now() > deadline) throw new Error(`worker never held ${ns.join(", ")} (held ${arrived.join(", ")})`);
+        if (Date.now() > deadline)
+          throw new Error(`worker never held ${ns.join(", ")} (held ${arrived.join(", ")})`);
         await new Promise<void>((resolve) => {
           notify = resolve;
           setTimeout(resolve, 50);
