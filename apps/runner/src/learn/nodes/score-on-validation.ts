@@ -45,10 +45,12 @@ export async function scoreOnValidation(
   name: "precheck" | "validation",
   /** Samples per task to run (default `--val-k`); earlier samples of the same tasks and seeds are reused. */
   samples = deps.options.valK,
+  /** Whether this call shows its own progress (not when the rounds' sampler shows the validation's). */
+  showProgress = true,
 ): Promise<ValidationScores> {
   const unanswered = validationNeedsPooledLabels(deps.options, tasks);
   const samplesPerTask = unanswered ? Math.max(samples, minSamplesWithoutAnswers) : samples;
-  const bar = deps.progress(`step ${state.step} ${name}`);
+  const bar = showProgress ? deps.progress(`step ${state.step} ${name}`) : { update: () => {}, done: () => {} };
   const evaluations = await evaluateLibraries({
     ...validationEvaluation(deps, state, tasks, versions, name, samplesPerTask),
     onProgress: bar.update,

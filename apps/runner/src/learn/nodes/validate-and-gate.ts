@@ -116,6 +116,8 @@ function validateAndGateOnce(deps: LearnDependencies) {
         [candidate, state.headVersion],
         stage === "precheck" ? "precheck" : "validation",
         look.round,
+        // Rounds are sampled (and their progress shown) by `validationRoundsAhead`.
+        look.round === undefined,
       );
       failures[stage] = validation.infrastructureFailures;
       const sequential =

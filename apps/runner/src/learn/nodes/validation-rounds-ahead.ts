@@ -35,13 +35,28 @@ export function validationRoundsAhead(
   const evaluation = validationEvaluation(deps, state, tasks, versions, "validation", maxRounds);
   let batchEnd = 0;
   let finished = false;
+  // One progress line for the whole validation: the rollouts of every round sent so far.
+  let bar: ReturnType<LearnDependencies["progress"]> | null = null;
+  const counts = new Map<number, { done: number; total: number }>();
+  const report = () => {
+    let done = 0;
+    let total = 0;
+    for (const count of counts.values()) {
+      done += count.done;
+      total += count.total;
+    }
+    bar?.update(done, total);
+  };
 
   const start = (round: number, onDispatch?: (rollouts: number) => void) => {
     let dispatched = false;
+    bar ??= deps.progress(`step ${state.step} validation`);
     const promise = runEvaluationRollouts(
       {
         ...evaluation,
         onProgress: (done, total) => {
+          counts.set(round, { done, total });
+          report();
           if (dispatched) return;
           dispatched = true;
           onDispatch?.(total - done);
@@ -79,6 +94,7 @@ export function validationRoundsAhead(
     async finish() {
       finished = true;
       await Promise.allSettled(rounds.values());
+      bar?.done();
     },
   };
 }
