@@ -50,7 +50,9 @@ export async function scoreOnValidation(
 ): Promise<ValidationScores> {
   const unanswered = validationNeedsPooledLabels(deps.options, tasks);
   const samplesPerTask = unanswered ? Math.max(samples, minSamplesWithoutAnswers) : samples;
-  const bar = showProgress ? deps.progress(`step ${state.step} ${name}`) : { update: () => {}, done: () => {} };
+  const bar = showProgress
+    ? deps.progress(`step ${state.step} ${name}`)
+    : { update: () => {}, done: () => {} };
   const evaluations = await evaluateLibraries({
     ...validationEvaluation(deps, state, tasks, versions, name, samplesPerTask),
     onProgress: bar.update,
