@@ -1,4 +1,4 @@
-import { formatZodIssues, TfgrpoError } from "@tfgrpo/protocol";
+import { formatZodIssues, proposalSchema, TfgrpoError } from "@tfgrpo/protocol";
 import { z } from "zod";
 
 /** What kind of decision the learner made: typed, so nothing downstream reads it from a reason's wording. */
@@ -56,6 +56,11 @@ export const onlineLearnerSnapshotSchema = z.object({
       windowSize: z.number().int().nonnegative(),
     })
     .nullable(),
+  /**
+   * Proposals of reflections made while the canary ran, for the first reflection after its decision (absent in the
+   * states of earlier learners: none).
+   */
+  held: z.array(proposalSchema).default([]),
   canary: z
     .object({
       version,

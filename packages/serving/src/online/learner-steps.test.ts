@@ -2,7 +2,7 @@ import { createStore, type Store } from "@tfgrpo/store";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { type CanaryRun, startCanaryRun } from "./canary-run.js";
 import { createDecisionWriter, type DecisionWriter } from "./decision-writer.js";
-import { type LoopState, probationStep, settleCanary } from "./learner-steps.js";
+import { type LoopState, probationStep, settleCanary, stopForFutility } from "./learner-steps.js";
 import { resolveOnlineConfig } from "./online-config.js";
 import { createOnlineCuratorBus } from "./online-curator-bus.js";
 import type { OnlineEvent } from "./online-events.js";
@@ -151,5 +151,44 @@ describe("the learner's steps, each decision through the one writer", () => {
     });
     expect(state).toMatchObject({ head: rollback.restoredAs, canary: null, probation: null });
     expect(writer.decisions.map((d) => d.kind)).toEqual(["rollback", "voided"]);
+  });
+});
+
+describe("stopping a canary for futility when a reflection falls due", () => {
+  it("stops a canary past `futilityAfter` outcomes that leans no better than the head: inconclusive, evidence kept", async () => {
+    const head = await version(null, "committed", "Count both ends.");
+    const candidate = await version(head, "proposed", "Check the bound.");
+    // 30 canary outcomes at 20% against the head's 25%: neither bound of the test is near, and it leans worse.
+    const state: LoopState = { head, canary: canaryOf(candidate, head, [6, 24], [8, 24]), probation: null };
+    const out: OnlineEvent[] = [];
+    expect(await stopForFutility(deps, state, out)).toBe(true);
+    expect(state.canary).toBeNull();
+    expect(out).toMatchObject([
+      {
+        type: "gate",
+        kind: "inconclusive",
+        version: candidate,
+        decision: { decision: "inconclusive", details: { rule: "futility", canaryOutcomes: 30 } },
+      },
+    ]);
+    expect((await store.getVersionInfo("math", candidate))?.state).toBe("rejected");
+    expect(await store.getHeadVersion("math")).toBe(head);
+  });
+
+  it("lets a canary that leans better, or has had fewer outcomes, run on to its test's decision", async () => {
+    const head = await version(null, "committed", "Count both ends.");
+    const candidate = await version(head, "proposed", "Check the bound.");
+    const leaningBetter: LoopState = {
+      head,
+      canary: canaryOf(candidate, head, [9, 21], [7, 25]),
+      probation: null,
+    };
+    const early: LoopState = { head, canary: canaryOf(candidate, head, [2, 27], [8, 24]), probation: null };
+    const out: OnlineEvent[] = [];
+    expect(await stopForFutility(deps, leaningBetter, out)).toBe(false);
+    expect(await stopForFutility(deps, early, out)).toBe(false);
+    expect(out).toEqual([]);
+    expect(leaningBetter.canary?.version).toBe(candidate);
+    expect((await store.getVersionInfo("math", candidate))?.state).toBe("proposed");
   });
 });

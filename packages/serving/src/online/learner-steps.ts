@@ -6,7 +6,7 @@ import type { OnlineConfig } from "./online-config.js";
 import { abandonedDecision, canaryDecision, voidedDecision } from "./online-decision.js";
 import type { OnlineEvent } from "./online-events.js";
 import { rollbackMessage } from "./rollback-rule.js";
-import { decideCanary } from "./sequential-canary.js";
+import { canaryEvidence, decideCanary } from "./sequential-canary.js";
 
 /** What the learner's steps read and move: the head it serves, the canary out, the head on probation. */
 export interface LoopState {
@@ -100,4 +100,38 @@ export async function probationStep(
   const voided = state.canary;
   state.canary = null;
   if (voided !== null) await deps.writer.decide(voidedDecision(voided.version, from, state.head), out);
+}
+
+/**
+ * A reflection fell due while a canary runs. Once the canary has had `futilityAfter` outcomes and its stratified
+ * estimate is no better than the head (at or below zero), it stops there for futility: decided inconclusive (rule
+ * `futility`, its evidence stored), so the reflection can make the next candidate now. A canary that leans better runs
+ * on to its test's decision. Stopping early only ever drops a candidate, never commits one: the chance of committing
+ * a harmful candidate stays the test's alpha; one `harm` better is dropped somewhat more often than the test's beta.
+ * Returns whether the canary was stopped.
+ */
+export async function stopForFutility(
+  deps: StepDeps,
+  state: LoopState,
+  out: OnlineEvent[],
+): Promise<boolean> {
+  const current = state.canary;
+  if (current === null) return false;
+  const rollout = deps.rollout();
+  if (current.outcomes.length < rollout.futilityAfter) return false;
+  const evidence = canaryEvidence(current.outcomes, current.headOutcomes, rollout);
+  if (evidence.estimate !== null && evidence.estimate > 0) return false;
+  state.canary = null;
+  const head = await deps.store.getHeadVersion(deps.domain);
+  if (head !== current.parent) {
+    const why = `its parent ${name(current.parent)} is no longer the head (now ${head === null ? "empty" : `v${head}`})`;
+    await deps.writer.decide(abandonedDecision(current.version, current.parent, why), out);
+    state.head = head;
+    return true;
+  }
+  await deps.writer.decide(
+    canaryDecision(current, { kind: "inconclusive", rule: "futility", evidence }, rollout),
+    out,
+  );
+  return true;
 }

@@ -54,6 +54,13 @@ export const onlineConfigSchema = z.strictObject({
        * evidence stored), so one candidate cannot block learning forever.
        */
       canaryOutcomes: z.number().int().positive().default(400),
+      /**
+       * Canary outcomes after which a reflection that falls due stops a canary still undecided that leans no better
+       * than the head (futility: decided inconclusive, its evidence stored) instead of holding its proposals for
+       * after the decision. A candidate near no difference would otherwise hold the learner back for the hundreds
+       * of outcomes its test needs there. A canary leaning better runs on to its decision.
+       */
+      futilityAfter: z.number().int().positive().default(30),
       /** Promoting a candidate `harm` worse than the head happens at most this often (the sequential test's alpha). */
       alpha: z.number().gt(0).lt(0.5).default(0.05),
       /** Rejecting a candidate `harm` better than the head happens at most this often (the test's beta). */
@@ -81,6 +88,7 @@ export const onlineConfigSchema = z.strictObject({
       minCanaryShare: 0.2,
       minCanaryOutcomes: 10,
       canaryOutcomes: 400,
+      futilityAfter: 30,
       alpha: 0.05,
       beta: 0.2,
       harm: 0.1,

@@ -9,6 +9,7 @@ export type OnlineDecisionRule =
   | "deadline"
   | "budget"
   | "session-end"
+  | "futility"
   | "abandoned"
   | "voided";
 
@@ -83,6 +84,7 @@ export function canaryDecision(
     deadline: `no decision by its deadline ${canary.deadlineAt}`,
     budget: `no decision within its ${rollout.canaryOutcomes} canary outcomes`,
     "session-end": "no decision when the session ended",
+    futility: `no decision after ${e.canaryOutcomes} canary outcomes, leaning no better than the head, when a reflection fell due (stopped for futility)`,
   }[verdict.rule];
   return {
     kind: "inconclusive",

@@ -14,6 +14,10 @@ export type OnlineEvent =
       groups: number;
       differences: number;
       proposals: number;
+      /** This reflection's proposals held for the first reflection after the canary out is decided (it wrote none). */
+      held: number;
+      /** Proposals of reflections made while a canary ran, consolidated with this one's. */
+      fromHeld: number;
       /** The proposed version the curator wrote, or null when nothing changed. */
       version: number | null;
       /** The lifecycle version committed first (entries moved on their live credit), if any moved. */

@@ -76,8 +76,19 @@ describe("online learner (real store, SIMULATED critic and curator)", () => {
       )
         promotedAt = index;
     }
-    const types = learner.events.map((e) => e.type);
+    // Reflections that fall due while the canary runs hold their proposals (they write nothing) until its decision.
+    const holding = learner.events.filter((e) => e.type === "reflection" && e.version === null && e.held > 0);
+    const types = learner.events.filter((e) => !holding.includes(e)).map((e) => e.type);
     expect(types.slice(0, 3)).toEqual(["reflection", "canary-start", "gate"]);
+    const firstGate = learner.events.findIndex((e) => e.type === "gate");
+    for (const event of holding) expect(learner.events.indexOf(event)).toBeLessThan(firstGate);
+    // The first reflection after the decision consolidated the last held proposals with its own.
+    expect(holding.length).toBeGreaterThan(0);
+    const after = learner.events.slice(firstGate).find((e) => e.type === "reflection");
+    const lastHeld = holding.at(-1);
+    if (after?.type !== "reflection" || lastHeld?.type !== "reflection")
+      throw new Error("no reflection after the gate");
+    expect(after.fromHeld).toBe(lastHeld.held);
     const gate = learner.events.find((e) => e.type === "gate")!;
     if (gate.type !== "gate") throw new Error("unreachable");
     expect(gate).toMatchObject({

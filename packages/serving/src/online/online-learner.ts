@@ -1,8 +1,8 @@
-import { createEmbeddingCache, seededRandom } from "@tfgrpo/protocol";
+import { createEmbeddingCache, type Proposal, seededRandom } from "@tfgrpo/protocol";
 import { createTaskStratifier } from "../service/task-stratum.js";
 import { canarySnapshot, headBound, recordCanaryOutcome, startCanaryRun } from "./canary-run.js";
 import { createDecisionWriter } from "./decision-writer.js";
-import { type LoopState, probationStep, settleCanary } from "./learner-steps.js";
+import { type LoopState, probationStep, settleCanary, stopForFutility } from "./learner-steps.js";
 import { type OnlineConfig, resolveOnlineConfig } from "./online-config.js";
 import { createOnlineCuratorBus } from "./online-curator-bus.js";
 import type { OnlineEvent } from "./online-events.js";
@@ -43,6 +43,8 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
   const pool: OnlineOutcome[] = [];
   const loop: LoopState = { head: null, canary: null, probation: null };
   let deferred: TriggerFiring | null = null;
+  /** Proposals of reflections made while a canary ran, for the first reflection after its decision. */
+  let held: Proposal[] = [];
   let observed = 0;
   let reflections = 0;
   let cursor = 0;
@@ -62,7 +64,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
     ...(options.markConsumed ? { markConsumed: options.markConsumed } : {}),
   };
 
-  async function reflectIfDue(out: OnlineEvent[]): Promise<void> {
+  async function reflectIfDue(out: OnlineEvent[], fresh: TriggerFiring | null = null): Promise<void> {
     await settleCanary(steps, loop, out);
     if (pendingConfig !== null && loop.canary === null) {
       config = pendingConfig;
@@ -70,14 +72,25 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
       stratifier = createTaskStratifier({ bits: config.rollout.strataBits });
       trigger = createReflectionTrigger(config.trigger, trigger.snapshot());
     }
-    // One candidate at a time: a reflection due while a canary runs waits for its decision.
-    if (deferred === null || loop.canary !== null) return;
+    // One candidate at a time. While a canary runs, a reflection that falls due either stops it for futility (it had
+    // `futilityAfter` outcomes and leans no better: the reflection then makes the next candidate) or reflects on the
+    // traffic of the moment and holds its proposals for the first reflection after the canary's decision (the latest
+    // such reflection's: lessons found meanwhile are not lost).
+    if (loop.canary !== null) {
+      if (fresh === null) return;
+      if (!(await stopForFutility(steps, loop, out))) {
+        await holdReflection(fresh, out);
+        return;
+      }
+    }
+    if (deferred === null) return;
     const firing = deferred;
     deferred = null;
     try {
       const id = `${runId}:reflection-${++reflections}`;
-      const input = { id, at: observed, firing, pool: pool.slice(-config.groups.pool), config };
+      const input = { id, at: observed, firing, pool: pool.slice(-config.groups.pool), config, held };
       const { event, head } = await reflectionStep(reflectionDeps, input);
+      held = [];
       if (event.lifecycle !== null) loop.probation?.versions.push(event.lifecycle.version);
       loop.head = head;
       emit(event, out);
@@ -88,6 +101,18 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
         { type: "canary-start", at: observed, version: canary.version, parent: head, share: canary.share },
         out,
       );
+    } finally {
+      trigger.reflected();
+    }
+  }
+
+  async function holdReflection(firing: TriggerFiring, out: OnlineEvent[]): Promise<void> {
+    try {
+      const id = `${runId}:reflection-${++reflections}`;
+      const input = { id, at: observed, firing, pool: pool.slice(-config.groups.pool), config, hold: true };
+      const step = await reflectionStep(reflectionDeps, input);
+      if (step.held.length > 0) held = step.held;
+      emit(step.event, out);
     } finally {
       trigger.reflected();
     }
@@ -106,7 +131,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
     await probationStep(steps, loop, outcome, out);
     const firing = trigger.observe(outcome.success);
     if (firing) deferred = firing;
-    await reflectIfDue(out);
+    await reflectIfDue(out, firing);
   }
 
   /** One step at a time (outcomes, ticks, resume, finish), each returning the events it emitted. */
@@ -136,6 +161,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
         const deps = { store, domain, writer, strata };
         if (snapshot !== null) {
           ({ cursor, observed, reflections, deferred } = snapshot);
+          held = [...snapshot.held];
           trigger = createReflectionTrigger(config.trigger, snapshot.trigger);
           writer.decisions.splice(0, writer.decisions.length, ...snapshot.decisions);
           loop.probation = snapshot.probation;
@@ -150,6 +176,7 @@ export function createOnlineLearner(options: CreateOnlineLearnerOptions): Online
       format: 1,
       runId,
       ...{ cursor, observed, reflections, deferred, head: loop.head },
+      held: [...held],
       trigger: trigger.snapshot(),
       canary: canarySnapshot(loop.canary),
       probation: loop.probation ? structuredClone(loop.probation) : null,

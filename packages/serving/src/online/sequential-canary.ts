@@ -42,7 +42,11 @@ export interface CanaryEvidence {
 export type CanaryVerdict =
   | { kind: "continue"; evidence: CanaryEvidence; share: number }
   | { kind: "commit" | "reject"; evidence: CanaryEvidence }
-  | { kind: "inconclusive"; rule: "deadline" | "budget" | "session-end"; evidence: CanaryEvidence };
+  | {
+      kind: "inconclusive";
+      rule: "deadline" | "budget" | "session-end" | "futility";
+      evidence: CanaryEvidence;
+    };
 
 /** Least outcomes of each arm in a stratum before it counts (a variance needs two). */
 const minPerArm = 2;
