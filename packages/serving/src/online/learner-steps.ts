@@ -6,7 +6,7 @@ import type { OnlineConfig } from "./online-config.js";
 import { abandonedDecision, canaryDecision, voidedDecision } from "./online-decision.js";
 import type { OnlineEvent } from "./online-events.js";
 import { rollbackMessage } from "./rollback-rule.js";
-import { canaryEvidence, decideCanary } from "./sequential-canary.js";
+import { canaryEvidence, decideCanary, futile } from "./sequential-canary.js";
 
 /** What the learner's steps read and move: the head it serves, the canary out, the head on probation. */
 export interface LoopState {
@@ -118,9 +118,8 @@ export async function stopForFutility(
   const current = state.canary;
   if (current === null) return false;
   const rollout = deps.rollout();
-  if (current.outcomes.length < rollout.futilityAfter) return false;
   const evidence = canaryEvidence(current.outcomes, current.headOutcomes, rollout);
-  if (evidence.estimate !== null && evidence.estimate > 0) return false;
+  if (!futile(evidence, rollout)) return false;
   state.canary = null;
   const head = await deps.store.getHeadVersion(deps.domain);
   if (head !== current.parent) {

@@ -179,3 +179,19 @@ export function decideCanary(
   if (input.ending) return { kind: "inconclusive", rule: "session-end", evidence };
   return { kind: "continue", evidence, share: fastestShare(evidence, settings) };
 }
+
+/**
+ * Whether a canary still undecided may be stopped for futility when a reflection falls due: it has had
+ * `futilityAfter` outcomes and its stratified estimate is no better than the head (at or below zero, or no stratum
+ * counts yet). Only ever a drop: it cannot commit a candidate, so alpha holds; the chance of dropping a candidate
+ * `harm` better grows above beta (measured in sequential-canary.test.ts).
+ */
+export function futile(
+  evidence: CanaryEvidence,
+  settings: Pick<OnlineConfig["rollout"], "futilityAfter">,
+): boolean {
+  return (
+    evidence.canaryOutcomes >= settings.futilityAfter &&
+    !(evidence.estimate !== null && evidence.estimate > 0)
+  );
+}
