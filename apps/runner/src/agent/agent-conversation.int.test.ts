@@ -2,43 +2,23 @@
 // retail tasks: every attempt a conversation with tfgrpo's `user` role (SIMULATED, over HTTP), the agent built per
 // attempt with the store's tools from that attempt's own MCP session (the retail server over Streamable HTTP), the
 // whole conversation in the trajectory, and the τ² reward computed by the imported reward module on the final state.
-import { readFile, writeFile } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { Task, Trajectory } from "@tfgrpo/protocol";
-import { temporaryDirectory } from "@tfgrpo/protocol/testing";
 import { createStore } from "@tfgrpo/store";
-import { createRetailTrajectoryReward, loadRetailDb, serveRetailMcpHttp } from "@tfgrpo/tau2-retail";
+import { createRetailTrajectoryReward } from "@tfgrpo/tau2-retail";
 import { expect, it } from "vitest";
-import { stringify } from "yaml";
-import { dataImport } from "../commands/data.js";
 import { evaluate } from "../commands/eval.js";
-import { retailDomainSettings } from "../data-import/import-tau2-retail.js";
 import { captureCommandOutput } from "../testing/capture-command-output.js";
+import { importedRetail } from "../testing/imported-retail.js";
 import { repositoryRoot } from "../testing/spawn-cli.js";
 
 const agent = path.join(repositoryRoot, "examples/agents/tau2-retail-agent.mjs");
-const quiet = { stderr: { write: () => true }, stdout: { write: () => true } };
 
 it("a team's createAgent talks with the user role turn by turn and is scored on its attempt's final database", async () => {
-  await using out = await temporaryDirectory("tfgrpo-agent-conversation-");
-  await dataImport(
-    [path.join(repositoryRoot, "test-data/tau2-bench-retail")],
-    { seed: 1, extractBoxed: "auto", answers: true, preset: "tau2-retail", outDir: out.path },
-    quiet,
-  );
-  const db = loadRetailDb(path.join(out.path, "db.json"));
-  await using server = await serveRetailMcpHttp({ initial: db, port: 0 });
-  const settings = retailDomainSettings("Follow the store policy.", { command: "unused", args: [] });
-  await writeFile(
-    path.join(out.path, "tau2-retail.yaml"),
-    stringify({
-      ...settings,
-      tools: { servers: { "tau2-retail": { url: server.url, environment: "session" } } },
-    }),
-  );
-  const lines = (await readFile(path.join(out.path, "test.jsonl"), "utf8")).split("\n").filter(Boolean);
-  const tasks = path.join(out.path, "test3.jsonl");
-  await writeFile(tasks, `${lines.slice(0, 3).join("\n")}\n`);
+  await using retail = await importedRetail({ tasks: 3, prefix: "tfgrpo-agent-conversation-" });
+  const { dir, db, server, tasks } = retail;
+  const lines = (await readFile(tasks, "utf8")).split("\n").filter(Boolean);
   const runId = "eval-agent-conversation";
   const evaluation = await evaluate(
     {
@@ -46,7 +26,7 @@ it("a team's createAgent talks with the user role turn by turn and is scored on 
       domain: "tau2-retail",
       library: ["none"],
       data: tasks,
-      settings: out.path,
+      settings: dir,
       k: 2,
       concurrency: 6,
       seed: 3,
@@ -54,7 +34,7 @@ it("a team's createAgent talks with the user role turn by turn and is scored on 
       mode: "tools",
       localRoles: "actor,critic,curator",
       sim: true,
-      db: path.join(out.path, "eval.db"),
+      db: path.join(dir, "eval.db"),
       runId,
       trace: false,
     },
@@ -66,7 +46,7 @@ it("a team's createAgent talks with the user role turn by turn and is scored on 
   // Every attempt's session was closed with it.
   expect(server.sessions).toBe(0);
 
-  const store = await createStore(path.join(out.path, "eval.db"));
+  const store = await createStore(path.join(dir, "eval.db"));
   let trajectories: Trajectory[];
   try {
     trajectories = await store.listTrajectories({ runId });

@@ -1,17 +1,10 @@
 // `tfgrpo eval --sim` on τ²-bench retail end to end: the imported tasks, the retail MCP server with one session per
 // attempt, the simulated agent and user, the imported reward module; pass^k beside Mean@k.
-import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { temporaryDirectory } from "@tfgrpo/protocol/testing";
-import { loadRetailDb, serveRetailMcpHttp } from "@tfgrpo/tau2-retail";
 import { afterEach, expect, it, onTestFinished } from "vitest";
-import { stringify } from "yaml";
-import { retailDomainSettings } from "../data-import/import-tau2-retail.js";
-import { dataImport } from "./data.js";
+import { importedRetail } from "../testing/imported-retail.js";
 import { evaluate } from "./eval.js";
 
-const retailDir = fileURLToPath(new URL("../../../../test-data/tau2-bench-retail/", import.meta.url));
 const quiet = { stderr: { write: () => true }, stdout: { write: () => true } };
 const saved = { actor: process.env.TFGRPO_ACTOR_CONFIG, critic: process.env.TFGRPO_CRITIC_CONFIG };
 
@@ -33,32 +26,11 @@ it("eval on retail tasks reports pass^1..pass^k from conversations scored by the
   onTestFinished(() => {
     process.off("warning", onWarning);
   });
-  await using out = await temporaryDirectory("tfgrpo-tau2-eval-");
-  await dataImport(
-    [retailDir],
-    { seed: 1, extractBoxed: "auto", answers: true, preset: "tau2-retail", outDir: out.path },
-    quiet,
-  );
-  await using server = await serveRetailMcpHttp({
-    initial: loadRetailDb(path.join(out.path, "db.json")),
-    port: 0,
-  });
-  const settings = retailDomainSettings("Follow the store policy.", { command: "unused", args: [] });
-  const actorConfig = path.join(out.path, "actor.yaml");
-  await writeFile(
-    actorConfig,
-    stringify({
-      ...settings,
-      tools: { servers: { "tau2-retail": { url: server.url, environment: "session" } } },
-    }),
-  );
-  process.env.TFGRPO_ACTOR_CONFIG = actorConfig;
-  process.env.TFGRPO_CRITIC_CONFIG = path.join(out.path, "tau2-retail.critic.yaml");
-  const tasks = path.join(out.path, "test3.jsonl");
-  await writeFile(
-    tasks,
-    (await readFile(path.join(out.path, "test.jsonl"), "utf8")).split("\n").slice(0, 3).join("\n"),
-  );
+  await using retail = await importedRetail({ tasks: 3, prefix: "tfgrpo-tau2-eval-" });
+  const { dir: outDir, server, tasks } = retail;
+  // This test reaches the settings through the environment, as before `--settings` existed.
+  process.env.TFGRPO_ACTOR_CONFIG = retail.actorSettings;
+  process.env.TFGRPO_CRITIC_CONFIG = path.join(outDir, "tau2-retail.critic.yaml");
   const evaluation = await evaluate(
     {
       domain: "tau2-retail",
@@ -71,7 +43,7 @@ it("eval on retail tasks reports pass^1..pass^k from conversations scored by the
       mode: "tools",
       localRoles: "actor,critic,curator",
       sim: true,
-      db: path.join(out.path, "eval.db"),
+      db: path.join(outDir, "eval.db"),
       runId: "eval-tau2-retail",
     },
     quiet,
