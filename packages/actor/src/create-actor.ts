@@ -29,7 +29,7 @@ import { applyExposure } from "./apply-exposure.js";
 import { assemblePrompt } from "./assemble-prompt.js";
 import { deriveSeed } from "./derive-seed.js";
 import { embedLibraryEntries, type LibraryEmbeddings } from "./embed-library-entries.js";
-import { recordEnvironment } from "./environment-record.js";
+import { type RecordableEnvironment, recordAttemptEnvironment } from "./environment-record.js";
 import { createExperienceIndex, type ExperienceIndex, type ExperienceSelection } from "./experience-index.js";
 import { extractCitations } from "./extract-citations.js";
 import { createLibraryCache, type LibraryLoader } from "./library-cache.js";
@@ -62,7 +62,7 @@ export interface ActorModels {
 export interface ActorToolset {
   tools: readonly StructuredToolInterface[];
   /** The attempt's own environment (stateful MCP servers): its state after reset, and now. */
-  environment?: { initialState: unknown; state(): Promise<unknown> } | undefined;
+  environment?: RecordableEnvironment | undefined;
   close?(): Promise<void> | void;
 }
 
@@ -405,15 +405,11 @@ export function createActor(options: CreateActorOptions): Actor {
         finalAnswer = result.finalAnswer;
         if (toolset.environment && recorder.stopped?.reason !== "environment_error") {
           // Read even after a timeout (the state call has its own deadline): the reward needs the end state.
-          environment = recordEnvironment(
-            toolset.environment.initialState,
-            await toolset.environment.state(),
-            {
-              maxStateChars: config.environmentStateChars,
-              maxDiffEntries: config.environmentDiffEntries,
-              redact,
-            },
-          );
+          environment = await recordAttemptEnvironment(toolset.environment, {
+            maxStateChars: config.environmentStateChars,
+            maxDiffEntries: config.environmentDiffEntries,
+            redact,
+          });
         }
       } catch (error) {
         // runReactLoop records its own failures; this catches setup failures such as a model config error, and an

@@ -1,4 +1,4 @@
-import { diffStates, type EnvironmentRecord } from "@tfgrpo/protocol";
+import { diffStates, type EnvironmentRecord, type StateChange } from "@tfgrpo/protocol";
 
 export interface EnvironmentRecordLimits {
   /** A final state whose JSON is longer is not stored (the diff still is). */
@@ -18,6 +18,35 @@ function redactJson(value: unknown, redact: (text: string) => string): { value: 
   } catch {
     return { value: redacted, chars: redacted.length };
   }
+}
+
+/** An attempt's environment as a toolset carries it (`@tfgrpo/tools` AttemptEnvironment). */
+export interface RecordableEnvironment {
+  initialState: unknown;
+  state(): Promise<unknown>;
+  changes?(): Promise<StateChange[]>;
+}
+
+/**
+ * The record of an attempt's environment at its end: from the servers' own changes when they report them (the final
+ * state is then not read, nor stored), else from the state now against the state after the reset.
+ */
+export async function recordAttemptEnvironment(
+  environment: RecordableEnvironment,
+  limits: EnvironmentRecordLimits,
+): Promise<EnvironmentRecord> {
+  if (environment.changes) return recordChanges(await environment.changes(), limits);
+  return recordEnvironment(environment.initialState, await environment.state(), limits);
+}
+
+function recordChanges(changes: StateChange[], limits: EnvironmentRecordLimits): EnvironmentRecord {
+  const kept = redactJson(changes.slice(0, limits.maxDiffEntries), limits.redact)
+    .value as EnvironmentRecord["diff"];
+  return {
+    diff: Array.isArray(kept) ? kept : [],
+    ...(changes.length > limits.maxDiffEntries ? { diffTruncated: true } : {}),
+    finalStateOmitted: true,
+  };
 }
 
 /** What a trajectory keeps of its environment: the diff from the state after reset, and the final state if small. */

@@ -35,7 +35,12 @@ export {
 export { deriveSeed } from "./derive-seed.js";
 export { createDotProductKernel, type DotProductKernel } from "./dot-product-kernel.js";
 export { embedLibraryEntries, type LibraryEmbeddings } from "./embed-library-entries.js";
-export { type EnvironmentRecordLimits, recordEnvironment } from "./environment-record.js";
+export {
+  type EnvironmentRecordLimits,
+  type RecordableEnvironment,
+  recordAttemptEnvironment,
+  recordEnvironment,
+} from "./environment-record.js";
 export {
   experienceLineTokens,
   formatExperienceLine,

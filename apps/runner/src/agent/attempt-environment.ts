@@ -2,7 +2,7 @@ import type { StructuredToolInterface } from "@langchain/core/tools";
 import {
   type ActorToolset,
   type EnvironmentRecordLimits,
-  recordEnvironment,
+  recordAttemptEnvironment,
   type ToolName,
   type ToolsetFactory,
 } from "@tfgrpo/actor";
@@ -55,7 +55,7 @@ export async function openAttemptEnvironment(
       async record(limits) {
         if (!toolset.environment) return undefined;
         // Read even after a timeout (the state call has its own deadline): the reward needs the end state.
-        return recordEnvironment(toolset.environment.initialState, await toolset.environment.state(), limits);
+        return recordAttemptEnvironment(toolset.environment, limits);
       },
       close,
     };

@@ -8,6 +8,7 @@ import { retailToolSpecs } from "../tools/retail-tool-specs.js";
 /** Control tools: never shown to the model (the `environment_` prefix is the contract with the actor's tool loader). */
 export const environmentResetTool = "environment_reset";
 export const environmentStateTool = "environment_state";
+export const environmentChangesTool = "environment_changes";
 
 export interface RetailMcpServerOptions {
   /** The loaded db.json; every session starts from its own copy. */
@@ -23,7 +24,8 @@ const text = (value: string, isError = false): CallToolResult => ({
 
 /**
  * An MCP server with one environment: the retail tools over a private copy of the database, `environment_reset`
- * (`{ task }`: a fresh copy for that task) and `environment_state` (`{}`: the database as JSON). One server per
+ * (`{ task }`: a fresh copy for that task), `environment_state` (`{}`: the database as JSON) and
+ * `environment_changes` (`{}`: the changes since the reset, a few records instead of the 2.8 MB state). One server per
  * MCP connection, so a stdio process or an HTTP session is one attempt's world.
  */
 export function createRetailMcpServer(options: RetailMcpServerOptions): McpServer {
@@ -61,6 +63,16 @@ export function createRetailMcpServer(options: RetailMcpServerOptions): McpServe
     environmentStateTool,
     { description: "Control: this session's database as JSON.", inputSchema: {} },
     async () => text(JSON.stringify(environment.state())),
+  );
+  server.registerTool(
+    environmentChangesTool,
+    {
+      description:
+        "Control: this session's database changes since the last environment_reset, as JSON (RFC 6901 paths, add, " +
+        "remove and replace): what environment_state's diff against the reset state would be, without the whole state.",
+      inputSchema: {},
+    },
+    async () => text(JSON.stringify(environment.changes())),
   );
   return server;
 }

@@ -3,6 +3,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { diffStates } from "@tfgrpo/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { RetailDb } from "../retail-db.js";
 import { realRetailDb, realTau2Task, realTau2Tasks } from "../retail-fixture.test-support.js";
@@ -62,7 +63,8 @@ describe("the retail MCP server over real transports", () => {
     expect(names).toContain("exchange_delivered_order_items");
     expect(names).toContain("environment_reset");
     expect(names).toContain("environment_state");
-    expect(names).toHaveLength(18);
+    expect(names).toContain("environment_changes");
+    expect(names).toHaveLength(19);
     const exchange = tools.find((tool) => tool.name === "exchange_delivered_order_items")!;
     expect(exchange.inputSchema.required).toEqual([
       "order_id",
@@ -88,6 +90,12 @@ describe("the retail MCP server over real transports", () => {
     expect(refused.isError).toBe(true);
     expect(textOf(refused)).toBe("Error: Non-pending order cannot be cancelled");
     expect(stateHash(await state(a))).toBe(goldHash);
+    // Each session reports its own changes since its reset: a's are the diff of its whole state, b has none.
+    const changesOf = async (client: Client) =>
+      JSON.parse(textOf(await client.callTool({ name: "environment_changes", arguments: {} }))) as unknown[];
+    expect(await changesOf(a)).toEqual(diffStates(realRetailDb(), afterGold));
+    expect((await changesOf(a)).length).toBeGreaterThan(0);
+    expect(await changesOf(b)).toEqual([]);
     await a.callTool({ name: "environment_reset", arguments: { task } });
     expect(stateHash(await state(a))).toBe(initialHash);
     expect(http.sessions).toBe(2);

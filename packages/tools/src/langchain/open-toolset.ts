@@ -1,5 +1,13 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
-import { isBuiltInTool as isBuiltIn, type Task, TfgrpoError, type ToolEntry } from "@tfgrpo/protocol";
+import {
+  isBuiltInTool as isBuiltIn,
+  type StateChange,
+  stateChangeSchema,
+  type Task,
+  TfgrpoError,
+  type ToolEntry,
+} from "@tfgrpo/protocol";
+import { z } from "zod";
 import { createJsonSchemaTool } from "../mcp/json-schema-tool.js";
 import type { McpConnection } from "../mcp/mcp-connection.js";
 import { loadToolModule } from "../mcp/tool-module.js";
@@ -12,13 +20,22 @@ import { createToolset, type Toolset, type ToolsetOptions } from "./toolset.js";
 export const environmentToolPrefix = "environment_";
 export const environmentResetTool = "environment_reset";
 export const environmentStateTool = "environment_state";
+export const environmentChangesTool = "environment_changes";
 
 /** The attempt's own environment (docs/tools.md "One environment per attempt"). */
 export interface AttemptEnvironment {
-  /** `environment_state` right after `environment_reset` (by server name when several servers have state). */
+  /**
+   * `environment_state` right after `environment_reset` (by server name when several servers have state); not read
+   * (undefined) when every stateful server reports its own changes (`changes`).
+   */
   readonly initialState: unknown;
   /** `environment_state` now; throws `environment_unavailable` when a server cannot answer. */
   state(): Promise<unknown>;
+  /**
+   * Present when every stateful server offers `environment_changes`: the changes since the reset as the servers
+   * report them (paths under `/<server>` when several), instead of two reads of the whole state and a diff.
+   */
+  changes?(): Promise<StateChange[]>;
 }
 
 export interface AttemptToolset extends Omit<Toolset, "names"> {
@@ -170,8 +187,36 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
       if (stateful.length === 1) return states[0];
       return Object.fromEntries(stateful.map((connection, index) => [connection.server, states[index]]));
     };
+    const readChanges = async (): Promise<StateChange[]> => {
+      const lists = await Promise.all(
+        stateful.map(async (connection) => {
+          try {
+            const text = await control(connection, environmentChangesTool, {}, domain, undefined);
+            return parseChanges(text, domain, connection.server);
+          } catch (error) {
+            tainted.add(connection);
+            throw error;
+          }
+        }),
+      );
+      if (stateful.length === 1) return lists[0]!;
+      return stateful.flatMap((connection, index) =>
+        lists[index]!.map((change) => ({
+          ...change,
+          path: `/${escapePath(connection.server)}${change.path}`,
+        })),
+      );
+    };
+    // Servers that report their own changes are never asked for their whole state at the start.
+    const reportsChanges =
+      stateful.length > 0 &&
+      stateful.every((connection) => connection.tools.some((tool) => tool.name === environmentChangesTool));
     const environment: AttemptEnvironment | undefined =
-      stateful.length > 0 ? { initialState: await readState(), state: readState } : undefined;
+      stateful.length === 0
+        ? undefined
+        : reportsChanges
+          ? { initialState: undefined, state: readState, changes: readChanges }
+          : { initialState: await readState(), state: readState };
     return {
       domain,
       names: [...entries],
@@ -250,6 +295,30 @@ function parseState(text: string): unknown {
     return text;
   }
 }
+
+const changesSchema = z.array(stateChangeSchema);
+
+/** A server's `environment_changes` answer; anything else is the environment's failure, naming the server. */
+function parseChanges(text: string, domain: string, server: string): StateChange[] {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    value = undefined;
+  }
+  const parsed = changesSchema.safeParse(value);
+  if (!parsed.success) {
+    throw new TfgrpoError(
+      "environment_unavailable",
+      `domain ${domain}: MCP server "${server}": ${environmentChangesTool} did not answer a JSON list of changes ({ path, op, before, after }): ${text.slice(0, 200)}`,
+      { details: { domain, server, tool: environmentChangesTool } },
+    );
+  }
+  return parsed.data;
+}
+
+/** RFC 6901 escaping of one path segment (a server's name). */
+const escapePath = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 function unknownReference(domain: string, entry: string, section: string, known: string[]): TfgrpoError {
   return new TfgrpoError(
