@@ -73,18 +73,23 @@ function agentWith(
   });
 }
 
+/** An experienceRunner over the world's library (exposure off: every run sees G0), with the replies of its reports. */
+function reportingRunner(reward: NonNullable<Parameters<typeof experienceRunner>[0]["reward"]>) {
+  const replies: ReportOutcomeReply[] = [];
+  const experience = experienceRunner({
+    run,
+    library: createLibraryService({ store: world.store, exposure: false }),
+    domain: "math",
+    reward,
+    onReport: (reply) => replies.push(reply),
+  });
+  return { experience, replies };
+}
+
 describe("experienceRunner with a real @openai/agents Agent against the sim", () => {
   it("shows one selection on every model call, with the agent's own tool, and reports once", async () => {
-    const library = createLibraryService({ store: world.store, exposure: false });
     const task = tasks[0]!;
-    const replies: ReportOutcomeReply[] = [];
-    const experience = experienceRunner({
-      run,
-      library,
-      domain: "math",
-      reward: (r) => boxed(r.text) === normalizeAnswer(task.answer!),
-      onReport: (reply) => replies.push(reply),
-    });
+    const { experience, replies } = reportingRunner((r) => boxed(r.text) === normalizeAnswer(task.answer!));
     const sent: SentRequest[] = [];
     const calls: string[] = [];
     const result = await experience.run(agentWith(sent, { calls }), task.question);
@@ -107,16 +112,8 @@ describe("experienceRunner with a real @openai/agents Agent against the sim", ()
   });
 
   it("gives two runs of the same task at the same time a selection each; streams one and reports it once", async () => {
-    const library = createLibraryService({ store: world.store, exposure: false });
     const before = await world.store.countOutcomes("math");
-    const replies: ReportOutcomeReply[] = [];
-    const experience = experienceRunner({
-      run,
-      library,
-      domain: "math",
-      reward: () => 1,
-      onReport: (reply) => replies.push(reply),
-    });
+    const { experience, replies } = reportingRunner(() => 1);
     const agent = agentWith([]);
     await Promise.all([experience.run(agent, tasks[1]!.question), experience.run(agent, tasks[1]!.question)]);
     expect(new Set(replies.map((reply) => reply.selectionId)).size).toBe(2);
@@ -136,15 +133,7 @@ describe("experienceRunner with a real @openai/agents Agent against the sim", ()
   });
 
   it("reports a run whose model is unreachable as one failure, and the error goes on", async () => {
-    const library = createLibraryService({ store: world.store, exposure: false });
-    const replies: ReportOutcomeReply[] = [];
-    const experience = experienceRunner({
-      run,
-      library,
-      domain: "math",
-      reward: () => 1,
-      onReport: (reply) => replies.push(reply),
-    });
+    const { experience, replies } = reportingRunner(() => 1);
     await expect(
       experience.run(agentWith([], { url: "http://127.0.0.1:9/v1" }), tasks[0]!.question),
     ).rejects.toThrow();
@@ -155,15 +144,7 @@ describe("experienceRunner with a real @openai/agents Agent against the sim", ()
   });
 
   it("reports a run paused for a tool approval only when it ends, resumed with the same selection", async () => {
-    const library = createLibraryService({ store: world.store, exposure: false });
-    const replies: ReportOutcomeReply[] = [];
-    const experience = experienceRunner({
-      run,
-      library,
-      domain: "math",
-      reward: () => 0.5,
-      onReport: (reply) => replies.push(reply),
-    });
+    const { experience, replies } = reportingRunner(() => 0.5);
     const sent: SentRequest[] = [];
     const calls: string[] = [];
     const agent = agentWith(sent, { approval: true, calls });
