@@ -53,14 +53,7 @@ export async function settleCanary(
     current.share = verdict.share;
     return;
   }
-  state.canary = null;
-  const head = await deps.store.getHeadVersion(deps.domain);
-  if (head !== current.parent) {
-    const why = `its parent ${name(current.parent)} is no longer the head (now ${head === null ? "empty" : `v${head}`})`;
-    await deps.writer.decide(abandonedDecision(current.version, current.parent, why), out);
-    state.head = head;
-    return;
-  }
+  if (!(await endCanary(deps, state, current, out))) return;
   const decision = canaryDecision(current, verdict, rollout);
   await deps.writer.decide(decision, out);
   if (decision.state !== "committed") return;
@@ -71,6 +64,25 @@ export async function settleCanary(
     served: [],
     reference: current.headOutcomes.map((o) => o.success),
   };
+}
+
+/**
+ * Takes the canary out before its verdict is written, after checking that its parent is still the head (another
+ * writer may have moved it: then its comparison no longer holds, it is written abandoned and false is returned).
+ */
+async function endCanary(
+  deps: StepDeps,
+  state: LoopState,
+  current: CanaryRun,
+  out: OnlineEvent[],
+): Promise<boolean> {
+  state.canary = null;
+  const head = await deps.store.getHeadVersion(deps.domain);
+  if (head === current.parent) return true;
+  const why = `its parent ${name(current.parent)} is no longer the head (now ${head === null ? "empty" : `v${head}`})`;
+  await deps.writer.decide(abandonedDecision(current.version, current.parent, why), out);
+  state.head = head;
+  return false;
 }
 
 /**
@@ -120,14 +132,7 @@ export async function stopForFutility(
   const rollout = deps.rollout();
   const evidence = canaryEvidence(current.outcomes, current.headOutcomes, rollout);
   if (!futile(evidence, rollout)) return false;
-  state.canary = null;
-  const head = await deps.store.getHeadVersion(deps.domain);
-  if (head !== current.parent) {
-    const why = `its parent ${name(current.parent)} is no longer the head (now ${head === null ? "empty" : `v${head}`})`;
-    await deps.writer.decide(abandonedDecision(current.version, current.parent, why), out);
-    state.head = head;
-    return true;
-  }
+  if (!(await endCanary(deps, state, current, out))) return true;
   await deps.writer.decide(
     canaryDecision(current, { kind: "inconclusive", rule: "futility", evidence }, rollout),
     out,
