@@ -39,14 +39,21 @@ export async function recordAttemptEnvironment(
   return recordEnvironment(environment.initialState, await environment.state(), limits);
 }
 
-function recordChanges(changes: StateChange[], limits: EnvironmentRecordLimits): EnvironmentRecord {
+/** The stored part of a diff: its first `maxDiffEntries` changes, redacted, and whether more were left out. */
+function keptChanges(
+  changes: StateChange[],
+  limits: EnvironmentRecordLimits,
+): Pick<EnvironmentRecord, "diff" | "diffTruncated"> {
   const kept = redactJson(changes.slice(0, limits.maxDiffEntries), limits.redact)
     .value as EnvironmentRecord["diff"];
   return {
     diff: Array.isArray(kept) ? kept : [],
     ...(changes.length > limits.maxDiffEntries ? { diffTruncated: true } : {}),
-    finalStateOmitted: true,
   };
+}
+
+function recordChanges(changes: StateChange[], limits: EnvironmentRecordLimits): EnvironmentRecord {
+  return { ...keptChanges(changes, limits), finalStateOmitted: true };
 }
 
 /** What a trajectory keeps of its environment: the diff from the state after reset, and the final state if small. */
@@ -55,13 +62,9 @@ export function recordEnvironment(
   final: unknown,
   limits: EnvironmentRecordLimits,
 ): EnvironmentRecord {
-  const diff = diffStates(initial, final);
-  const kept = redactJson(diff.slice(0, limits.maxDiffEntries), limits.redact)
-    .value as EnvironmentRecord["diff"];
   const state = redactJson(final, limits.redact);
   return {
-    diff: Array.isArray(kept) ? kept : [],
-    ...(diff.length > limits.maxDiffEntries ? { diffTruncated: true } : {}),
+    ...keptChanges(diffStates(initial, final), limits),
     ...(state.chars <= limits.maxStateChars ? { finalState: state.value } : { finalStateOmitted: true }),
   };
 }
