@@ -80,7 +80,7 @@ export {
   dropLevel,
   exposureShare,
 } from "./kernel/decision-priority.js";
-export { diffStates } from "./kernel/diff-states.js";
+export { diffStates, pointerSegment } from "./kernel/diff-states.js";
 export {
   type CreateEmbeddingCacheOptions,
   createEmbeddingCache,

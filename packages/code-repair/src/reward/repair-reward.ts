@@ -1,3 +1,4 @@
+import { pointerSegment } from "@tfgrpo/protocol";
 import type { ProgramCatalog } from "../program/program-catalog.js";
 import { programOf } from "../repair-task.js";
 import { type CaseRun, caseRunText, type RepairSandbox } from "../sandbox/repair-sandbox.js";
@@ -33,7 +34,7 @@ export function finalFileOf(
   if (state && typeof state.files?.[fileName] === "string") return state.files[fileName] as string;
   if (!environment.diff || environment.diffTruncated) return undefined;
   let file: string | undefined = start;
-  const pointer = `/files/${fileName.replace(/~/g, "~0").replace(/\//g, "~1")}`;
+  const pointer = `/files${pointerSegment(fileName)}`;
   for (const change of environment.diff) {
     if (change.path === pointer) file = change.op === "remove" ? undefined : (change.after as string);
     else if (change.path === "" || change.path === "/files") {

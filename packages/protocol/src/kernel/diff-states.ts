@@ -1,7 +1,7 @@
 import type { StateChange } from "../schemas/trajectory.js";
 
-/** RFC 6901 escaping of one path segment. */
-function segment(key: string | number): string {
+/** One path segment of a JSON Pointer (RFC 6901): `/` and the key, its `~` and `/` escaped. */
+export function pointerSegment(key: string | number): string {
   return `/${String(key).replace(/~/g, "~0").replace(/\//g, "~1")}`;
 }
 
@@ -18,7 +18,7 @@ export function diffStates(before: unknown, after: unknown, path = ""): StateCha
   if (isObject(before) && isObject(after)) {
     const keys = [...new Set([...Object.keys(before), ...Object.keys(after)])].sort();
     return keys.flatMap((key) => {
-      const here = path + segment(key);
+      const here = path + pointerSegment(key);
       if (!(key in after)) return [{ path: here, op: "remove" as const, before: before[key] }];
       if (!(key in before)) return [{ path: here, op: "add" as const, after: after[key] }];
       return diffStates(before[key], after[key], here);
@@ -27,11 +27,12 @@ export function diffStates(before: unknown, after: unknown, path = ""): StateCha
   if (Array.isArray(before) && Array.isArray(after)) {
     const changes: StateChange[] = [];
     const shared = Math.min(before.length, after.length);
-    for (let i = 0; i < shared; i++) changes.push(...diffStates(before[i], after[i], path + segment(i)));
+    for (let i = 0; i < shared; i++)
+      changes.push(...diffStates(before[i], after[i], path + pointerSegment(i)));
     for (let i = shared; i < after.length; i++)
-      changes.push({ path: path + segment(i), op: "add", after: after[i] });
+      changes.push({ path: path + pointerSegment(i), op: "add", after: after[i] });
     for (let i = before.length - 1; i >= shared; i--)
-      changes.push({ path: path + segment(i), op: "remove", before: before[i] });
+      changes.push({ path: path + pointerSegment(i), op: "remove", before: before[i] });
     return changes;
   }
   if (JSON.stringify(before) === JSON.stringify(after)) return [];

@@ -1,6 +1,7 @@
 import type { StructuredToolInterface } from "@langchain/core/tools";
 import {
   isBuiltInTool as isBuiltIn,
+  pointerSegment,
   type StateChange,
   stateChangeSchema,
   type Task,
@@ -172,38 +173,35 @@ export async function openToolset(options: OpenToolsetOptions): Promise<AttemptT
       const names = new Set(connection.tools.map((tool) => tool.name));
       if (names.has(environmentStateTool)) stateful.push(connection);
     }
-    const readState = async (): Promise<unknown> => {
-      const states = await Promise.all(
+    /**
+     * One control call on every stateful server, each answer parsed; a server that fails it is closed after the
+     * attempt. Not under the attempt's signal: a timed-out attempt still reports its end state (timeoutMs bounds it).
+     */
+    const askEach = <T>(tool: string, parse: (text: string, server: string) => T): Promise<T[]> =>
+      Promise.all(
         stateful.map(async (connection) => {
           try {
-            // Not under the attempt's signal: a timed-out attempt still reports its end state (timeoutMs bounds it).
-            return parseState(await control(connection, environmentStateTool, {}, domain, undefined));
+            return parse(await control(connection, tool, {}, domain, undefined), connection.server);
           } catch (error) {
             tainted.add(connection);
             throw error;
           }
         }),
       );
+    const readState = async (): Promise<unknown> => {
+      const states = await askEach(environmentStateTool, parseState);
       if (stateful.length === 1) return states[0];
       return Object.fromEntries(stateful.map((connection, index) => [connection.server, states[index]]));
     };
     const readChanges = async (): Promise<StateChange[]> => {
-      const lists = await Promise.all(
-        stateful.map(async (connection) => {
-          try {
-            const text = await control(connection, environmentChangesTool, {}, domain, undefined);
-            return parseChanges(text, domain, connection.server);
-          } catch (error) {
-            tainted.add(connection);
-            throw error;
-          }
-        }),
+      const lists = await askEach(environmentChangesTool, (text, server) =>
+        parseChanges(text, domain, server),
       );
       if (stateful.length === 1) return lists[0]!;
       return stateful.flatMap((connection, index) =>
         lists[index]!.map((change) => ({
           ...change,
-          path: `/${escapePath(connection.server)}${change.path}`,
+          path: `${pointerSegment(connection.server)}${change.path}`,
         })),
       );
     };
@@ -316,9 +314,6 @@ function parseChanges(text: string, domain: string, server: string): StateChange
   }
   return parsed.data;
 }
-
-/** RFC 6901 escaping of one path segment (a server's name). */
-const escapePath = (segment: string) => segment.replace(/~/g, "~0").replace(/\//g, "~1");
 
 function unknownReference(domain: string, entry: string, section: string, known: string[]): TfgrpoError {
   return new TfgrpoError(
