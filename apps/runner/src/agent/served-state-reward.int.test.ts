@@ -171,7 +171,11 @@ describe("served agents rewarded from the team's system after the run", () => {
     for (const session of sessions.values()) await session.close();
 
     // Every outcome tied to its run: the reward the team computed, the run's own messages (tool calls included).
-    expect(replies.map((reply) => reply.selectionId)).toEqual(expected.map((run) => run.runId));
+    // The callbacks' reports travel at once, so their replies arrive in any order: one reply per run, none twice.
+    const byRunId = (ids: string[]) => [...ids].sort();
+    expect(byRunId(replies.map((reply) => reply.selectionId))).toEqual(
+      byRunId(expected.map((run) => run.runId)),
+    );
     for (const run of expected) {
       const stored = (await world.store.getSelection(run.runId))!;
       expect(stored.outcome).toMatchObject({ reward: run.success ? 1 : 0, success: run.success });
