@@ -1,3 +1,4 @@
+import { performance } from "node:perf_hooks";
 import { seededRandom } from "@tfgrpo/protocol";
 import { decideGate, type GateConfig } from "./acceptance-gate.js";
 import type { ValidationRound } from "./sequential-gate.js";
@@ -31,6 +32,11 @@ export interface GateRates {
  * are what the gate can promise before any rollout (sets of easy or hard tasks and paired seeds only help).
  */
 export function gateRates(gain: number, options: GatePowerOptions): GateRates {
+  return runToEnd(gateRatesTrials(gain, options));
+}
+
+/** `gateRates` trial by trial: yields after each trial, so a caller can let other work run in between. */
+function* gateRatesTrials(gain: number, options: GatePowerOptions): Generator<void, GateRates> {
   const trials = options.trials ?? 400;
   const random = seededRandom(options.seed ?? 23);
   const head = Math.min(1, Math.max(0, 0.5 - gain / 2));
@@ -40,6 +46,7 @@ export function gateRates(gain: number, options: GatePowerOptions): GateRates {
   let commits = 0;
   let samples = 0;
   for (let trial = 0; trial < trials; trial++) {
+    if (trial > 0) yield;
     if (!sequential) {
       const score = (chance: number) => {
         let sum = 0;
@@ -94,17 +101,52 @@ export interface DetectableGain {
  * the test's `harm`.
  */
 export function detectableGain(options: GatePowerOptions & { power?: number }): DetectableGain {
+  return runToEnd(detectableGainTrials(options));
+}
+
+/**
+ * `detectableGain` without holding the event loop: the same Monte Carlo (same seed, same result) in slices of about
+ * `sliceMs` of CPU, with the loop free for other work (a run's first model calls) between them.
+ */
+export async function detectableGainInSlices(
+  options: GatePowerOptions & { power?: number },
+  sliceMs = 8,
+): Promise<DetectableGain> {
+  const trials = detectableGainTrials(options);
+  let sliceStart = performance.now();
+  for (;;) {
+    const next = trials.next();
+    if (next.done) return next.value;
+    if (performance.now() - sliceStart < sliceMs) continue;
+    await new Promise<void>((resolve) => setImmediate(resolve));
+    sliceStart = performance.now();
+  }
+}
+
+function* detectableGainTrials(
+  options: GatePowerOptions & { power?: number },
+): Generator<void, DetectableGain> {
   const power = options.power ?? 0.8;
   const loss = options.config.test?.harm ?? 0.1;
-  const lossCommitRate = gateRates(-loss, options).commitRate;
-  const commits = (hundredths: number) => gateRates(hundredths / 100, options).commitRate >= power;
-  if (!commits(100)) return { gain: null, power, lossCommitRate, loss };
+  const lossCommitRate = (yield* gateRatesTrials(-loss, options)).commitRate;
+  function* commits(hundredths: number): Generator<void, boolean> {
+    return (yield* gateRatesTrials(hundredths / 100, options)).commitRate >= power;
+  }
+  if (!(yield* commits(100))) return { gain: null, power, lossCommitRate, loss };
   let low = -1;
   let high = 100;
   while (high - low > 1) {
     const middle = Math.floor((low + high) / 2);
-    if (commits(middle)) high = middle;
+    if (yield* commits(middle)) high = middle;
     else low = middle;
   }
   return { gain: high / 100, power, lossCommitRate, loss };
+}
+
+/** Runs a generator that only yields to let other work in, and returns what it returns. */
+function runToEnd<T>(steps: Generator<void, T>): T {
+  for (;;) {
+    const next = steps.next();
+    if (next.done) return next.value;
+  }
 }

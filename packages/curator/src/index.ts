@@ -38,6 +38,7 @@ export type { GateInput } from "./gate.js";
 export {
   type DetectableGain,
   detectableGain,
+  detectableGainInSlices,
   type GatePowerOptions,
   type GateRates,
   gateRates,

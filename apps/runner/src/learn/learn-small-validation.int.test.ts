@@ -46,7 +46,7 @@ it("two runners with a 4-task validation set say what it can detect and commit a
   const runners = [learn(db, "small-a", 3), learn(db, "small-b", 4)];
   for (const runner of runners) {
     expect(await runner.exited, runner.output.stderr).toBe(0);
-    // Said before the first rollout, from the real rule: 4 tasks get up to 30 seeds each.
+    // Said as the run starts, from the real rule: 4 tasks get up to 30 seeds each.
     expect(runner.output.stderr).toMatch(
       /validation: 4 tasks x up to 30 samples \(gate sequential, the curator's default\): the gate can commit a candidate only if it wins by about \d+ points/,
     );

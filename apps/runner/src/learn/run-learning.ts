@@ -87,7 +87,6 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     domain: learnOptions.domain,
     requireAnswer: learnOptions.groundTruth === "required",
   });
-  if (!resuming) log(describeValidationPower(learnOptions, val));
   const fingerprint = await datasetFingerprint([data.train, data.val]);
   const runId = learnOptions.runId;
   if (resuming) {
@@ -112,6 +111,15 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
       finishedAt: null,
     });
   }
+
+  // Said as the run starts, computed beside its first rollouts (a Monte Carlo in slices) instead of before them.
+  const powerSaid = resuming
+    ? Promise.resolve()
+    : describeValidationPower(learnOptions, val).then(log, (error: unknown) =>
+        log(
+          `validation: what the set can detect is unknown (${error instanceof Error ? error.message : String(error)})`,
+        ),
+      );
 
   // From here on the run row exists: whatever stops the run is recorded on it (never left "running").
   let checkpointer: OpenCheckpointer | undefined;
@@ -174,6 +182,7 @@ export async function runLearning(options: RunLearningOptions): Promise<Learning
     await recordStop(store, runId, error, now, log, options.signal?.aborted === true);
     throw error;
   } finally {
+    await powerSaid;
     await checkpointer?.close();
   }
 }
