@@ -8,10 +8,14 @@
 //   (the same conversations without tools), a session per attempt and a process per attempt, before (each environment
 //   started when its attempt needs it; the process through the TypeScript loader, as a source checkout's import
 //   wrote it) and after (the warm pool; the process from the built CLI and, as the import writes it, `reuse: true`:
-//   a clean attempt's process is reset for the next), against the model-latency ideal
-//   C / (model calls per rollout x latency); the user role's calls count as model calls.
+//   a clean attempt's process is reset for the next), against the model-latency ideal: every rollout a chain of its
+//   model calls at the latency, list-scheduled in dispatch order on C slots (the user role's calls count as model
+//   calls); beside it the share of C / (mean model calls per rollout x latency), which no finite run reaches.
 // Run: pnpm --filter tfgrpo bench:tau2-retail-environment [--levels 8,32,64] [--arms none,session,process]
-//   [--variants before,after] [--repeat 1] (also part of `pnpm bench`). Each row prints the load average.
+//   [--variants before,after] [--repeat 1] [--placement apart,shared] [--warm-up] (also part of `pnpm bench`). Each
+//   row prints the load average. --warm-up: one untimed wave of C rollouts before each timed row. --placement apart
+//   (the default): the sim on a thread of its own and the session arm's server a process of its own; shared: both on
+//   the runner's event loop.
 import { existsSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
@@ -35,7 +39,8 @@ import {
 } from "@tfgrpo/tools";
 import { parse } from "yaml";
 import { dataImport } from "../src/commands/data.js";
-import { repositoryRoot } from "../src/testing/spawn-cli.js";
+import { builtCli, repositoryRoot, spawnCli, waitForStderr } from "../src/testing/spawn-cli.js";
+import { startSimThread } from "./sim-thread.js";
 
 const domain = "tau2-retail";
 const modelLatencyMs = 200;
@@ -66,11 +71,23 @@ const { values: flags } = parseArgs({
     arms: { type: "string", default: "none,session,process" },
     variants: { type: "string", default: "before,after" },
     repeat: { type: "string", default: "1" },
+    placement: { type: "string", default: "apart" },
+    "warm-up": { type: "boolean", default: false },
   },
 });
 const levels = flags.levels!.split(",").map(Number);
 const arms = new Set(flags.arms!.split(","));
 const variants = flags.variants!.split(",") as ("before" | "after")[];
+/**
+ * apart: the sim model server on a thread of its own and a session arm's retail server in a process of its own (a
+ * provider and an environment server are not on the runner's event loop in use); shared: both on the runner's loop,
+ * as this bench measured before 2026-12-07 (every share then also pays the simulated agent's and user's answers).
+ */
+type Placement = "apart" | "shared";
+const placements = flags.placement!.split(",") as Placement[];
+for (const placement of placements)
+  if (placement !== "apart" && placement !== "shared")
+    throw new Error(`--placement ${placement}: expected apart, shared or both (apart,shared)`);
 
 interface Arm {
   label: string;
@@ -79,8 +96,11 @@ interface Arm {
   domains: Record<string, unknown>;
 }
 
-async function throughputRows(arm: Arm, variant: "before" | "after") {
-  const sim = await createSimServer({ seed: 7, latency: { meanMs: modelLatencyMs } });
+async function throughputRows(arm: Arm, variant: "before" | "after", placement: Placement) {
+  const sim =
+    placement === "apart"
+      ? await startSimThread({ seed: 7, latencyMs: modelLatencyMs })
+      : await createSimServer({ seed: 7, latency: { meanMs: modelLatencyMs } });
   const role = { baseUrl: sim.url, model: "sim-actor" };
   const models = createModels(parseModelsConfig({ roles: { actor: role, user: role } }));
   const rows: Record<string, unknown>[] = [];
@@ -102,6 +122,17 @@ async function throughputRows(arm: Arm, variant: "before" | "after") {
         // As a run does: the domain's tools are checked (and its pool started) before the first rollout.
         if (arm.label !== "no environment")
           await checkToolset({ domain, resources, tools: [`mcp:${domain}`] });
+        // --warm-up: one untimed wave of C rollouts first, as a long-lived worker's pool is past its start-ups.
+        if (flags["warm-up"])
+          await measureRolloutRate({
+            rollout: (request) => actor.rollout(request),
+            tasks,
+            concurrency,
+            total: concurrency,
+            modelLatencyMs,
+            check: () => {},
+          });
+        const warmed = resources.environments.stats(domain);
         const rate = await measureRolloutRate({
           rollout: (request) => actor.rollout(request),
           tasks,
@@ -116,10 +147,11 @@ async function throughputRows(arm: Arm, variant: "before" | "after") {
         });
         const pool = resources.environments.stats(domain);
         process.stderr.write(
-          `${arm.label}, ${variant}, C=${concurrency}: ${rate.rollouts} rollouts in ${rate.seconds.toFixed(1)} s (load ${load.toFixed(1)})\n`,
+          `${arm.label}, ${variant}, ${placement}, C=${concurrency}: ${rate.rollouts} rollouts in ${rate.seconds.toFixed(1)} s (load ${load.toFixed(1)})\n`,
         );
         rows.push({
-          case: `${arm.label}, ${variant}`,
+          case: `${arm.label}, ${variant}${flags["warm-up"] ? ", warm" : ""}`,
+          placement,
           C: concurrency,
           rollouts: rate.rollouts,
           "infra fail": infrastructureFailures,
@@ -131,9 +163,12 @@ async function throughputRows(arm: Arm, variant: "before" | "after") {
                 "rollouts/s": (rate.rollouts / rate.seconds).toFixed(2),
                 "ideal rollouts/s": "-",
                 "share of ideal": "-",
+                "share of C / mean": "-",
               }
             : rateColumns(rate)),
-          "pool: handed / waited": pool ? `${pool.handedOut} / ${pool.waited}` : "-",
+          "pool: handed / waited": pool
+            ? `${pool.handedOut - (warmed?.handedOut ?? 0)} / ${pool.waited - (warmed?.waited ?? 0)}`
+            : "-",
           load: load.toFixed(1),
         });
       } finally {
@@ -152,7 +187,6 @@ await using http = await serveRetailMcpHttp({
 });
 // Before: the server command a source checkout's import wrote (the CLI through the tsx loader, every start compiling
 // it again). After: the built CLI, as the import now writes it when dist/cli.js is there (and an installed CLI runs).
-const builtCli = path.join(repositoryRoot, "apps/runner/dist/cli.js");
 if (!existsSync(builtCli)) throw new Error(`${builtCli} is missing: run pnpm build first`);
 const sourceCli = [
   "--conditions=source",
@@ -170,12 +204,30 @@ const stdioOf = (cli: string[], reuse = false): ToolsConfig => ({
     },
   },
 });
-const session: ToolsConfig = { servers: { [domain]: { url: http.url, environment: "session" } } };
+const sessionAt = (url: string): ToolsConfig => ({
+  servers: { [domain]: { url, environment: "session" } },
+});
+const session = sessionAt(http.url);
+// Apart: the same retail server as a user runs it, `tfgrpo env serve tau2-retail --http` from the built CLI.
+const apartServer = placements.includes("apart")
+  ? spawnCli(["env", "serve", domain, "--data", out.path, "--http", "0"], { built: true })
+  : undefined;
+const apartUrl = apartServer
+  ? (await waitForStderr(apartServer, /Streamable HTTP\) at (\S+)/, "tfgrpo env serve --http"))[1]!
+  : undefined;
 const imported = settings.actor.domains as Record<string, { tools: string[] }>;
 const withoutTools = { [domain]: { ...imported[domain], tools: [] } };
-const armsOf = (variant: "before" | "after"): Arm[] => [
+const armsOf = (variant: "before" | "after", placement: Placement): Arm[] => [
   ...(arms.has("none") ? [{ label: "no environment", tools: {}, domains: withoutTools }] : []),
-  ...(arms.has("session") ? [{ label: "a session per attempt", tools: session, domains: imported }] : []),
+  ...(arms.has("session")
+    ? [
+        {
+          label: "a session per attempt",
+          tools: placement === "apart" ? sessionAt(apartUrl!) : session,
+          domains: imported,
+        },
+      ]
+    : []),
   ...(arms.has("process")
     ? [
         {
@@ -207,17 +259,24 @@ const startups = [
   ),
 ];
 const throughput: Record<string, unknown>[] = [];
-for (let round = 0; round < Number(flags.repeat); round++) {
-  for (const variant of variants) {
-    for (const arm of armsOf(variant)) {
-      // No environment has nothing to start: one variant is enough.
-      if (arm.label === "no environment" && variant === "before" && variants.includes("after")) continue;
-      throughput.push(...(await throughputRows(arm, variant)));
+try {
+  for (let round = 0; round < Number(flags.repeat); round++) {
+    for (const placement of placements) {
+      for (const variant of variants) {
+        for (const arm of armsOf(variant, placement)) {
+          // No environment has nothing to start: one variant is enough.
+          if (arm.label === "no environment" && variant === "before" && variants.includes("after")) continue;
+          throughput.push(...(await throughputRows(arm, variant, placement)));
+        }
+      }
     }
   }
+} finally {
+  apartServer?.child.kill("SIGTERM");
+  await apartServer?.exited;
 }
 console.log(
-  `Retail environment benchmark (load average ${loadAtStart.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs; sim model latency ${modelLatencyMs} ms; SIMULATED agent and user)`,
+  `Retail environment benchmark (placement ${placements.join(", ")}: apart = the sim model server on a thread of its own, the session arm's retail server a \`tfgrpo env serve --http\` process; shared = both on the runner's event loop) (load average ${loadAtStart.toFixed(1)} → ${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} CPUs; sim model latency ${modelLatencyMs} ms; SIMULATED agent and user)`,
 );
 const table = (rows: Record<string, unknown>[]) =>
   renderMarkdownTable(

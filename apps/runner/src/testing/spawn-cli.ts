@@ -5,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from "node:url";
 
 export const repositoryRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../../..");
 const cli = path.join(repositoryRoot, "apps/runner/src/cli.ts");
+export const builtCli = path.join(repositoryRoot, "apps/runner/dist/cli.js");
 // An absolute loader URL, so the CLI runs from any working directory.
 const tsx = pathToFileURL(createRequire(path.join(repositoryRoot, "package.json")).resolve("tsx")).href;
 
@@ -20,11 +21,14 @@ export interface CliOptions {
   env?: NodeJS.ProcessEnv;
   /** Written to the command's stdin, which is then closed. Without it stdin is empty. */
   stdin?: string;
+  /** Runs the built CLI (apps/runner/dist/cli.js, as an install runs it) instead of the sources through tsx. */
+  built?: boolean;
 }
 
 /** Starts `tfgrpo <args>` as its own process (TypeScript sources through tsx), collecting its output. */
 export function spawnCli(args: readonly string[], options: CliOptions = {}): SpawnedCli {
-  const child = spawn(process.execPath, ["--conditions=source", "--import", tsx, cli, ...args], {
+  const command = options.built ? [builtCli] : ["--conditions=source", "--import", tsx, cli];
+  const child = spawn(process.execPath, [...command, ...args], {
     cwd: options.cwd ?? repositoryRoot,
     env: { ...process.env, ...options.env },
     // stdin is a pipe only when there is something to write: "ignore" would drop what a test means to send.

@@ -1,6 +1,7 @@
 import { performance } from "node:perf_hooks";
 import type { RolloutRequest, Task, Trajectory } from "@tfgrpo/protocol";
 import { createToolResources, openToolset, type ToolsConfig } from "@tfgrpo/tools";
+import { makespan } from "./makespan.js";
 
 /*
  * What the environment benchmarks measure (issue 33), once for every domain that has one: the per-attempt start-up of
@@ -57,8 +58,14 @@ export interface RolloutRate {
   toolCallsPerRollout: number;
   /** Rollouts that ended without an answer (and that `check` let count). */
   unanswered: number;
-  /** C / (model calls per rollout x latency): what pure model latency would allow. */
+  /**
+   * What pure model latency allows for these rollouts: each a chain of its own model calls at the latency,
+   * list-scheduled in dispatch order on C slots (`makespan`), as the run dispatched them. The last rollouts of a
+   * short run leave slots idle however fast the rest is, and this ideal counts that.
+   */
   idealPerSecond: number;
+  /** C / (mean model calls per rollout x latency): every slot busy to the end, which no finite run reaches. */
+  fluidPerSecond: number;
 }
 
 /**
@@ -77,6 +84,7 @@ export async function measureRolloutRate(options: {
   let next = 0;
   let modelCalls = 0;
   let toolCalls = 0;
+  const callsByAttempt: number[] = [];
   let unanswered = 0;
   const started = performance.now();
   await Promise.all(
@@ -93,6 +101,7 @@ export async function measureRolloutRate(options: {
         options.check(trajectory, attempt);
         if (trajectory.stopReason !== "answered") unanswered++;
         modelCalls += trajectory.usage.calls;
+        callsByAttempt[attempt] = trajectory.usage.calls;
         toolCalls += trajectory.toolCalls?.length ?? 0;
       }
     }),
@@ -105,7 +114,8 @@ export async function measureRolloutRate(options: {
     modelCallsPerRollout,
     toolCallsPerRollout: toolCalls / total,
     unanswered,
-    idealPerSecond: concurrency / ((modelCallsPerRollout * options.modelLatencyMs) / 1000),
+    idealPerSecond: total / ((makespan(callsByAttempt, concurrency) * options.modelLatencyMs) / 1000),
+    fluidPerSecond: concurrency / ((modelCallsPerRollout * options.modelLatencyMs) / 1000),
   };
 }
 
@@ -116,5 +126,6 @@ export function rateColumns(rate: RolloutRate): Record<string, string> {
     "rollouts/s": perSecond.toFixed(2),
     "ideal rollouts/s": rate.idealPerSecond.toFixed(2),
     "share of ideal": `${((100 * perSecond) / rate.idealPerSecond).toFixed(0)}%`,
+    "share of C / mean": `${((100 * perSecond) / rate.fluidPerSecond).toFixed(0)}%`,
   };
 }

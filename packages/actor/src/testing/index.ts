@@ -5,6 +5,7 @@ export {
   rateColumns,
 } from "./environment-bench.js";
 export { createHashedEmbed, hashedEmbedding } from "./hashed-embedding.js";
+export { makespan } from "./makespan.js";
 export { readRealLibrary, realExperiences } from "./real-libraries.js";
 export {
   type ChatScript,
