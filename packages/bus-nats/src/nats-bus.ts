@@ -1,4 +1,5 @@
 import { randomUUID } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import { jetstream, jetstreamManager } from "@nats-io/jetstream";
 import { connect, headers, type Msg, type NatsConnection } from "@nats-io/transport-node";
 import {
@@ -323,6 +324,8 @@ export async function createNatsBus(options: NatsBusOptions): Promise<Bus> {
       // Requests beyond the concurrency wait here; the caller's timeout still bounds them.
       const limiter = createConcurrencyLimiter(options.concurrency ?? 64);
       const controller = new AbortController();
+      // Every request in flight (up to the concurrency) is handed this signal: no listener limit applies.
+      setMaxListeners(0, controller.signal);
       const inFlight = new Set<Promise<void>>();
       const subscription = nc.subscribe(names.requestSubject(any), {
         queue: names.queueGroup(any),

@@ -1,3 +1,4 @@
+import { setMaxListeners } from "node:events";
 import type { ConsumerMessages, JsMsg } from "@nats-io/jetstream";
 import type { Msg, Subscription } from "@nats-io/transport-node";
 import {
@@ -81,6 +82,9 @@ export async function startJobWorker(
   const consumer = context.js.consumers.getConsumerFromInfo(info);
 
   const controller = new AbortController();
+  // Every job of the worker, and every result being stored, listens to this one signal (up to 2 x concurrency at once,
+  // more than ten while a restarted server refuses results): no listener limit applies.
+  setMaxListeners(0, controller.signal);
   /** Jobs whose handler runs: each holds one of the `concurrency` slots. */
   const running = new Map<Promise<unknown>, ActiveJob>();
   /** Jobs done, their result being stored: no slot, but a bound on how many wait at once. */
