@@ -29,6 +29,14 @@ export function createProviderFetch(options: ProviderFetchOptions): Fetch {
   let reasoningField: "reasoning_content" | "reasoning" = "reasoning_content";
 
   const rewriteRequest = (body: string): string => {
+    // Nothing refused and reasoning sent back under its usual name: no request can change, so none is parsed (a
+    // conversation's request carries the whole conversation, parsed again at every turn).
+    if (
+      options.refuses.params.length === 0 &&
+      options.refuses.roles.length === 0 &&
+      reasoningField === "reasoning_content"
+    )
+      return body;
     const parsed = safeParseJson<Json>(body);
     if (!parsed.success || !isObject(parsed.value)) return body;
     const request = parsed.value;
