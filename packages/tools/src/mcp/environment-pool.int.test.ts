@@ -206,8 +206,10 @@ describe("attempts over a warm pool (openToolset)", () => {
       const first = await openToolset({ domain: "tickets", resources, task });
       await call(first, "update_ticket", { id: "T-3", status: "closed" });
       pids.push(...(await serverPids(first)));
+      // The spare the pool started meanwhile is ready before the first attempt ends (CI once got it instead).
+      await waitUntil(() => resources.environments.stats("tickets")!.ready === 1);
       await first.close();
-      // The same process, reset: the previous attempt's write is gone.
+      // The same process, reset: the previous attempt's write is gone; the spare stays spare.
       const second = await openToolset({ domain: "tickets", resources, task });
       expect(await serverPids(second)).toEqual([pids[0]]);
       const initial = second.environment!.initialState as { tickets: { id: string; status: string }[] };

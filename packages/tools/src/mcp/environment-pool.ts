@@ -97,13 +97,15 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
     return connection;
   };
 
-  const offer = (connection: McpConnection) => {
+  /** To the first waiter, else among the ready ones: a fresh start-up last in line, an environment taken back first. */
+  const offer = (connection: McpConnection, takenBack = false) => {
     const waiter = waiters.shift();
     if (waiter) {
       waiter.settle(hand(connection));
       return;
     }
-    ready.push(connection);
+    if (takenBack) ready.unshift(connection);
+    else ready.push(connection);
     // Watched once: a reused environment comes back here after every attempt.
     if (watched.has(connection)) return;
     watched.add(connection);
@@ -215,7 +217,9 @@ export function createEnvironmentPool(options: EnvironmentPoolOptions): Environm
         return;
       }
       stats.reused++;
-      offer(connection);
+      // First in line: the next attempt gets a process that has run already, and the pool's spares stay spare
+      // (and which process an attempt gets does not depend on whether a spare's start-up finished just before).
+      offer(connection, true);
     },
     stats: () => ({ ready: ready.length, starting: inFlight, ...stats }),
     async close() {
