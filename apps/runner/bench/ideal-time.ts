@@ -2,8 +2,6 @@ import { makespan } from "@tfgrpo/actor/testing";
 import type { Trajectory } from "@tfgrpo/protocol";
 import type { PhaseSample } from "./phase-timeline.js";
 
-export { makespan };
-
 /** How the ideal is computed, printed with the tables. */
 export const idealDefinition = [
   `ideal = sum over the step's phases of (model calls on the phase's critical path at concurrency C) x latency; tool`,

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { performance } from "node:perf_hooks";
+import { makespan } from "@tfgrpo/actor/testing";
 import { average } from "../src/learn/average.js";
 import { runRollouts } from "../src/learn/rollouts.js";
 import { createRuntime } from "../src/runtime/create-runtime.js";
@@ -17,7 +18,7 @@ import {
   workerCounts,
 } from "./bench-settings.js";
 import { cpuSeconds } from "./cpu-seconds.js";
-import { chainsOf, makespan } from "./ideal-time.js";
+import { chainsOf } from "./ideal-time.js";
 import { rolloutJobs } from "./rollout-jobs.js";
 import type { BenchSim } from "./sim-thread.js";
 

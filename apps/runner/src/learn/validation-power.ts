@@ -13,7 +13,7 @@ const percent = (value: number) => `${(value * 100).toFixed(value < 0.1 ? 1 : 0)
 
 /**
  * What the run's validation set can detect, said as the run starts: the smallest gain the gate commits 80% of
- * the time and how often it commits a 10-point loss, by Monte Carlo over the real gate rule (`detectableGain`, in slices) at
+ * the time and how often it commits a 10-point loss, by Monte Carlo over the real gate rule (`detectableGain`) at
  * the curator's default gate settings, on tasks with no known difficulty (every task near 50%: the noisiest case).
  * The Monte Carlo runs in slices (up to a second of CPU on a small set), so a run that says it while its first
  * rollouts start is not held up by it.
